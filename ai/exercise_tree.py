@@ -1,0 +1,154 @@
+"""An explicit game tree for textbook exercises: nested lists of leaf values.
+
+``[[3, 12, 8], [2, 4, 6], [14, 5, 2]]`` is the classic three-by-three exercise (AIMA
+Figure 5.2): a max root, three min nodes, nine leaves; its minimax value is 3. The leaf
+values are scores from MAX's point of view, as every textbook writes them.
+
+A state is the path from the root, a tuple of child indices, so it is hashable and cheap.
+The same search functions that play Nim and Connect-4 run on it unchanged.
+"""
+from __future__ import annotations
+
+import ast
+import math
+from numbers import Real
+
+MAX_LEAVES = 4096
+MAX_DEPTH = 12
+MAX_TEXT = 20_000
+MAX_ABS_VALUE = 10**6
+
+
+def parse_tree(text: str):
+    """Parse ``"[[3,12,8],[2,4,6]]"`` into nested lists of numbers, with readable errors.
+
+    Only lists and numbers are accepted (no names, no calls: ``ast.literal_eval`` on a
+    checked syntax tree), within size limits, so a typed tree can never run code or
+    exhaust the server.
+    """
+    if not isinstance(text, str):
+        raise ValueError("a tree is written as nested lists, e.g. [[3,12,8],[2,4,6]]")
+    text = text.strip()
+    if not text:
+        raise ValueError("the tree is empty: write nested lists, e.g. [[3,12,8],[2,4,6]]")
+    if len(text) > MAX_TEXT:
+        raise ValueError(f"the tree text is too long ({len(text)} characters, at most {MAX_TEXT})")
+    try:
+        node = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        raise ValueError("the tree is not well formed: use numbers, commas and square brackets, "
+                         "e.g. [[3,12,8],[2,4,6]]") from None
+    return _convert(node, 0, [0])
+
+
+def _convert(node, depth, leaves):
+    if depth > MAX_DEPTH:
+        raise ValueError(f"the tree is too deep (at most {MAX_DEPTH} levels)")
+    if isinstance(node, ast.List):
+        if not node.elts:
+            raise ValueError("an inner node has no children: every [ ] needs at least one value")
+        return [_convert(child, depth + 1, leaves) for child in node.elts]
+    value = None
+    if isinstance(node, ast.Constant):
+        value = node.value
+    elif (isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd))
+          and isinstance(node.operand, ast.Constant)):
+        value = node.operand.value
+        if isinstance(value, Real) and not isinstance(value, bool) and isinstance(node.op, ast.USub):
+            value = -value
+    if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
+        raise ValueError("a leaf must be a number, e.g. 3 or -2.5; "
+                         f"found {ast.unparse(node)[:40]!r}")
+    if abs(value) > MAX_ABS_VALUE:
+        raise ValueError(f"leaf values must lie between -{MAX_ABS_VALUE} and {MAX_ABS_VALUE}")
+    leaves[0] += 1
+    if leaves[0] > MAX_LEAVES:
+        raise ValueError(f"the tree has too many leaves (at most {MAX_LEAVES})")
+    return value
+
+
+def format_tree(tree) -> str:
+    """The inverse of ``parse_tree``: ``[[3, 12, 8], [2, 4, 6]]``."""
+    if isinstance(tree, list):
+        return "[" + ", ".join(format_tree(t) for t in tree) + "]"
+    return str(int(tree)) if float(tree).is_integer() else str(tree)
+
+
+class ExerciseTree:
+    """The game whose positions are the nodes of ``tree``; MAX (player 0) or MIN at the root.
+
+    Leaves carry scores from MAX's side: ``utility`` returns them as they are (negated for
+    MIN), and ``leaf_scores = True`` tells the search to use them as values unchanged
+    instead of treating them as win/draw/loss.
+    """
+
+    name = "tree"
+    leaf_scores = True
+
+    def __init__(self, tree, root: str = "max"):
+        # A list given from Python goes through the same checks as typed text.
+        tree = parse_tree(tree if isinstance(tree, str) else repr(tree))
+        if root not in ("max", "min"):
+            raise ValueError(f"the root is 'max' or 'min', not {root!r}")
+        self.tree, self.root = tree, root
+        self._first = 0 if root == "max" else 1
+
+    def __repr__(self):
+        return f"ExerciseTree({format_tree(self.tree)}, root={self.root!r})"
+
+    def node(self, state):
+        t = self.tree
+        for i in state:
+            t = t[i]
+        return t
+
+    # -- the protocol -------------------------------------------------------------------
+    def initial_state(self):
+        return ()
+
+    def to_move(self, state) -> int:
+        return (len(state) + self._first) & 1
+
+    def actions(self, state) -> list[int]:
+        t = self.node(state)
+        return list(range(len(t))) if isinstance(t, list) else []
+
+    def result(self, state, move):
+        t = self.node(state)
+        if not isinstance(t, list):
+            raise ValueError("a leaf has no children")
+        if isinstance(move, bool) or not isinstance(move, int) or not 0 <= move < len(t):
+            raise ValueError(f"this node has children 1 to {len(t)}, not {self.format_move(move)}")
+        return state + (move,)
+
+    def is_terminal(self, state) -> bool:
+        return not isinstance(self.node(state), list)
+
+    def utility(self, state, player: int):
+        value = self.node(state)
+        return value if player == 0 else -value
+
+    def key(self, state) -> int:
+        return hash(state)
+
+    def parse_move(self, text: str) -> int:
+        text = str(text).strip()
+        if not text.isascii() or not text.isdigit():
+            raise ValueError(f"a child is numbered from 1, not {text!r}")
+        return int(text) - 1
+
+    def format_move(self, move) -> str:
+        return str(move + 1) if isinstance(move, int) else repr(move)
+
+    # -- counting -----------------------------------------------------------------------
+    def size(self) -> int:
+        """Number of nodes in the whole tree (root and leaves included)."""
+        def count(t):
+            return 1 + sum(count(c) for c in t) if isinstance(t, list) else 1
+        return count(self.tree)
+
+    def leaf_count(self) -> int:
+        def count(t):
+            return sum(count(c) for c in t) if isinstance(t, list) else 1
+        return count(self.tree)
+

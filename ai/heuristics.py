@@ -1,0 +1,260 @@
+"""Evaluation functions (fonctions d'évaluation): ``h(state, player)`` scores a position that
+is not over, from ``player``'s side, strictly inside ``(-HEURISTIC_MAX, +HEURISTIC_MAX)`` so a
+proven win always outranks it (see ``ai.search``).
+
+Connect-4: the course's cell values (seed 000), seed 004's adjusted cell values, and a
+stronger default that counts open windows and threats. Nim: seed 003's
+``maxScore - remaining/total`` and the exact evaluation from the theory of the game.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .connect4 import Connect4
+from .nim import Nim
+from .search import HEURISTIC_MAX
+
+_LIMIT = HEURISTIC_MAX - 1
+
+
+def _clamp(x):
+    return _LIMIT if x > _LIMIT else -_LIMIT if x < -_LIMIT else x
+
+
+# -- Connect-4 ---------------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def cell_values(width: int = 7, height: int = 6) -> tuple[tuple[int, ...], ...]:
+    """For each cell, the number of four-in-a-row windows through it (seed 000's
+    ``cotation_grille``), top row first. On 7x6::
+
+        3 4  5  7  5 4 3
+        4 6  8 10  8 6 4
+        5 8 11 13 11 8 5
+        5 8 11 13 11 8 5
+        4 6  8 10  8 6 4
+        3 4  5  7  5 4 3
+    """
+    grid = [[0] * width for _ in range(height)]
+    for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        for c in range(width):
+            for r in range(height):
+                cells = [(c + i * dc, r + i * dr) for i in range(4)]
+                if all(0 <= x < width and 0 <= y < height for x, y in cells):
+                    for x, y in cells:
+                        grid[y][x] += 1
+    return tuple(tuple(row) for row in reversed(grid))
+
+
+class _C4Heuristic:
+    """A heuristic bound to one board size (precomputed tables live here)."""
+
+    name = ""
+    label = ""
+
+    def __init__(self, game: Connect4):
+        self.game = game
+
+    def __repr__(self):
+        return f"<heuristic {self.name} {self.game.width}x{self.game.height}>"
+
+
+class CellValues(_C4Heuristic):
+    """Seed 000, Listing VIII.5: the sum of the values of my cells minus the sum of the values
+    of the opponent's cells ("somme des cotations des cases occupées par les pions de J0
+    moins ... J1")."""
+
+    name = "cells"
+    label = "cell values (seed 000)"
+
+    def __init__(self, game):
+        super().__init__(game)
+        w, h, h1 = game.width, game.height, game.h1
+        grid = cell_values(w, h)
+        # value of each bit, grouped by value so a position scores with a few popcounts
+        by_value: dict[int, int] = {}
+        for c in range(w):
+            for r in range(h):
+                v = grid[h - 1 - r][c]
+                by_value[v] = by_value.get(v, 0) | (1 << (c * h1 + r))
+        self.groups = tuple(by_value.items())
+
+    def __call__(self, state, player):
+        mine = self.game.stones(state, player)
+        theirs = mine ^ state.mask
+        s = 0
+        for v, bits in self.groups:
+            s += v * ((mine & bits).bit_count() - (theirs & bits).bit_count())
+        return _clamp(s)
+
+
+class AdjustedCells(_C4Heuristic):
+    """Seed 004's ``Utility_aux_ajustee``: for each stone, ``0.2 x`` its cell value plus, in
+    each of the 4 directions, the square of the number of its owner's stones "aligned" with
+    it (within 3 cells, no opponent stone in between), counted as 0 when opponent stones
+    leave no room for four in that line. Mine minus the opponent's.
+
+    The report gives the idea in prose only; this is our reading of it, written down.
+    """
+
+    name = "adjusted"
+    label = "adjusted cell values (seed 004)"
+    alpha = 0.2
+
+    def __init__(self, game):
+        super().__init__(game)
+        w, h = game.width, game.height
+        grid = cell_values(w, h)
+        self.base = {(c, r): grid[h - 1 - r][c] for c in range(w) for r in range(h)}
+
+    def _stone_value(self, c, r, mine, theirs):
+        g = self.game
+        w, h, h1 = g.width, g.height, g.h1
+        total = self.alpha * self.base[(c, r)]
+        for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+            aligned, room = 0, 1
+            for sign in (1, -1):
+                for i in range(1, 4):
+                    x, y = c + sign * i * dc, r + sign * i * dr
+                    if not (0 <= x < w and 0 <= y < h):
+                        break
+                    bit = 1 << (x * h1 + y)
+                    if theirs & bit:
+                        break
+                    room += 1
+                    if mine & bit:
+                        aligned += 1
+            if room >= 4:
+                total += aligned * aligned
+        return total
+
+    def __call__(self, state, player):
+        g = self.game
+        mine = g.stones(state, player)
+        theirs = mine ^ state.mask
+        s = 0.0
+        for c in range(g.width):
+            for r in range(g.height):
+                bit = 1 << (c * g.h1 + r)
+                if mine & bit:
+                    s += self._stone_value(c, r, mine, theirs)
+                elif theirs & bit:
+                    s -= self._stone_value(c, r, theirs, mine)
+        return _clamp(round(s, 6))
+
+
+class Threats(_C4Heuristic):
+    """The default: every window of four cells that only one player occupies counts for that
+    player, more the fuller it is (1, 4, 16 points for 1, 2, 3 stones: three stones and a
+    hole is a threat), plus 2 points per stone in the centre column. Bit-parallel: each
+    direction's windows are counted with a few shifts and popcounts, not cell by cell."""
+
+    name = "threats"
+    label = "open windows and threats (default)"
+    weights = (0, 1, 4, 16)
+
+    def __init__(self, game):
+        super().__init__(game)
+        w, h, h1 = game.width, game.height, game.h1
+        # bits where a window of each direction may start (its 4 cells all on the board)
+        self.dirs = []
+        for shift, dc, dr in ((1, 0, 1), (h1, 1, 0), (h1 + 1, 1, 1), (h1 - 1, 1, -1)):
+            starts = 0
+            for c in range(w):
+                for r in range(h):
+                    if 0 <= c + 3 * dc < w and 0 <= r + 3 * dr < h:
+                        starts |= 1 << (c * h1 + r)
+            self.dirs.append((shift, starts))
+        self.centre = game.column_mask[w // 2] if w % 2 else (
+            game.column_mask[w // 2] | game.column_mask[w // 2 - 1])
+
+    def _score(self, p, o):
+        w1, w2, w3 = self.weights[1:]
+        s = 0
+        for shift, starts in self.dirs:
+            a, b, c, d = p, p >> shift, p >> 2 * shift, p >> 3 * shift
+            free = starts & ~(o | o >> shift | o >> 2 * shift | o >> 3 * shift)
+            ab, cd = a & b, c & d
+            any2 = ab | cd | ((a | b) & (c | d))
+            any3 = (ab & (c | d)) | (cd & (a | b))
+            all4 = ab & cd
+            one = (a | b | c | d) & ~any2
+            s += (w1 * (one & free).bit_count() + w2 * (any2 & ~any3 & free).bit_count()
+                  + w3 * (any3 & ~all4 & free).bit_count())
+        return s
+
+    def __call__(self, state, player):
+        mine = self.game.stones(state, player)
+        theirs = mine ^ state.mask
+        s = self._score(mine, theirs) - self._score(theirs, mine)
+        s += 2 * ((mine & self.centre).bit_count() - (theirs & self.centre).bit_count())
+        return _clamp(s)
+
+
+CONNECT4_HEURISTICS = {h.name: h for h in (Threats, CellValues, AdjustedCells)}
+
+
+# -- Nim ---------------------------------------------------------------------------------------
+
+class NimCourse:
+    """Seed 003: ``+maxScore - (remaining matches / total matches)``, the score of the
+    maximiser J0 who starts ("associer à chaque feuille le score du joueur maximiseur"), and
+    its opposite for J1. It mostly says "fewer matches left is better for J0": a weak
+    estimate, which is the course's point. maxScore here is the heuristic's ceiling
+    ``HEURISTIC_MAX``, which keeps it below every win score."""
+
+    name = "course"
+    label = "maxScore - remaining/total (seed 003)"
+
+    def __init__(self, game: Nim):
+        self.game = game
+
+    def __call__(self, state, player):
+        v = HEURISTIC_MAX - state.remaining / self.game.n
+        return v if player == 0 else -v
+
+
+class NimExact:
+    """The theory (seed 003, "le jeu des allumettes est un jeu calculable"): the player to move
+    loses when the remaining count is a multiple of k+1 (normal) or 1 more than a multiple
+    (misere). Scored +-(HEURISTIC_MAX - 1): certain, yet kept under the proven-win scores."""
+
+    name = "exact"
+    label = "exact (losing positions every k+1)"
+
+    def __init__(self, game: Nim):
+        self.game = game
+
+    def __call__(self, state, player):
+        mover_loses = self.game.is_losing(state.remaining)
+        v = -_LIMIT if mover_loses else _LIMIT
+        return v if player == state.to_move else -v
+
+
+NIM_HEURISTICS = {h.name: h for h in (NimCourse, NimExact)}
+
+
+def heuristics_for(game) -> dict:
+    """Name -> class of the heuristics that apply to ``game`` (the first is the default)."""
+    if isinstance(game, Connect4):
+        return CONNECT4_HEURISTICS
+    if isinstance(game, Nim):
+        return NIM_HEURISTICS
+    return {}
+
+
+def make_heuristic(game, name: str | None = None):
+    """The heuristic ``name`` for ``game`` (default: the game's default), or None for games
+    that need none (exercise trees score their leaves)."""
+    table = heuristics_for(game)
+    if not table:
+        if name not in (None, "none"):
+            raise ValueError(f"the {game.name} game has no heuristic {name!r}")
+        return None
+    if name is None:
+        name = next(iter(table))
+    try:
+        return table[name](game)
+    except KeyError:
+        raise ValueError(f"unknown heuristic {name!r} for {game.name}: choose one of "
+                         f"{', '.join(table)}") from None

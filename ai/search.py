@@ -1,0 +1,558 @@
+"""Game-tree search: minimax, alpha-beta, alpha-beta with a transposition table, and
+iterative deepening under a time budget. Pure functions, one result type.
+
+Every function takes a game (the protocol of ``ai.game``) and a state, and returns a
+``SearchResult``: the move, its value from the side of the player who searched, the
+principal variation, the statistics, and (with ``record=True``) the tree explored.
+
+Scores
+------
+The course scores a won final position ``+maxScore`` and a lost one ``-maxScore`` (seed 003),
+and a heuristic strictly between them. Here ``MAX_SCORE = 10_000``, and by default a win found
+``p`` plies below the root scores ``MAX_SCORE - p``, so the search prefers a quick win to a
+slow one and a slow loss to a quick one (``quick_wins=False`` gives the seeds' flat scores).
+Heuristics stay strictly inside ``HEURISTIC_MAX = 1_000``, far below the slowest win, so a
+proven win always outranks any estimate. Exercise trees (``game.leaf_scores``) use their leaf
+values as they are.
+
+Internally values are negamax values (from the side to move); the recorded tree turns them
+back to the root player's side, as the course draws them.
+
+Bounds
+------
+Every search can be bounded by ``max_nodes`` and ``time_limit`` (seconds): when one runs out,
+the search stops and returns ``complete=False`` with the best move of the deepest finished work
+(iterative deepening: the last finished depth), so no request can pin a worker.
+"""
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field, replace
+from typing import Callable, Sequence
+
+from .record import SearchTree
+
+MAX_SCORE = 10_000
+HEURISTIC_MAX = 1_000
+WIN_THRESHOLD = MAX_SCORE - 2_000   # |value| >= this: a proven win or loss
+INF = float("inf")
+EXACT, LOWER, UPPER = 0, 1, 2
+_TIE_EPS = 1e-9
+_CHECK_EVERY = 1023
+
+
+class SearchAborted(Exception):
+    """Raised inside a search when its node or time budget runs out."""
+
+
+@dataclass
+class SearchStats:
+    nodes: int = 0          # nodes visited (entered), root included: the seeds' count
+    leaves: int = 0         # positions scored: game over or depth limit reached
+    cutoffs: int = 0        # alpha-beta cuts (each skips the remaining children of a node)
+    tt_probes: int = 0      # transposition table look-ups
+    tt_hits: int = 0        # look-ups that found an entry usable at this depth
+    depth: int = 0          # depth fully searched (iterative deepening: the last finished)
+    elapsed: float = 0.0    # seconds
+
+    def as_dict(self):
+        return {"nodes": self.nodes, "leaves": self.leaves, "cutoffs": self.cutoffs,
+                "tt_probes": self.tt_probes, "tt_hits": self.tt_hits, "depth": self.depth,
+                "elapsed_ms": round(self.elapsed * 1000, 3)}
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    move: object                 # best move for the player to move (None if no move)
+    value: float                 # from the side of the player who searched
+    pv: tuple                    # principal variation, starting with ``move``
+    stats: SearchStats
+    algorithm: str
+    depth: int | None            # depth asked for (None: to the end of the game)
+    complete: bool = True        # False when a budget stopped the search early
+    tree: SearchTree | None = None
+    root_values: dict = field(default_factory=dict)  # move -> value (minimax: every move)
+
+    @property
+    def proven(self) -> int | None:
+        """+1 a forced win, -1 a forced loss (with best play), None if only estimated."""
+        if abs(self.value) >= WIN_THRESHOLD:
+            return 1 if self.value > 0 else -1
+        return None
+
+    @property
+    def plies_to_end(self) -> int | None:
+        """How many plies until the proven win or loss (quick-win scoring)."""
+        return int(MAX_SCORE - abs(self.value)) if self.proven is not None else None
+
+
+def terminal_score(game, state, player: int, ply: int, quick_wins: bool = True) -> float:
+    """The value of a final position for ``player``, found ``ply`` plies below the root."""
+    u = game.utility(state, player)
+    if getattr(game, "leaf_scores", False) or u == 0:
+        return u
+    return u * (MAX_SCORE - ply) if quick_wins else u * MAX_SCORE
+
+
+def _zero_heuristic(state, player):
+    return 0
+
+
+# -- move ordering ---------------------------------------------------------------------------
+
+def move_orderer(game, order) -> Callable[[object, list], list]:
+    """How children are tried: ``None``/"natural" (the game's order), "reverse", "center"
+    (Connect-4 centre columns first; the natural order elsewhere), or an explicit priority
+    list such as ``(3, 2, 1)`` for Nim (seed 003's example), unlisted moves last."""
+    if order is None or order == "natural":
+        return lambda state, moves: moves
+    if order == "reverse":
+        return lambda state, moves: moves[::-1]
+    if order == "center":
+        rank = getattr(game, "center_order", None)
+        if rank is None:
+            return lambda state, moves: moves
+        pos = {m: i for i, m in enumerate(rank)}
+        return lambda state, moves: sorted(moves, key=pos.__getitem__)
+    if isinstance(order, str):
+        raise ValueError(f"unknown move order {order!r}: natural, reverse, center or a list")
+    pos = {m: i for i, m in enumerate(order)}
+    big = len(pos)
+    return lambda state, moves: sorted(moves, key=lambda m: pos.get(m, big))
+
+
+# -- the transposition table -------------------------------------------------------------------
+
+class TranspositionTable:
+    """Zobrist key -> (depth, bound, value, best move), bounded in size.
+
+    Seed 004 stored (alpha, beta, depth) triples and "could not make it work". What a cut
+    node knows is a *bound*, not a value: a node that failed high only proves value >= beta,
+    one that failed low proves value <= alpha. So each entry keeps the value with its bound
+    type (EXACT, LOWER, UPPER) and the remaining depth it was searched to, and a probe uses it
+    only when that bound settles the current window (``probe``). Win scores are stored
+    relative to the node (plies from *it*), so an entry is right wherever the position
+    recurs. Entries are used only at the same remaining depth, which keeps every value equal
+    to plain minimax at the same depth (a deeper entry would be better informed, but
+    different); other entries still give their best move to order the children.
+    """
+
+    def __init__(self, max_entries: int = 1_000_000):
+        self.max_entries = max_entries
+        self.data: dict[int, tuple] = {}
+
+    def clear(self):
+        self.data.clear()
+
+    def __len__(self):
+        return len(self.data)
+
+    def store(self, key, depth, bound, value, move):
+        data = self.data
+        if len(data) >= self.max_entries and key not in data:
+            data.clear()  # simplest bounded policy; the search stays correct, only slower
+        data[key] = (depth, bound, value, move)
+
+
+def _to_table(value, ply):
+    if value >= WIN_THRESHOLD:
+        return value + ply
+    if value <= -WIN_THRESHOLD:
+        return value - ply
+    return value
+
+
+def _from_table(value, ply):
+    if value >= WIN_THRESHOLD:
+        return value - ply
+    if value <= -WIN_THRESHOLD:
+        return value + ply
+    return value
+
+
+# -- the search engine -------------------------------------------------------------------------
+
+class _Engine:
+    """One search: its settings, its counters and its budget. Not reused across searches."""
+
+    def __init__(self, game, *, heuristic, order, quick_wins, table, record, max_nodes,
+                 time_limit, course_window, root_player):
+        self.game = game
+        self.heuristic = heuristic or _zero_heuristic
+        self.order = move_orderer(game, order)
+        self.quick = quick_wins
+        self.leaf_scores = getattr(game, "leaf_scores", False)
+        self.table = table
+        self.tree = SearchTree(root_player) if record else None
+        self.max_nodes = max_nodes
+        self.deadline = None if time_limit is None else time.perf_counter() + time_limit
+        # The course's window [-maxScore, +maxScore] (seed 003), tightened at every node to the
+        # scores still reachable from it (as Pons' solver does): with quick-win scoring a node
+        # p plies down can at best win at ply p+1, so beta <= MAX_SCORE - (p+1). This is the
+        # course's "situation optimale": a child that reaches the best score still possible
+        # ends the search of its siblings.
+        self.clip = course_window and not self.leaf_scores
+        self.stats = SearchStats()
+        self.pv = [[] for _ in range(2_100)]
+
+    def budget(self):
+        if self.max_nodes is not None and self.stats.nodes > self.max_nodes:
+            raise SearchAborted("node budget")
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise SearchAborted("time budget")
+
+    def leaf_value(self, state, player, ply, depth_left):
+        """Score a final position, or a position at the depth limit (heuristic)."""
+        game = self.game
+        if game.is_terminal(state):
+            return terminal_score(game, state, player, ply, self.quick), "terminal"
+        return self.heuristic(state, player), "horizon"
+
+    # Plain minimax (seeds 000 and 002): every child of every node, no window.
+    def minimax(self, state, depth, ply, parent, move):
+        stats, game, tree = self.stats, self.game, self.tree
+        stats.nodes += 1
+        if not stats.nodes & _CHECK_EVERY:
+            self.budget()
+        if self.max_nodes is not None and stats.nodes > self.max_nodes:
+            raise SearchAborted("node budget")
+        player = game.to_move(state)
+        nid = tree.enter(parent, move, ply, player, -INF, INF) if tree else None
+        self.pv[ply] = []
+        if depth == 0 or game.is_terminal(state):
+            value, kind = self.leaf_value(state, player, ply, depth)
+            stats.leaves += 1
+            if tree:
+                tree.leaf(nid, kind, value)
+            return value
+        best = -INF
+        for m in self.order(state, game.actions(state)):
+            v = -self.minimax(game.result(state, m), None if depth is None else depth - 1,
+                              ply + 1, nid, m)
+            if v > best:
+                best = v
+                self.pv[ply] = [m] + self.pv[ply + 1]
+        if tree:
+            tree.exit(nid, best)
+        return best
+
+    # Alpha-beta (seeds 001, 003, 004), optionally with the transposition table.
+    def alphabeta(self, state, depth, alpha, beta, ply, parent, move):
+        stats, game, tree, table = self.stats, self.game, self.tree, self.table
+        stats.nodes += 1
+        if not stats.nodes & _CHECK_EVERY:
+            self.budget()
+        if self.max_nodes is not None and stats.nodes > self.max_nodes:
+            raise SearchAborted("node budget")
+        player = game.to_move(state)
+        if self.clip:
+            hi = (MAX_SCORE - ply - 1) if self.quick else MAX_SCORE
+            if beta > hi:
+                beta = hi
+            if alpha < -hi:
+                alpha = -hi
+        nid = tree.enter(parent, move, ply, player, alpha, beta) if tree else None
+        self.pv[ply] = []
+        if depth == 0 or game.is_terminal(state):
+            value, kind = self.leaf_value(state, player, ply, depth)
+            stats.leaves += 1
+            if tree:
+                tree.leaf(nid, kind, value)
+            return value
+        if alpha >= beta:  # the clipped window is empty: nothing here can change the parent
+            if tree:
+                tree.cut(nid, self.order(state, game.actions(state)))
+                tree.exit(nid, alpha)
+            stats.cutoffs += 1
+            return alpha
+
+        alpha0 = alpha
+        moves = self.order(state, game.actions(state))
+        if table is not None:
+            stats.tt_probes += 1
+            key = game.key(state)
+            entry = table.data.get(key)
+            if entry is not None:
+                e_depth, bound, e_value, e_move = entry
+                if e_depth == depth:
+                    e_value = _from_table(e_value, ply)
+                    if (bound == EXACT or (bound == LOWER and e_value >= beta)
+                            or (bound == UPPER and e_value <= alpha)):
+                        stats.tt_hits += 1
+                        if tree:
+                            tree.table_hit(nid, e_value)
+                        if e_move is not None:
+                            self.pv[ply] = [e_move]
+                        return e_value
+                if e_move is not None and e_move in moves and moves[0] != e_move:
+                    moves = [e_move] + [m for m in moves if m != e_move]
+                    if tree:
+                        tree.nodes[nid].table = "move"
+
+        best, best_move = -INF, None
+        for i, m in enumerate(moves):
+            v = -self.alphabeta(game.result(state, m), None if depth is None else depth - 1,
+                                -beta, -alpha, ply + 1, nid, m)
+            if v > best:
+                best, best_move = v, m
+                if v > alpha:
+                    alpha = v
+                    self.pv[ply] = [m] + self.pv[ply + 1]
+                    if tree and v < beta:
+                        tree.update(nid, alpha, beta)
+            if alpha >= beta:  # beta cut-off: the opponent will never let the game come here
+                stats.cutoffs += 1
+                if tree:
+                    tree.cut(nid, moves[i + 1:])
+                break
+        if table is not None and depth is not None:
+            bound = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+            table.store(key, depth, bound, _to_table(best, ply), best_move)
+        if tree:
+            tree.exit(nid, best)
+        return best
+
+
+def _check(game, state, depth, max_nodes, time_limit):
+    if state is None:
+        state = game.initial_state()
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
+        raise ValueError(f"depth must be a whole number >= 0 (or None for the whole game), not {depth!r}")
+    if max_nodes is not None and (not isinstance(max_nodes, int) or max_nodes < 1):
+        raise ValueError(f"max_nodes must be a positive whole number, not {max_nodes!r}")
+    if time_limit is not None and not time_limit > 0:
+        raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
+    return state
+
+
+def _window(window):
+    if window in (None, "infinite"):
+        return -INF, INF, False
+    if window == "course":
+        return -MAX_SCORE, MAX_SCORE, True
+    try:
+        a, b = window
+        a, b = float(a), float(b)
+    except (TypeError, ValueError):
+        raise ValueError(f"window is 'infinite', 'course' or a pair (alpha, beta), not {window!r}") from None
+    if not a < b:
+        raise ValueError(f"window ({a}, {b}): alpha must be below beta")
+    return a, b, False
+
+
+def _root(engine: _Engine, state, depth, alpha, beta, algorithm, rng, deadline_ok=True):
+    """Search every root move and pick the best: first in move order, or at random among
+    equals when ``rng`` is given. Returns (move, value, root_values)."""
+    game, stats, tree = engine.game, engine.stats, engine.tree
+    stats.nodes += 1
+    player = game.to_move(state)
+    if engine.clip and algorithm != "minimax":
+        hi = (MAX_SCORE - 1) if engine.quick else MAX_SCORE
+        beta, alpha = min(beta, hi), max(alpha, -hi)
+    nid = tree.enter(None, None, 0, player, alpha, beta) if tree else None
+    if depth == 0 or game.is_terminal(state):
+        value, kind = engine.leaf_value(state, player, 0, depth)
+        stats.leaves += 1
+        if tree:
+            tree.leaf(nid, kind, value)
+        return None, value, {}, []
+
+    moves = engine.order(state, game.actions(state))
+    table = engine.table
+    if table is not None:
+        stats.tt_probes += 1
+        entry = table.data.get(game.key(state))
+        if entry is not None and entry[3] in moves and moves[0] != entry[3]:
+            moves = [entry[3]] + [m for m in moves if m != entry[3]]
+    best, ties, values, pv = -INF, [], {}, []
+    alpha0 = alpha
+    for i, m in enumerate(moves):
+        child = game.result(state, m)
+        nd = None if depth is None else depth - 1
+        if algorithm == "minimax":
+            v = -engine.minimax(child, nd, 1, nid, m)
+        else:
+            # With random tie-breaks a move equal to the best so far must be told apart from
+            # a worse one, so the window is opened just below alpha.
+            a = alpha - _TIE_EPS if rng is not None and best > -INF else alpha
+            v = -engine.alphabeta(child, nd, -beta, -a, 1, nid, m)
+        values[m] = v
+        if v > best:
+            best, ties, pv = v, [m], [m] + engine.pv[1]
+            if v > alpha and algorithm != "minimax":
+                alpha = v
+                if tree and v < beta:
+                    tree.update(nid, alpha, beta)
+        elif v == best:
+            ties.append(m)
+        if algorithm != "minimax" and alpha >= beta:
+            stats.cutoffs += 1
+            if tree:
+                tree.cut(nid, moves[i + 1:])
+            break
+    move = ties[0] if rng is None else rng.choice(ties)
+    if move != pv[0]:
+        pv = [move]
+    if table is not None and depth is not None:
+        bound = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+        table.store(game.key(state), depth, bound, _to_table(best, 0), move)
+    if tree:
+        tree.exit(nid, best)
+    return move, best, values, pv
+
+
+def _run(algorithm, game, state, depth, *, heuristic=None, order=None, quick_wins=True,
+         window=None, table=None, record=False, max_nodes=None, time_limit=None,
+         tie_break="first", seed=None, name=None):
+    state = _check(game, state, depth, max_nodes, time_limit)
+    alpha, beta, course = _window(window)
+    if tie_break not in ("first", "random"):
+        raise ValueError(f"tie_break is 'first' or 'random', not {tie_break!r}")
+    rng = random.Random(seed) if tie_break == "random" else None
+    engine = _Engine(game, heuristic=heuristic, order=order, quick_wins=quick_wins,
+                     table=table, record=record, max_nodes=max_nodes, time_limit=time_limit,
+                     course_window=course, root_player=game.to_move(state))
+    start = time.perf_counter()
+    complete = True
+    try:
+        move, value, values, pv = _root(engine, state, depth, alpha, beta, algorithm, rng)
+    except SearchAborted:
+        complete = False
+        moves = engine.order(state, game.actions(state))
+        move, value, values, pv = (moves[0] if moves else None), 0, {}, moves[:1]
+    engine.stats.elapsed = time.perf_counter() - start
+    engine.stats.depth = depth if (complete and depth is not None) else engine.stats.depth
+    if engine.tree is not None and complete:
+        engine.tree.mark_pv(pv)
+    return SearchResult(move, value, tuple(pv), engine.stats, name or algorithm, depth,
+                        complete, engine.tree, values)
+
+
+# -- public entry points -------------------------------------------------------------------
+
+def minimax(game, state=None, depth=None, *, heuristic=None, order=None, quick_wins=True,
+            record=False, max_nodes=None, time_limit=None, tie_break="first", seed=None):
+    """Minimax, full (``depth=None``, seed 000 Listing VIII.2) or depth-limited with a
+    heuristic (seed 000 Listing VIII.3, seed 003 "MIN-MAX avec profondeur limitée").
+
+    The unpruned reference: every faster variant must return its value. ``root_values``
+    holds the exact value of every root move.
+
+    Args:
+        game, state: the game and the position (default: the start).
+        depth: plies to look ahead; ``None`` searches to the end of the game.
+        heuristic: ``h(state, player)`` scoring a non-final position at the depth limit
+            (default 0, "unknown").
+        order: how children are tried (see ``move_orderer``); no effect on the value.
+        quick_wins: score wins by their distance (default) or flat ±maxScore (the seeds).
+        record: keep the explored tree in ``result.tree``.
+        max_nodes, time_limit: budget; when spent, ``result.complete`` is False.
+        tie_break: "first" (deterministic, first best in move order) or "random" (``seed``).
+    Raises:
+        ValueError: a negative depth, a bad budget or option.
+    """
+    return _run("minimax", game, state, depth, heuristic=heuristic, order=order,
+                quick_wins=quick_wins, record=record, max_nodes=max_nodes,
+                time_limit=time_limit, tie_break=tie_break, seed=seed)
+
+
+def alphabeta(game, state=None, depth=None, *, heuristic=None, order=None, quick_wins=True,
+              window="infinite", table=None, record=False, max_nodes=None, time_limit=None,
+              tie_break="first", seed=None):
+    """Alpha-beta pruning with a depth limit (seeds 001, 003, 004): the value of minimax at
+    the same depth, exploring fewer nodes.
+
+    ``window`` is the initial (alpha, beta): "infinite" (-inf, +inf), "course"
+    [-maxScore, +maxScore] as seed 003 starts ("le processus d'évaluation peut être
+    initialisé avec les valeurs -maxScore, +maxScore"), or an explicit pair. ``table``: a
+    ``TranspositionTable`` to use (``alphabeta_tt`` makes one). Other arguments as
+    ``minimax``.
+    """
+    return _run("alphabeta", game, state, depth, heuristic=heuristic, order=order,
+                quick_wins=quick_wins, window=window, table=table, record=record,
+                max_nodes=max_nodes, time_limit=time_limit, tie_break=tie_break, seed=seed,
+                name="alphabeta-tt" if table is not None else "alphabeta")
+
+
+def alphabeta_tt(game, state=None, depth=None, *, table=None, **kwargs):
+    """Alpha-beta with a transposition table keyed by the game's Zobrist hash (what seed 004
+    tried, done right: see ``TranspositionTable``). A fresh table unless one is given."""
+    return alphabeta(game, state, depth, table=table if table is not None else TranspositionTable(),
+                     **kwargs)
+
+
+def iterative_deepening(game, state=None, *, time_limit=0.3, max_depth=None, max_nodes=None,
+                        heuristic=None, order="center", quick_wins=True, window="infinite",
+                        table=None, record=False, tie_break="first", seed=None):
+    """Alpha-beta with a table at depth 1, 2, 3, ... until ``time_limit`` seconds or
+    ``max_depth``: "the best move you can find in 300 ms".
+
+    Each iteration tries the previous best moves first (the table remembers them), so the
+    deeper searches cut more. The result is that of the deepest finished depth
+    (``stats.depth``); ``complete`` is False only if not even depth 1 finished. A proven win
+    or loss ends the deepening early. ``stats.nodes`` counts the nodes of all iterations.
+    """
+    if time_limit is None and max_nodes is None and max_depth is None:
+        raise ValueError("iterative deepening needs a bound: time_limit, max_nodes or max_depth")
+    state = _check(game, state, max_depth, max_nodes, time_limit)
+    if max_depth == 0:
+        raise ValueError("max_depth must be at least 1")
+    table = table if table is not None else TranspositionTable()
+    start = time.perf_counter()
+    deadline = None if time_limit is None else start + time_limit
+    total = SearchStats()
+    best = None
+    depth = 0
+    remaining_plies = _remaining_plies(game, state)
+    while max_depth is None or depth < max_depth:
+        depth += 1
+        left = None if deadline is None else deadline - time.perf_counter()
+        if left is not None and left <= 0:
+            break
+        nodes_left = None if max_nodes is None else max_nodes - total.nodes
+        if nodes_left is not None and nodes_left < 1:
+            break
+        r = alphabeta(game, state, depth, heuristic=heuristic, order=order,
+                      quick_wins=quick_wins, window=window, table=table, record=record,
+                      max_nodes=nodes_left, time_limit=left, tie_break=tie_break, seed=seed)
+        for k in ("nodes", "leaves", "cutoffs", "tt_probes", "tt_hits"):
+            setattr(total, k, getattr(total, k) + getattr(r.stats, k))
+        if not r.complete:
+            break
+        best = r
+        total.depth = depth
+        if r.proven is not None or (remaining_plies is not None and depth >= remaining_plies):
+            break
+    total.elapsed = time.perf_counter() - start
+    if best is None:
+        moves = game.actions(state)
+        return SearchResult(moves[0] if moves else None, 0, tuple(moves[:1]), total,
+                            "iterative", None, False)
+    return replace(best, stats=total, algorithm="iterative", depth=total.depth)
+
+
+def _remaining_plies(game, state):
+    """An upper bound on the plies left in the game, when the game knows one."""
+    if hasattr(game, "cells"):
+        return game.cells - state.moves
+    if hasattr(state, "remaining"):
+        return state.remaining
+    return None
+
+
+ALGORITHMS = {
+    "minimax": minimax,
+    "alphabeta": alphabeta,
+    "alphabeta-tt": alphabeta_tt,
+    "iterative": iterative_deepening,
+}
+
+
+def search(algorithm: str, game, state=None, **kwargs) -> SearchResult:
+    """Run one of ``ALGORITHMS`` by name (what the CLI and the web app call)."""
+    try:
+        fn = ALGORITHMS[algorithm]
+    except KeyError:
+        raise ValueError(f"unknown algorithm {algorithm!r}: choose one of {', '.join(ALGORITHMS)}") from None
+    return fn(game, state, **kwargs)
