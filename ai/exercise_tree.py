@@ -91,6 +91,8 @@ class ExerciseTree:
         if root not in ("max", "min"):
             raise ValueError(f"the root is 'max' or 'min', not {root!r}")
         self.tree, self.root = tree, root
+        # The course's maxScore for this tree: the window [-maxScore, +maxScore] holds every leaf.
+        self.max_score = max(1, max(abs(v) for v in _leaves(tree)))
         self._first = 0 if root == "max" else 1
 
     def __repr__(self):
@@ -152,3 +154,10 @@ class ExerciseTree:
             return sum(count(c) for c in t) if isinstance(t, list) else 1
         return count(self.tree)
 
+
+def _leaves(t):
+    if isinstance(t, list):
+        for c in t:
+            yield from _leaves(c)
+    else:
+        yield t

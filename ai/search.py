@@ -326,11 +326,11 @@ def _check(game, state, depth, max_nodes, time_limit):
     return state
 
 
-def _window(window):
+def _window(window, max_score=MAX_SCORE):
     if window in (None, "infinite"):
         return -INF, INF, False
     if window == "course":
-        return -MAX_SCORE, MAX_SCORE, True
+        return -max_score, max_score, True
     try:
         a, b = window
         a, b = float(a), float(b)
@@ -406,7 +406,7 @@ def _run(algorithm, game, state, depth, *, heuristic=None, order=None, quick_win
          window=None, table=None, record=False, max_nodes=None, time_limit=None,
          tie_break="first", seed=None, name=None):
     state = _check(game, state, depth, max_nodes, time_limit)
-    alpha, beta, course = _window(window)
+    alpha, beta, course = _window(window, getattr(game, "max_score", MAX_SCORE))
     if tie_break not in ("first", "random"):
         raise ValueError(f"tie_break is 'first' or 'random', not {tie_break!r}")
     rng = random.Random(seed) if tie_break == "random" else None
