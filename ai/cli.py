@@ -1,0 +1,280 @@
+"""``python -m ai``: count game trees, print seed 000's Nim dictionary, search a position,
+solve a Connect-4 position exactly. Every subcommand has ``--help``; ``--json`` prints one
+JSON object; bad input prints a one-line error and exits with status 2, never a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .search import ALGORITHMS, minimax, search
+from .connect4 import Connect4
+from .exercise_tree import ExerciseTree
+from .heuristics import make_heuristic
+from .nim import Nim, VARIANTS
+from .nim_tree import course_tree, nim_tree_size
+
+MAX_FULL_TREE_NODES = 5_000_000  # enumerating more than this is refused (use count's formula)
+DEFAULT_TIME_LIMIT = 10.0        # seconds: every CLI search is bounded unless told otherwise
+
+
+class UsageError(Exception):
+    pass
+
+
+def _nim(args) -> Nim:
+    return Nim(args.n, args.k, args.variant)
+
+
+def _game(args):
+    if args.game == "connect4":
+        return Connect4(args.width, args.height)
+    if args.game == "nim":
+        return _nim(args)
+    if args.game == "tree":
+        if not args.tree:
+            raise UsageError("the tree game needs --tree, e.g. --tree '[[3,12,8],[2,4,6],[14,5,2]]'")
+        return ExerciseTree(args.tree, args.root)
+    raise UsageError(f"unknown game {args.game!r}: connect4, nim or tree")
+
+
+def _state(game, moves: str):
+    if isinstance(game, Connect4):
+        return game.from_moves(moves)
+    if isinstance(game, Nim):
+        state = game.initial_state()
+        for i, m in enumerate(game.parse_moves(moves), 1):
+            try:
+                state = game.result(state, m)
+            except ValueError as err:
+                raise ValueError(f"move {i} ({m}): {err}") from None
+        return state
+    state = game.initial_state()
+    for i, ch in enumerate(moves or "", 1):
+        try:
+            state = game.result(state, game.parse_move(ch))
+        except ValueError as err:
+            raise ValueError(f"move {i} ({ch}): {err}") from None
+    return state
+
+
+def _move_json(game, move):
+    """A move as JSON: a Connect-4 column 1-indexed, a Nim take as its count, a tree child
+    1-indexed."""
+    if move is None:
+        return None
+    if isinstance(game, Nim):
+        return move
+    return move + 1
+
+
+def _order(text):
+    if text is None or text in ("natural", "reverse", "center"):
+        return text
+    try:
+        return tuple(int(x) for x in text.replace(" ", "").split(","))
+    except ValueError:
+        raise UsageError(f"--order is natural, reverse, center or a list like 3,2,1; not {text!r}") from None
+
+
+def _emit(args, data: dict, lines: list[str]):
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False))
+    else:
+        print("\n".join(lines))
+
+
+# -- subcommands -------------------------------------------------------------------------------
+
+def cmd_count(args):
+    if args.game == "nim":
+        game = _nim(args)
+        nodes = nim_tree_size(game.n, game.k)
+        data = {"game": "nim", "n": game.n, "k": game.k, "variant": game.variant, "nodes": nodes}
+        if args.enumerate:
+            if nodes > MAX_FULL_TREE_NODES:
+                raise UsageError(f"the full tree has {nodes:,} nodes: too large to enumerate "
+                                 f"(at most {MAX_FULL_TREE_NODES:,}); drop --enumerate")
+            r = minimax(game)
+            data["enumerated"] = r.stats.nodes
+            data["value"] = r.value
+    elif args.game == "tree":
+        if not args.tree:
+            raise UsageError("count tree needs --tree '[[3,12,8],[2,4,6]]'")
+        game = ExerciseTree(args.tree)
+        nodes = game.size()
+        data = {"game": "tree", "nodes": nodes, "leaves": game.leaf_count()}
+    else:
+        raise UsageError("count works on nim (any n: counted by formula) and tree; "
+                         "a Connect-4 game tree is far too large to count this way")
+    _emit(args, data, [f"{k}: {v}" for k, v in data.items()])
+
+
+def cmd_nim_dict(args):
+    tree = course_tree(args.n, args.k)
+    if args.json:
+        print(json.dumps(tree))
+    else:
+        print(f"Dictionnaire de l'arbre : {tree}")
+
+
+def cmd_search(args):
+    game = _game(args)
+    state = _state(game, args.moves)
+    heuristic = make_heuristic(game, args.heuristic)
+    if args.depth is None and args.time is None and args.algorithm != "iterative" and not args.full:
+        raise UsageError("give --depth N, --time SECONDS (iterative), or --full to search to the end")
+    kwargs = dict(heuristic=heuristic, order=_order(args.order),
+                  quick_wins=not args.flat_scores, tie_break="random" if args.random else "first",
+                  seed=args.seed, max_nodes=args.max_nodes, record=args.tree_size)
+    if args.algorithm != "minimax":
+        kwargs["window"] = args.window
+    if args.algorithm == "iterative":
+        kwargs["time_limit"] = args.time if args.time is not None else 0.3
+        kwargs["max_depth"] = args.depth
+    else:
+        kwargs["depth"] = None if args.full else args.depth
+        kwargs["time_limit"] = args.time if args.time is not None else DEFAULT_TIME_LIMIT
+    r = search(args.algorithm, game, state, **kwargs)
+    data = {"game": game.name, "algorithm": r.algorithm, "move": _move_json(game, r.move),
+            "value": r.value, "proven": r.proven,
+            "pv": [_move_json(game, m) for m in r.pv], "complete": r.complete,
+            **r.stats.as_dict()}
+    if r.tree is not None:
+        data["explored"] = r.tree.explored
+        data["pruned"] = r.tree.pruned_count
+    lines = [f"move: {data['move']}", f"value: {r.value}"
+             + (f" (proven {'win' if r.proven > 0 else 'loss'} in {r.plies_to_end} plies)" if r.proven else ""),
+             f"principal variation: {' '.join(str(m) for m in data['pv'])}",
+             f"nodes: {r.stats.nodes}  leaves: {r.stats.leaves}  cut-offs: {r.stats.cutoffs}  "
+             f"table probes: {r.stats.tt_probes}  hits: {r.stats.tt_hits}",
+             f"depth: {'to the end' if r.depth is None and r.algorithm == 'minimax' or args.full else r.stats.depth}  time: {r.stats.elapsed * 1000:.1f} ms"
+             + ("" if r.complete else "  (budget ran out: incomplete)")]
+    if r.tree is not None:
+        # "Seuls 9 sommets sur 28 sont explorés": out of the whole tree below the position.
+        total = None
+        if isinstance(game, ExerciseTree):
+            total = game.size()
+        elif isinstance(game, Nim):
+            total = nim_tree_size(state.remaining, game.k)
+        lines.append(f"explored {r.tree.explored} nodes" + (f" of {total}" if total else "")
+                     + f", {r.tree.pruned_count} pruned subtrees")
+    _emit(args, data, lines)
+
+
+def cmd_solve(args):
+    if args.game != "connect4":
+        raise UsageError("solve works on connect4 (Nim is solved by its theory: see count)")
+    from .solver import solve
+    r = solve(args.moves, args.width, args.height, weak=args.weak,
+              max_nodes=args.max_nodes, time_limit=args.time)
+    data = {"game": "connect4", "moves": args.moves, "score": r.score,
+            "move": None if r.best_move is None else r.best_move + 1,
+            "nodes": r.nodes, "elapsed_ms": round(r.elapsed * 1000, 3), "complete": r.complete}
+    verdict = "draw" if r.score == 0 else ("the side to move wins" if r.score > 0 else "the side to move loses")
+    lines = [f"score: {r.score} ({verdict})" + ("" if r.complete else " (budget ran out: not proven)"),
+             f"best move: {data['move']}", f"nodes: {r.nodes}  time: {r.elapsed * 1000:.1f} ms"]
+    _emit(args, data, lines)
+
+
+# -- the parser --------------------------------------------------------------------------------
+
+def _add_game_options(p, games=("connect4", "nim", "tree")):
+    p.add_argument("game", choices=games, help="which game")
+    g = p.add_argument_group("game settings")
+    g.add_argument("--n", type=int, default=21, help="Nim: matches at the start (default 21)")
+    g.add_argument("--k", type=int, default=3, help="Nim: most matches one may take (default 3)")
+    g.add_argument("--variant", choices=VARIANTS, default="normal",
+                   help="Nim: normal (who takes the last match wins) or misere (loses)")
+    g.add_argument("--width", type=int, default=7, help="Connect-4: columns, 4-9 (default 7)")
+    g.add_argument("--height", type=int, default=6, help="Connect-4: rows, 4-9 (default 6)")
+    g.add_argument("--tree", help="tree: nested lists of leaf values, e.g. '[[3,12,8],[2,4,6]]'")
+    g.add_argument("--root", choices=("max", "min"), default="max", help="tree: who is at the root")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m ai",
+        description="minimax-lab's search engine from the command line.",
+        epilog="Examples: python -m ai count nim --n 20 | python -m ai nim-dict 4 | "
+               "python -m ai search connect4 --moves 4453 --depth 6 | "
+               "python -m ai solve connect4 4453")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("count", help="count the nodes of a whole game tree",
+                       description="Count the nodes (root and leaves included) of the whole game "
+                                   "tree of Nim (by the formula T(n) = 1 + T(n-1) + ... + T(n-k)) "
+                                   "or of an explicit tree.")
+    _add_game_options(p, ("nim", "tree"))
+    p.add_argument("--enumerate", action="store_true",
+                   help="Nim: also walk the tree with full minimax and report its value")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_count)
+
+    p = sub.add_parser("nim-dict", help="print seed 000's dictionary form of the Nim tree",
+                       description="Print constrarbreNIM(N, {}, 0, 0) of seed 000, Listing VIII.1.")
+    p.add_argument("n", type=int, help="matches at the start (0 to 14)")
+    p.add_argument("--k", type=int, default=3, help="most matches one may take (default 3)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_nim_dict)
+
+    p = sub.add_parser("search", help="search a position and print the move, value and stats",
+                       description="Search a position with one of the course's algorithms. "
+                                   "Connect-4 moves are 1-indexed columns (--moves 4453); Nim "
+                                   "moves are the matches taken (--moves 312); tree moves are "
+                                   "1-indexed children.")
+    _add_game_options(p)
+    p.add_argument("--moves", default="", help="moves played from the start")
+    p.add_argument("--algorithm", choices=list(ALGORITHMS), default="alphabeta",
+                   help="minimax, alphabeta, alphabeta-tt (transposition table), iterative "
+                        "(iterative deepening under --time); default alphabeta")
+    p.add_argument("--depth", type=int, help="plies to look ahead (iterative: the most)")
+    p.add_argument("--full", action="store_true", help="search to the end of the game")
+    p.add_argument("--time", type=float, help="time budget in seconds (iterative: default 0.3; "
+                                              f"others: {DEFAULT_TIME_LIMIT:g})")
+    p.add_argument("--max-nodes", type=int, help="node budget")
+    p.add_argument("--heuristic", help="Connect-4: threats (default), cells (seed 000), adjusted "
+                                       "(seed 004); Nim: course (seed 003, default), exact")
+    p.add_argument("--window", default="infinite",
+                   help="initial alpha-beta window: infinite (default) or course ([-maxScore, +maxScore], seed 003)")
+    p.add_argument("--order", help="move order: natural, reverse, center, or a list like 3,2,1")
+    p.add_argument("--flat-scores", action="store_true",
+                   help="score every win +maxScore (the seeds) instead of preferring quick wins")
+    p.add_argument("--random", action="store_true", help="break ties between equal moves at random")
+    p.add_argument("--seed", type=int, help="random seed for --random")
+    p.add_argument("--tree-size", action="store_true",
+                   help="record the explored tree and print explored/pruned counts")
+    p.add_argument("--json", action="store_true",
+                   help="print JSON (keys: move, value, nodes, pv, leaves, cutoffs, ...)")
+    p.set_defaults(func=cmd_search)
+
+    p = sub.add_parser("solve", help="solve a Connect-4 position exactly (Pascal Pons' score)",
+                       description="Solve a Connect-4 position exactly. The score is Pascal Pons': "
+                                   "0 a draw; positive when the side to move wins, 22 minus the "
+                                   "number of stones the winner will have played (on 7x6); "
+                                   "negative when it loses.")
+    p.add_argument("game", choices=("connect4",), help="the game (connect4)")
+    p.add_argument("moves", nargs="?", default="", help="1-indexed columns played, e.g. 4453")
+    p.add_argument("--width", type=int, default=7, help="columns, 4-9 (default 7)")
+    p.add_argument("--height", type=int, default=6, help="rows, 4-9 (default 6)")
+    p.add_argument("--weak", action="store_true", help="only win, draw or loss (faster)")
+    p.add_argument("--time", type=float, default=60.0,
+                   help="time budget in seconds (default 60)")
+    p.add_argument("--max-nodes", type=int, help="node budget")
+    p.add_argument("--json", action="store_true", help="print JSON (keys: score, move, nodes, ...)")
+    p.set_defaults(func=cmd_solve)
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        args.func(args)
+    except (ValueError, UsageError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return 0
