@@ -1,0 +1,58 @@
+/* minimax-lab: the little JavaScript the pages need, on top of htmx.
+   Everything works without it (links and forms); this adds keys and "copy link".
+   Event delegation on document, so content swapped in by htmx needs no re-binding. */
+(function () {
+  "use strict";
+
+  function typing(target) {
+    return target && (target.isContentEditable ||
+      /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName));
+  }
+
+  function press(selector) {
+    var el = document.querySelector(selector);
+    if (el && !el.disabled) { el.click(); return true; }
+    return false;
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
+    var game = document.querySelector("#game");
+    if (!game) return;
+    var key = event.key, done = false;
+    if (/^[1-9]$/.test(key)) {
+      done = game.dataset.game === "nim"
+        ? press('#game button[data-take="' + key + '"]')
+        : press('#game button[data-col="' + key + '"]');
+    } else if (key === "ArrowLeft") {
+      done = press('#game [data-key="prev"]');
+    } else if (key === "ArrowRight") {
+      done = press('#game [data-key="next"]');
+    } else if (key === "End") {
+      done = press('#game [data-key="live"]');
+    } else if (key === "Home") {
+      done = press('#game [data-nav="0"]');
+    }
+    if (done) event.preventDefault();
+  });
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-copy]");
+    if (!button) return;
+    var link = button.dataset.copy;
+    var field = document.querySelector(".link-field");
+    var done = function () {
+      button.dataset.label = button.dataset.label || button.textContent;
+      button.textContent = button.dataset.copied || "Copied";
+      setTimeout(function () { button.textContent = button.dataset.label; }, 1500);
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(link).then(done, function () {
+        if (field) { field.select(); }
+      });
+    } else if (field) {
+      field.focus(); field.select();
+      try { document.execCommand("copy"); done(); } catch (e) { /* the field stays selected */ }
+    }
+  });
+})();
