@@ -1,0 +1,112 @@
+"""A person in Chromium: the README's gunicorn, Debian's Chromium, real clicks and keys."""
+import re
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+
+def moves_of(page):
+    return parse_qs(urlparse(page.url).query).get("moves", [""])[0]
+
+
+def wait_moves(page, count):
+    page.wait_for_function(
+        "n => (new URLSearchParams(location.search).get('moves') || '').length >= n", arg=count)
+
+
+def game_over(page):
+    return page.locator("#status strong").count() > 0
+
+
+def test_play_a_whole_connect4_game_against_the_ai(page, live_server, artifacts):
+    page.goto(live_server + "/connect4?level=beginner")
+    expect(page.locator("h1")).to_have_text("Connect-4")
+    for turn in range(30):
+        if game_over(page):
+            break
+        n = len(moves_of(page))
+        page.locator("#game .drop-button:not([disabled])").first.click()
+        page.wait_for_function(
+            "n => (new URLSearchParams(location.search).get('moves') || '').length >= n + 2"
+            " || document.querySelector('#status strong')", arg=n)
+        # the AI's move is marked, and its search summarised
+        expect(page.locator("#game td.last")).to_have_count(1)
+    assert game_over(page)
+    expect(page.locator("#status")).to_contain_text(re.compile("wins!|Draw"))
+    expect(page.locator("h1")).to_have_count(1)        # no page inside a page, after many clicks
+    page.screenshot(path=str(artifacts / "connect4-game-over.png"), full_page=True)
+
+
+@pytest.mark.parametrize("variant", ["normal", "misere"])
+def test_play_a_whole_nim_game_in_both_variants(page, live_server, variant):
+    page.goto(f"{live_server}/nim?n=11&variant={variant}")
+    while not game_over(page):
+        n = len(moves_of(page))
+        page.locator("#game .take button:not([disabled])").first.click()
+        page.wait_for_function(
+            "n => (new URLSearchParams(location.search).get('moves') || '').length > n", arg=n)
+        page.wait_for_load_state()
+        expect(page.locator("#game")).not_to_have_class(re.compile("htmx-request"))
+    expect(page.locator("#status strong")).to_contain_text("wins!")
+    # Against the exact AI, playing 1 each time loses: the AI wins.
+    expect(page.locator("#status strong")).to_contain_text("AI")
+    expect(page.locator("h1")).to_have_count(1)
+
+
+def test_undo_takes_back_the_ai_reply_and_your_move(page, live_server):
+    page.goto(live_server + "/connect4")
+    page.locator('button[data-col="4"]').click()
+    wait_moves(page, 2)
+    before = moves_of(page)
+    page.locator('[data-key="undo"]').click()
+    page.wait_for_function("() => new URLSearchParams(location.search).get('at') === '0'")
+    expect(page.locator("#game .board .disc")).to_have_count(0)
+    expect(page.locator("#status")).to_contain_text("Your turn")
+    page.locator('[data-key="redo"]').click()
+    page.wait_for_function("() => !new URLSearchParams(location.search).get('at')")
+    assert moves_of(page) == before
+    expect(page.locator("#game .board .disc")).to_have_count(2)
+
+
+def test_copy_link_opens_the_same_position_and_settings_in_a_new_page(page, live_server, browser):
+    page.goto(live_server + "/connect4?w=6&h=5&level=easy&mode=human-ai")
+    page.locator('button[data-col="3"]').click()
+    wait_moves(page, 2)
+    page.locator("button.copy-link").click()
+    link = page.evaluate("navigator.clipboard.readText()")
+    assert link.startswith(live_server) and "w=6" in link and "level=easy" in link
+    other = browser.new_page()
+    other.goto(link)
+    for sel in ["#game .board .disc.p0", "#game .board .disc.p1", "#game .board tbody tr"]:
+        assert other.locator(sel).count() == page.locator(sel).count()
+    assert other.locator("select[name=level]").input_value() == "easy"
+    assert other.locator("#game .drop-button").count() == 6
+    other.close()
+
+
+def test_keys_1_to_7_drop_a_disc(page, live_server):
+    page.goto(live_server + "/connect4?mode=human-human")
+    page.locator("body").press("5")
+    wait_moves(page, 1)
+    assert moves_of(page) == "5"
+    page.keyboard.press("2")
+    wait_moves(page, 2)
+    assert moves_of(page) == "52"
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('at') === '1'")
+
+
+def test_screenshots_at_phone_and_projector_sizes(browser, live_server, artifacts):
+    for name, size in (("phone", (390, 844)), ("projector", (1920, 1080))):
+        pg = browser.new_page(viewport={"width": size[0], "height": size[1]})
+        pg.goto(live_server + "/connect4?moves=4453342&mode=human-ai")
+        pg.screenshot(path=str(artifacts / f"connect4-{name}.png"), full_page=True)
+        # nothing wider than the screen: no sideways scrolling on a phone
+        assert pg.evaluate("document.documentElement.scrollWidth") <= size[0]
+        pg.goto(live_server + "/nim?moves=32&n=15")
+        pg.screenshot(path=str(artifacts / f"nim-{name}.png"), full_page=True)
+        assert pg.evaluate("document.documentElement.scrollWidth") <= size[0]
+        pg.close()

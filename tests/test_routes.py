@@ -1,0 +1,143 @@
+"""The web routes, through Flask's test client: pages and fragments, links, bad input."""
+import re
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+HX = {"HX-Request": "true"}
+
+
+def query(url):
+    return {k: v[0] for k, v in parse_qs(urlparse(url).query).items()}
+
+
+def test_home_page_links_both_games(client):
+    html = client.get("/").get_data(as_text=True)
+    assert 'href="/connect4"' in html and 'href="/nim"' in html
+
+
+def test_the_same_url_gives_the_full_page_or_the_fragment_and_says_it_varies(client):
+    full = client.get("/connect4?moves=4453")
+    frag = client.get("/connect4?moves=4453", headers=HX)
+    assert full.status_code == frag.status_code == 200
+    assert full.headers["Vary"] == frag.headers["Vary"] == "HX-Request"
+    assert "<html" in full.get_data(as_text=True)
+    body = frag.get_data(as_text=True)
+    assert "<html" not in body and "<h1" not in body
+    assert body.strip().startswith('<section id="game"')
+
+
+def test_a_history_restore_request_gets_the_whole_page(client):
+    r = client.get("/connect4?moves=4453", headers={**HX, "HX-History-Restore-Request": "true"})
+    assert "<html" in r.get_data(as_text=True)
+
+
+def test_a_click_plays_the_move_and_the_ai_reply_and_pushes_the_new_link(client):
+    r = client.get("/connect4/move?moves=4453&col=4", headers=HX)
+    assert r.status_code == 200
+    pushed = r.headers["HX-Push-Url"]
+    moves = query(pushed)["moves"]
+    assert moves.startswith("44534") and len(moves) == 6      # our 4, then the AI's reply
+    html = r.get_data(as_text=True)
+    assert "AI:" in html and "nodes" in html                    # the search summary
+    assert 'class="cell last"' in html                          # the AI's move highlighted
+    # The pushed link, opened without htmx, is the same position as a whole page.
+    page = client.get(pushed).get_data(as_text=True)
+    assert page.count('class="disc p') == html.count('class="disc p')
+
+
+def test_without_javascript_a_move_redirects_to_the_new_positions_link(client):
+    r = client.get("/connect4/move?moves=4453&col=4")
+    assert r.status_code == 303
+    assert query(r.headers["Location"])["moves"].startswith("44534")
+
+
+def test_opening_a_link_where_the_ai_is_to_move_does_not_play_but_asks(client):
+    html = client.get("/connect4?mode=ai-human").get_data(as_text=True)
+    assert 'class="disc' not in html.split('class="legend"')[0]   # empty board
+    assert 'hx-get="/connect4/ai?mode=ai-human"' in html and 'hx-trigger="load' in html
+
+
+def test_the_ai_endpoint_plays_for_the_ai(client):
+    r = client.get("/connect4/ai?mode=ai-human", headers=HX)
+    assert r.status_code == 200
+    assert query(r.headers["HX-Push-Url"]) == {"moves": "4", "mode": "ai-human"}
+
+
+def test_nim_move_then_ai_reply_in_both_variants(client):
+    r = client.get("/nim/move?take=1", headers=HX)          # 21 -> 20, AI to move
+    assert r.status_code == 200
+    assert len(query(r.headers["HX-Push-Url"])["moves"]) == 2
+    r = client.get("/nim/move?take=3&variant=misere&n=10", headers=HX)
+    q = query(r.headers["HX-Push-Url"])
+    assert q["variant"] == "misere" and q["n"] == "10" and len(q["moves"]) == 2
+
+
+def test_settings_survive_in_every_link(client):
+    r = client.get("/connect4/move?col=4&w=6&h=5&mode=human-ai&level=custom&algo=alphabeta&depth=3&heur=cells", headers=HX)
+    q = query(r.headers["HX-Push-Url"])
+    assert q == {"moves": q["moves"], "w": "6", "h": "5", "level": "custom", "algo": "alphabeta",
+                 "depth": "3", "heur": "cells"}
+    assert "alpha-beta, depth 3" in r.get_data(as_text=True)
+
+
+def test_undo_against_the_ai_goes_back_two_plies_and_redo_forward(client):
+    html = client.get("/connect4?moves=4453").get_data(as_text=True)
+    undo = re.search(r'href="([^"]+)"[^>]*data-key="undo"', html).group(1).replace("&amp;", "&")
+    assert query(undo) == {"moves": "4453", "at": "2"}
+    html = client.get(undo).get_data(as_text=True)
+    redo = re.search(r'href="([^"]+)"[^>]*data-key="redo"', html).group(1).replace("&amp;", "&")
+    assert query(redo) == {"moves": "4453"}
+
+
+def test_playing_from_an_earlier_position_drops_the_undone_moves(client):
+    r = client.get("/connect4/move?moves=4453&at=2&col=1", headers=HX)
+    assert query(r.headers["HX-Push-Url"])["moves"].startswith("441")
+
+
+def test_winning_four_is_highlighted_and_no_more_moves_are_accepted(client):
+    html = client.get("/connect4?moves=1122334&mode=human-human").get_data(as_text=True)
+    assert html.count('class="cell win') == 4
+    assert "Yellow wins!" in html
+    r = client.get("/connect4/move?moves=1122334&mode=human-human&col=5", headers=HX)
+    assert r.status_code == 400 and "the game is over" in r.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("url, message", [
+    ("/connect4/move?moves=4453&col=8", "column 8 does not exist"),
+    ("/connect4/move?moves=444444&col=4", "column 4 is full"),
+    ("/connect4/move?moves=1122334&col=5&mode=human-human", "the game is over"),
+    ("/connect4?moves=44x3", "a column is a digit"),
+    ("/connect4?moves=4444444", "column 4 is full"),
+    ("/connect4/move?moves=4453&col=", "a column is a digit"),
+    ("/connect4?w=12", "w must be from 4 to 9"),
+    ("/connect4?h=abc", "h must be a whole number"),
+    ("/connect4?mode=robot", "mode must be one of"),
+    ("/connect4?level=custom&depth=99", "depth must be from 1 to"),
+    ("/connect4?level=custom&time=999999", "time must be from 10 to 2000"),
+    ("/connect4?level=custom&algo=dfs", "algo must be one of"),
+    ("/connect4?at=9&moves=44", "at must be from 0 to 2"),
+    ("/connect4?moves=" + "1" * 300, "too long"),
+    ("/connect4/move?moves=4&col=4", "it is the AI's turn"),
+    ("/connect4/ai?moves=44", "it is your turn"),
+    ("/nim/move?take=4", "cannot take 4"),
+    ("/nim/move?moves=333333&n=20&take=3", "cannot take 3"),
+    ("/nim?n=0", "n must be from 1 to 99"),
+    ("/nim?variant=reverse", "variant must be one of"),
+    ("/nim?k=10", "k must be from 1 to 9"),
+    ("/nim?moves=9", "cannot take 9"),
+])
+@pytest.mark.parametrize("headers", [{}, HX])
+def test_bad_input_is_a_400_with_a_readable_message_in_the_page(client, url, message, headers):
+    r = client.get(url, headers=headers)
+    assert r.status_code == 400
+    html = r.get_data(as_text=True)
+    assert 'role="alert"' in html
+    assert message.replace("'", "&#39;") in html
+    if headers:
+        assert "<html" not in html   # htmx swaps the message into the page
+
+
+def test_an_unknown_page_is_a_404_page_not_a_crash(client):
+    r = client.get("/chess")
+    assert r.status_code == 404 and "<h1>404" in r.get_data(as_text=True)
