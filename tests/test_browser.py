@@ -110,3 +110,28 @@ def test_screenshots_at_phone_and_projector_sizes(browser, live_server, artifact
         pg.screenshot(path=str(artifacts / f"nim-{name}.png"), full_page=True)
         assert pg.evaluate("document.documentElement.scrollWidth") <= size[0]
         pg.close()
+
+
+def test_without_javascript_the_board_still_works_through_forms(browser, live_server):
+    context = browser.new_context(java_script_enabled=False)
+    pg = context.new_page()
+    pg.goto(live_server + "/connect4")
+    pg.locator('button[data-col="4"]').click()
+    pg.wait_for_url(lambda url: "moves=4" in url)
+    assert len(moves_of(pg)) == 2                      # my move and the AI's reply
+    assert pg.locator("#game .board .disc").count() == 2
+    pg.locator('[data-key="undo"]').click()
+    pg.wait_for_url(lambda url: "at=0" in url)
+    assert pg.locator("#game .board .disc").count() == 0
+    context.close()
+
+
+def test_ai_against_ai_plays_by_itself_and_pauses(page, live_server):
+    page.goto(live_server + "/nim?mode=ai-ai&n=9&level=easy")
+    wait_moves(page, 2)                                # it plays move after move
+    page.locator('[data-key="pause"]').click()
+    page.wait_for_function("() => new URLSearchParams(location.search).get('play') === '0'")
+    # Paused: the element that asks for the next AI move is gone, and so is the request.
+    expect(page.locator("#game .ai-trigger")).to_have_count(0)
+    expect(page.locator('[data-key="pause"]')).to_have_text("Resume")
+    expect(page.locator("h1")).to_have_count(1)
