@@ -195,6 +195,7 @@ class _Engine:
         self.clip = course_window and not self.leaf_scores
         self.stats = SearchStats()
         self.pv = [[] for _ in range(2_100)]
+        self.root_values = {}   # root move -> value, for each root move fully searched
 
     def budget(self):
         if self.max_nodes is not None and self.stats.nodes > self.max_nodes:
@@ -365,7 +366,8 @@ def _root(engine: _Engine, state, depth, alpha, beta, algorithm, rng, deadline_o
         entry = table.data.get(game.key(state))
         if entry is not None and entry[3] in moves and moves[0] != entry[3]:
             moves = [entry[3]] + [m for m in moves if m != entry[3]]
-    best, ties, values, pv = -INF, [], {}, []
+    best, ties, pv = -INF, [], []
+    values = engine.root_values     # kept on the engine: a budget stop can still use them
     alpha0 = alpha
     for i, m in enumerate(moves):
         child = game.result(state, m)
@@ -418,9 +420,18 @@ def _run(algorithm, game, state, depth, *, heuristic=None, order=None, quick_win
     try:
         move, value, values, pv = _root(engine, state, depth, alpha, beta, algorithm, rng)
     except SearchAborted:
+        # The budget ran out: the best of the root moves searched to the end, if any (their
+        # values are exact for minimax, lower bounds at most for alpha-beta), else the
+        # first move in the search order.
         complete = False
-        moves = engine.order(state, game.actions(state))
-        move, value, values, pv = (moves[0] if moves else None), 0, {}, moves[:1]
+        values = dict(engine.root_values)
+        if values:
+            move = max(values, key=values.get)
+            value = values[move]
+        else:
+            moves = engine.order(state, game.actions(state))
+            move, value = (moves[0] if moves else None), 0
+        pv = [move] if move is not None else []
     engine.stats.elapsed = time.perf_counter() - start
     engine.stats.depth = depth if (complete and depth is not None) else engine.stats.depth
     if engine.tree is not None and complete:

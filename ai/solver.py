@@ -1,16 +1,84 @@
-"""Exact Connect-4 solver (draft)."""
+"""Exact Connect-4 solver, after Pascal Pons' tutorial "Solving Connect 4: how to build a
+perfect AI" (blog.gamesolver.org), in plain Python (standard library only).
+
+It tells the exact value of a position with perfect play from both sides, as a *score* in
+Pons' convention, always from the side to move:
+
+- 0: a draw;
+- positive: the side to move wins; ``(W*H + 1 - moves_played) // 2`` if it wins with its
+  next stone, one less for each further stone it needs. On 7x6 that is "22 minus the
+  number of stones the winner will have played", so winning with one's last stone scores 1;
+- negative: the side to move loses, by the same count for the opponent.
+
+The search is Pons' final solver, technique for technique (the part of his tutorial each
+comes from in brackets):
+
+- negamax with alpha-beta pruning (parts 3-4) over a bitboard (part 6): cell (col, row) is bit
+  ``col*(H+1) + row``, row 0 at the bottom, one spare bit on top of each column; a position is
+  ``mask`` (every stone) and ``current`` (the stones of the side to move);
+- columns explored centre first (part 5);
+- a transposition table of bounds (parts 7 and 12): upper bounds after a fail-low, lower
+  bounds after a beta cut-off, read back to narrow the window;
+- null-window searches and iterative narrowing of the score interval at the root (part 8);
+- "anticipate direct losing moves" (part 9): if the opponent has two immediate wins the node
+  is lost; if one, the only move is to block it; never play under an opponent's winning cell;
+- the window clamped to the scores still reachable (``beta <= max``, ``alpha >= min``);
+- move ordering by the number of winning cells each move creates (part 11).
+
+What differs is how it is written, for CPython: the hot function ``negamax`` is a closure
+whose constants are default arguments (fast local loads), and the winning cells of *every*
+candidate move are computed at once, on one big integer holding one copy of the board per
+column, spaced far enough apart that shifts never reach a neighbour copy. The result serves
+twice: popcounts order the moves, and the chunk of the move played is handed to the child
+as "the opponent's winning cells", which the child needs to find its forced and losing
+moves. A node therefore costs one pass of about 45 integer operations, whatever the number
+of moves. The table is a ``dict`` keyed by ``current + mask`` (unique per position), bounded
+in size: when it grows past ``max_table_entries`` it is emptied, which only costs speed.
+(A fixed list indexed by ``key % prime``, as in the C++ original, measured no faster in
+CPython and needs an O(size) wipe per reset.)
+
+Budgets (``max_nodes``, ``time_limit``) stop the search and return ``complete=False`` with the
+score interval proven so far, so a web request never hangs. Without a budget an early
+position on 7x6 can take hours: Python explores about half a million nodes a second, and
+Pons' hardest benchmark positions need tens of millions.
+"""
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
 from functools import lru_cache
 
-MIN_SIZE = 4
-MAX_SIZE = 9
+__all__ = ["SolveResult", "Solver", "solve", "solve_bitboard", "parse_moves", "MIN_SIZE", "MAX_SIZE"]
+
+MIN_SIZE, MAX_SIZE = 4, 9
+
+#: How many nodes between two looks at the clock (and at the table's size).
+CHECK_EVERY = 1024
+
+#: Default bound on the transposition table (entries; about 100 bytes each).
+DEFAULT_TABLE_ENTRIES = 1 << 20
 
 
 @dataclass(frozen=True)
 class SolveResult:
+    """What :func:`solve` found.
+
+    Attributes:
+        score: the exact score from the side to move (see the module docstring) when
+            ``complete``; with ``weak=True`` only its sign: 1 win, 0 draw, -1 loss. When a budget
+            stopped the search (``complete`` False) it is ``lower``, the best score the side to
+            move is *proven* to secure so far (possibly just "loses at once").
+        best_move: 0-indexed column of a move that achieves ``score`` (when incomplete: one that
+            secures ``lower`` if the search proved one, else the first move in the solver's
+            order, a centre-most move making the most threats). Never a move that loses at
+            once when another move does not.
+        nodes: positions explored (calls of the negamax, the root included, as Pons counts).
+        elapsed: seconds spent, wall clock.
+        complete: False if ``max_nodes`` or ``time_limit`` stopped the search first.
+        lower, upper: the proven interval ``lower <= true score <= upper`` (both equal to
+            ``score`` when complete; in weak mode, within -1..1).
+    """
+
     score: int
     best_move: int | None
     nodes: int
@@ -20,11 +88,19 @@ class SolveResult:
     upper: int | None = None
 
 
-class _Abort(Exception):
-    pass
+class _OutOfBudget(Exception):
+    """Raised inside the search when a node or time budget runs out."""
+
+
+def _check_size(width, height) -> None:
+    for label, v in (("width", width), ("height", height)):
+        if isinstance(v, bool) or not isinstance(v, int) or not MIN_SIZE <= v <= MAX_SIZE:
+            raise ValueError(f"board {label} must be from {MIN_SIZE} to {MAX_SIZE}, not {v!r}")
 
 
 class _Geometry:
+    """Constants of one board size, computed once (see :func:`_geometry`)."""
+
     def __init__(self, width: int, height: int) -> None:
         W, H = width, height
         H1 = H + 1
@@ -32,11 +108,36 @@ class _Geometry:
         self.area = W * H
         self.bottom = sum(1 << (c * H1) for c in range(W))
         self.board = self.bottom * ((1 << H) - 1)
+        self.sentinels = self.bottom << H
         self.colmask = tuple(((1 << H) - 1) << (c * H1) for c in range(W))
-        self.order = tuple(W // 2 + (1 - 2 * (i % 2)) * (i + 1) // 2 for i in range(W))
+        # Pons' order, centre first: 3 2 4 1 5 0 6 on seven columns.
+        self.order = tuple(W // 2 + (1 - 2 * (i % 2)) * ((i + 1) // 2) for i in range(W))
+        # Sort priority of each column: the centre highest.
+        self.priority = [0] * W
+        for i, c in enumerate(self.order):
+            self.priority[c] = W - 1 - i
+        # The wide board: copy c (the board after a move in column c) sits at bit stride*c.
+        # Shifts go at most 3*(H+2) bits either way, so copies spaced by the board's own size
+        # plus that much never see each other's stones.
         self.stride = S = W * H1 + 3 * (H + 2)
         self.rep = sum(1 << (S * c) for c in range(W))
         self.diag = sum(self.colmask[c] << (S * c) for c in range(W))
+        self.shift = tuple(S * c for c in range(W))
+        # Scores a node cannot go beyond, by number of stones played (Pons' min and max).
+        A = self.area
+        self.loss = tuple(-((A - n) // 2) for n in range(A + 1))    # the opponent wins next
+        self.lo = tuple(-((A - 2 - n) // 2) for n in range(A + 1))  # ... at best one move later
+        self.hi = tuple((A - 1 - n) // 2 for n in range(A + 1))     # we cannot win at once
+        # For each set of playable columns (one sentinel bit per column): the playable
+        # columns, centre first, as (column mask, shift of its copy, sort priority).
+        self.playable = {}
+        for bits in range(1 << W):
+            self.playable[sum(1 << (c * H1 + H) for c in range(W) if bits >> c & 1)] = tuple(
+                (self.colmask[c], self.shift[c], self.priority[c]) for c in self.order if bits >> c & 1)
+        by_priority = [None] * 16
+        for c in range(W):
+            by_priority[self.priority[c]] = (self.colmask[c], self.shift[c])
+        self.by_priority = tuple(by_priority)
 
 
 @lru_cache(maxsize=None)
@@ -44,87 +145,277 @@ def _geometry(width: int, height: int) -> _Geometry:
     return _Geometry(width, height)
 
 
-def _winning_cells(pos: int, mask: int, g: _Geometry) -> int:
-    H = g.height
-    r = (pos << 1) & (pos << 2) & (pos << 3)
-    for s in (H, H + 1, H + 2):
-        t = pos >> s
-        d = pos & t
-        r |= ((d >> s) & ((pos >> 3 * s) | (pos << s))) | ((d << 2 * s) & (t | (pos << 3 * s)))
+def _winning_cells(stones: int, mask: int, g: _Geometry) -> int:
+    """The empty cells (playable now or not) that would complete four for ``stones``.
+
+    Pons' ``compute_winning_position``, rewritten with pairs: in direction ``s`` a cell
+    wins if x+s, x+2s and x+3s are stones, or x-s, x+s, x+2s, or x-2s, x-s, x+s, or x-3s,
+    x-2s, x-s. With d = stones & (stones >> s) (a stone and its neighbour at +s) the first
+    two are ``(d >> s) & (x+3s | x-s)`` and the last two ``(d << 2s) & (x+s | x-3s)``.
+    Vertically only the three cells below count (the cells above an empty cell are empty).
+    """
+    p = stones
+    r = (p << 1) & (p << 2) & (p << 3)
+    for s in (g.height, g.h1, g.h1 + 1):
+        t = p >> s
+        d = p & t
+        r |= ((d >> s) & ((p >> 3 * s) | (p << s))) | ((d << 2 * s) & (t | (p << 3 * s)))
     return r & (g.board ^ mask)
 
 
+def _has_four(stones: int, h1: int) -> bool:
+    for s in (1, h1 - 1, h1, h1 + 1):
+        m = stones & (stones >> s)
+        if m & (m >> 2 * s):
+            return True
+    return False
+
+
+def parse_moves(moves: str, width: int = 7, height: int = 6) -> tuple[int, int, int]:
+    """The position after ``moves`` as ``(current, mask, moves_played)``.
+
+    Args:
+        moves: 1-indexed column digits played from the empty board, first player first,
+            e.g. ``"4453"``. Surrounding whitespace is ignored.
+        width, height: board size, 4 to 9 each.
+
+    Returns:
+        ``current`` (stones of the side to move), ``mask`` (all stones), and the number of moves.
+
+    Raises:
+        ValueError: on a board size out of 4..9, a character that is not a column digit, a
+            column out of range, a move into a full column, or a move after a four in a row.
+            (A game that *ends* with the last move is accepted here; :func:`solve` rejects it.)
+    """
+    _check_size(width, height)
+    if not isinstance(moves, str):
+        raise ValueError(f"moves must be a string of column digits, not {type(moves).__name__}")
+    g = _geometry(width, height)
+    current = mask = 0
+    n = 0
+    won = False
+    for i, ch in enumerate(moves.strip(), 1):
+        if won:
+            raise ValueError(f"move {i} ({ch!r}) of {moves!r} is played after the game was won")
+        if not ("0" <= ch <= "9"):
+            raise ValueError(f"move {i} of {moves!r}: {ch!r} is not a column digit")
+        col = ord(ch) - 49
+        if not 0 <= col < width:
+            raise ValueError(f"move {i} of {moves!r}: column {ch} is out of range 1..{width}")
+        move = (mask + g.bottom) & g.colmask[col]
+        if not move:
+            raise ValueError(f"move {i} of {moves!r}: column {ch} is full")
+        current ^= mask
+        mask |= move
+        n += 1
+        won = _has_four(current ^ mask, g.h1)
+    return current, mask, n
+
+
 class Solver:
-    def __init__(self, width: int = 7, height: int = 6, *, tt_entries: int = 1 << 21) -> None:
+    """An exact solver for one board size, keeping its transposition table between calls.
+
+    The table holds proven bounds on position values, valid whatever position is solved
+    next, so solving positions from one game in turn gets faster; :meth:`reset` empties it
+    (the benchmarks reset it before each position, as Pons' reference times do).
+    A Solver is not meant to be shared by threads that search at the same time.
+    """
+
+    def __init__(self, width: int = 7, height: int = 6, *,
+                 max_table_entries: int = DEFAULT_TABLE_ENTRIES) -> None:
+        _check_size(width, height)
         self.width, self.height = width, height
+        self.max_table_entries = max_table_entries
         self._g = _geometry(width, height)
-        self._tt: dict[int, int] = {}
-        self.tt_entries = tt_entries
+        self._table: dict[int, int] = {}
 
     def reset(self) -> None:
-        self._tt.clear()
+        """Forget every stored bound."""
+        self._table.clear()
 
-    def solve_bitboard(self, current, mask, moves_played, *, weak=False, max_nodes=None, time_limit=None):
-        g = self._g
+    @property
+    def table_size(self) -> int:
+        return len(self._table)
+
+    def solve(self, moves: str = "", *, weak: bool = False, max_nodes: int | None = None,
+              time_limit: float | None = None) -> SolveResult:
+        """Solve the position after ``moves``; see :func:`solve`."""
+        current, mask, n = parse_moves(moves, self.width, self.height)
+        return self.solve_bitboard(current, mask, n, weak=weak, max_nodes=max_nodes,
+                                   time_limit=time_limit)
+
+    def solve_bitboard(self, current: int, mask: int, moves_played: int, *, weak: bool = False,
+                       max_nodes: int | None = None, time_limit: float | None = None) -> SolveResult:
+        """Solve a position given as bitboards; see :func:`solve_bitboard`."""
         start = time.perf_counter()
+        g = self._g
+        self._validate(current, mask, moves_played)
+        if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int)
+                                      or max_nodes < 0):
+            raise ValueError(f"max_nodes must be a non-negative integer or None, not {max_nodes!r}")
+        if time_limit is not None and not time_limit >= 0:
+            raise ValueError(f"time_limit must be a non-negative number of seconds or None, not {time_limit!r}")
         deadline = None if time_limit is None else start + time_limit
-        W, H = g.width, g.height
-        H1 = H + 1
+
         AREA = g.area
         BOTTOM, BOARD = g.bottom, g.board
-        CM = g.colmask
-        ORDER = g.order
-        S = g.stride
+        CM, ORDER, PRI, SH = g.colmask, g.order, g.priority, g.shift
+        nb = moves_played
+        possible = (mask + BOTTOM) & BOARD
+
+        # A win at once: the search below assumes there is none (as Pons' negamax does).
+        my_wins = _winning_cells(current, mask, g) & possible
+        if my_wins:
+            col = next(c for c in ORDER if my_wins & CM[c])
+            s = 1 if weak else (AREA + 1 - nb) // 2
+            return SolveResult(s, col, 1, time.perf_counter() - start, True, s, s)
+
+        search = _Search(g, self._table, self.max_table_entries, max_nodes, deadline)
+        opp_wins = _winning_cells(current ^ mask, mask, g)
+        forced = possible & opp_wins
+        non_losing = possible
+        if forced:
+            non_losing = 0 if forced & (forced - 1) else forced
+        non_losing &= ~(opp_wins >> 1)
+
+        # The root's moves, in the order negamax would try them, each with the winning cells
+        # it gives the mover (the child's "opponent wins").
+        root_moves = []
+        for c in ORDER:
+            m = non_losing & CM[c]
+            if m:
+                w = _winning_cells(current | m, mask | m, g)
+                root_moves.append((w.bit_count(), PRI[c], c, m, w))
+        root_moves.sort(reverse=True)
+        if root_moves:
+            default_move = root_moves[0][2]
+        else:  # lost whatever we do: block one of the threats at least
+            default_move = next((c for c in ORDER if forced & CM[c]), None)
+            if default_move is None:
+                default_move = next(c for c in ORDER if possible & CM[c])
+
+        # Pons' solve(): null-window searches narrowing [lo, hi], probing near 0 first.
+        lo, hi = -((AREA - nb) // 2), (AREA + 1 - nb) // 2
+        if weak:
+            lo, hi = -1, 1
+        best = None
+        complete = True
+        try:
+            while lo < hi:
+                med = lo + (hi - lo) // 2
+                if med <= 0 and -((-lo) // 2) < med:   # C++'s lo/2, rounded towards zero
+                    med = -((-lo) // 2)
+                elif med >= 0 and hi // 2 > med:
+                    med = hi // 2
+                r, move = search.root(current, mask, nb, non_losing, root_moves, med, med + 1)
+                if r <= med:
+                    hi = r
+                else:
+                    lo = r
+                    best = move
+        except _OutOfBudget:
+            complete = False
+        if best is None:
+            best = default_move
+        if weak:
+            lo, hi = max(-1, min(1, lo)), max(-1, min(1, hi))
+        if complete:
+            hi = lo
+        return SolveResult(lo, best, search.nodes, time.perf_counter() - start, complete, lo, hi)
+
+    def _validate(self, current, mask, moves_played) -> None:
+        g = self._g
+        for label, v in (("current", current), ("mask", mask), ("moves_played", moves_played)):
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise ValueError(f"{label} must be a non-negative int, not {v!r}")
+        if mask & ~g.board:
+            raise ValueError("mask has stones outside the board")
+        if current & ~mask:
+            raise ValueError("current has stones where mask has none")
+        if (mask + g.bottom) & mask:
+            raise ValueError("mask has a stone floating above an empty cell")
+        if mask.bit_count() != moves_played:
+            raise ValueError(f"mask holds {mask.bit_count()} stones, not moves_played={moves_played}")
+        if current.bit_count() != moves_played // 2:
+            raise ValueError(f"the side to move should have {moves_played // 2} stones, "
+                             f"current holds {current.bit_count()}")
+        if _has_four(current ^ mask, g.h1) or _has_four(current, g.h1):
+            raise ValueError("game already over: a player has four in a row")
+        if moves_played == g.area:
+            raise ValueError("game already over: the board is full (a draw)")
+
+
+class _Search:
+    """One solve's search: the node counter, the budget and the negamax closure."""
+
+    def __init__(self, g: _Geometry, table: dict, max_entries: int, max_nodes, deadline) -> None:
+        self.nodes = 0
+        self._table = table
+        self._max_nodes = max_nodes
+        self._deadline = deadline
+        self._max_entries = max_entries
+        self.negamax = self._build(g)
+
+    def _build(self, g: _Geometry):
+        AREA = g.area
+        H, H1 = g.height, g.h1
+        BOTTOM, BOARD, SENTINELS = g.bottom, g.board, g.sentinels
         REP, DIAG = g.rep, g.diag
-        SH = tuple(S * c for c in range(W))
-        PRI = [0] * W
-        for i, c in enumerate(ORDER):
-            PRI[c] = W - 1 - i
-        PCOL = [0] * 16
-        for c in range(W):
-            PCOL[PRI[c]] = c
-        LOSS = tuple(-((AREA - n) // 2) for n in range(AREA + 1))
-        LO = tuple(-((AREA - 2 - n) // 2) for n in range(AREA + 1))
-        HI = tuple((AREA - 1 - n) // 2 for n in range(AREA + 1))
-        DRAWN = AREA - 2
-        s0, s1, s2 = H, H1, H + 2
+        LOSS, LO, HI, DRAWN = g.loss, g.lo, g.hi, AREA - 2
+        PLAYABLE, BY_PRIORITY = g.playable, g.by_priority
+        s0, s1, s2 = H, H1, H1 + 1                    # the two diagonals and horizontal
         s0x2, s1x2, s2x2 = 2 * s0, 2 * s1, 2 * s2
         s0x3, s1x3, s2x3 = 3 * s0, 3 * s1, 3 * s2
-        tt = self._tt
-        tt_get = tt.get
-        cap = self.tt_entries
+        table = self._table
+        table_get = table.get
+        # The node counter and the next node count at which to look at the budget live in
+        # this closure: a plain integer comparison per node.
         nodes = 0
-        checkpoint = 1024 if max_nodes is None else min(1024, max_nodes)
+        checkpoint = CHECK_EVERY if self._max_nodes is None else min(CHECK_EVERY, self._max_nodes)
+        search = self
 
         def check():
-            nonlocal checkpoint, nodes
-            if max_nodes is not None and nodes > max_nodes:
-                nodes -= 1
-                raise _Abort
-            if deadline is not None and time.perf_counter() > deadline:
-                raise _Abort
-            if len(tt) > cap:
-                tt.clear()
-            checkpoint = nodes + 1024
-            if max_nodes is not None and checkpoint > max_nodes:
-                checkpoint = max_nodes
+            nonlocal nodes, checkpoint
+            if search._max_nodes is not None and nodes > search._max_nodes:
+                nodes -= 1                   # this node was not explored
+                search.nodes = nodes
+                raise _OutOfBudget
+            search.nodes = nodes
+            if search._deadline is not None and time.perf_counter() > search._deadline:
+                raise _OutOfBudget
+            if len(table) > search._max_entries:
+                table.clear()
+            checkpoint = nodes + CHECK_EVERY
+            if search._max_nodes is not None and checkpoint > search._max_nodes:
+                checkpoint = search._max_nodes
 
-        def negamax(cur, mask, nb, alpha, beta, oppwin):
+        def negamax(cur, mask, nb, alpha, beta, opp_wins,
+                    BOTTOM=BOTTOM, BOARD=BOARD, SENTINELS=SENTINELS, REP=REP, DIAG=DIAG,
+                    LOSS=LOSS, LO=LO, HI=HI, DRAWN=DRAWN, PLAYABLE=PLAYABLE,
+                    BY_PRIORITY=BY_PRIORITY, table=table, table_get=table_get,
+                    s0=s0, s1=s1, s2=s2, s0x2=s0x2, s1x2=s1x2, s2x2=s2x2,
+                    s0x3=s0x3, s1x3=s1x3, s2x3=s2x3):
+            """Pons' negamax: the score of (cur, mask) within [alpha, beta].
+
+            ``nb`` stones are on the board, the side to move cannot win at once, and
+            ``opp_wins`` are the opponent's winning cells. Returns the exact score if it
+            lies strictly inside the window, else a bound on the right side of it.
+            """
             nonlocal nodes
             nodes += 1
             if nodes > checkpoint:
                 check()
             possible = (mask + BOTTOM) & BOARD
-            forced = possible & oppwin
+            forced = possible & opp_wins
             if forced:
                 if forced & (forced - 1):
-                    return LOSS[nb]
-                possible = forced
-            possible &= ~(oppwin >> 1)
+                    return LOSS[nb]          # two threats: the opponent wins next move
+                possible = forced            # one threat: block it
+            possible &= ~(opp_wins >> 1)     # never play under an opponent's winning cell
             if not possible:
                 return LOSS[nb]
             if nb >= DRAWN:
-                return 0
+                return 0                     # our stone and theirs fill the board
             v = LO[nb]
             if alpha < v:
                 alpha = v
@@ -136,8 +427,8 @@ class Solver:
                 if alpha >= beta:
                     return beta
             key = cur + mask
-            v = tt_get(key)
-            if v is not None:
+            v = table_get(key)
+            if v is not None:                # 2*bound, +1 for a lower bound
                 if v & 1:
                     v >>= 1
                     if alpha < v:
@@ -151,154 +442,132 @@ class Solver:
                         if alpha >= beta:
                             return beta
             opp = cur ^ mask
-            nb += 1
             empty = BOARD ^ mask
-            if not (possible & (possible - 1)):
-                P = cur | possible
-                r = (P << 1) & (P << 2) & (P << 3)
-                t = P >> s0
-                d = P & t
-                r |= ((d >> s0) & ((P >> s0x3) | (P << s0))) | ((d << s0x2) & (t | (P << s0x3)))
-                t = P >> s1
-                d = P & t
-                r |= ((d >> s1) & ((P >> s1x3) | (P << s1))) | ((d << s1x2) & (t | (P << s1x3)))
-                t = P >> s2
-                d = P & t
-                r |= ((d >> s2) & ((P >> s2x3) | (P << s2))) | ((d << s2x2) & (t | (P << s2x3)))
+            nb += 1
+            if not possible & (possible - 1):
+                # A single move: its winning cells on the ordinary board.
+                p = cur | possible
+                r = (p << 1) & (p << 2) & (p << 3)
+                t = p >> s0
+                d = p & t
+                r |= ((d >> s0) & ((p >> s0x3) | (p << s0))) | ((d << s0x2) & (t | (p << s0x3)))
+                t = p >> s1
+                d = p & t
+                r |= ((d >> s1) & ((p >> s1x3) | (p << s1))) | ((d << s1x2) & (t | (p << s1x3)))
+                t = p >> s2
+                d = p & t
+                r |= ((d >> s2) & ((p >> s2x3) | (p << s2))) | ((d << s2x2) & (t | (p << s2x3)))
                 score = -negamax(opp, mask | possible, nb, -beta, -alpha, r & empty)
                 if score >= beta:
-                    tt[key] = score * 2 + 1
-                    return score
+                    table[key] = score * 2 + 1
+                    return score             # beta cut-off
                 if score > alpha:
                     alpha = score
-                tt[key] = alpha * 2
+                table[key] = alpha * 2
                 return alpha
-            P = cur * REP | (possible * REP & DIAG)
-            r = (P << 1) & (P << 2) & (P << 3)
-            t = P >> s0
-            d = P & t
-            r |= ((d >> s0) & ((P >> s0x3) | (P << s0))) | ((d << s0x2) & (t | (P << s0x3)))
-            t = P >> s1
-            d = P & t
-            r |= ((d >> s1) & ((P >> s1x3) | (P << s1))) | ((d << s1x2) & (t | (P << s1x3)))
-            t = P >> s2
-            d = P & t
-            r |= ((d >> s2) & ((P >> s2x3) | (P << s2))) | ((d << s2x2) & (t | (P << s2x3)))
-            ks = []
-            for c in ORDER:
-                if possible & CM[c]:
-                    ks.append((((r >> SH[c]) & empty).bit_count() << 4) | PRI[c])
-            ks.sort(reverse=True)
-            for k in ks:
-                c = PCOL[k & 15]
-                m = possible & CM[c]
-                score = -negamax(opp, mask | m, nb, -beta, -alpha, (r >> SH[c]) & empty)
+            # Several moves: the winning cells after each of them, all at once on the wide
+            # board (copy c = our stones plus the move in column c).
+            p = cur * REP | (possible * REP & DIAG)
+            r = (p << 1) & (p << 2) & (p << 3)
+            t = p >> s0
+            d = p & t
+            r |= ((d >> s0) & ((p >> s0x3) | (p << s0))) | ((d << s0x2) & (t | (p << s0x3)))
+            t = p >> s1
+            d = p & t
+            r |= ((d >> s1) & ((p >> s1x3) | (p << s1))) | ((d << s1x2) & (t | (p << s1x3)))
+            t = p >> s2
+            d = p & t
+            r |= ((d >> s2) & ((p >> s2x3) | (p << s2))) | ((d << s2x2) & (t | (p << s2x3)))
+            # Most new winning cells first, centre first among equals (Pons' MoveSorter).
+            keys = [(((r >> sh) & empty).bit_count() << 4) | pri
+                    for cm, sh, pri in PLAYABLE[(possible + BOARD) & SENTINELS]]
+            keys.sort(reverse=True)
+            for k in keys:
+                cm, sh = BY_PRIORITY[k & 15]
+                score = -negamax(opp, mask | (possible & cm), nb, -beta, -alpha, (r >> sh) & empty)
                 if score >= beta:
-                    tt[key] = score * 2 + 1
-                    return score
+                    table[key] = score * 2 + 1
+                    return score             # beta cut-off
                 if score > alpha:
                     alpha = score
-            tt[key] = alpha * 2
+            table[key] = alpha * 2
             return alpha
 
-        # root
-        nb = moves_played
-        possible = (mask + BOTTOM) & BOARD
-        mywin = _winning_cells(current, mask, g) & possible
-        if mywin:
-            col = next(c for c in ORDER if mywin & CM[c])
-            s = 1 if weak else (AREA + 1 - nb) // 2
-            return SolveResult(s, col, 0, time.perf_counter() - start, True, s, s)
-        oppwin = _winning_cells(current ^ mask, mask, g)
-        forced = possible & oppwin
-        nl = possible
-        if forced:
-            nl = 0 if forced & (forced - 1) else forced
-        nl &= ~(oppwin >> 1)
-        # ordered root moves
-        root_moves = []
-        for c in ORDER:
-            m = nl & CM[c]
-            if m:
-                w = _winning_cells(current | m, mask | m, g)
-                root_moves.append((w.bit_count(), PRI[c], c, m, w))
-        root_moves.sort(reverse=True)
-        legal = [c for c in ORDER if possible & CM[c]]
-        default_move = root_moves[0][2] if root_moves else legal[0]
-        opp = current ^ mask
-        key = current + mask
-
-        def root(alpha, beta):
+        def root(cur, mask, nb, non_losing, moves, alpha, beta):
+            """negamax at the root, also telling which move reached the score (or None)."""
             nonlocal nodes
             nodes += 1
-            if not nl:
-                return LOSS[nb], None
-            if nb >= DRAWN:
-                return 0, None
-            v = LO[nb]
-            if alpha < v:
-                alpha = v
-                if alpha >= beta:
-                    return alpha, None
-            v = HI[nb]
-            if beta > v:
-                beta = v
-                if alpha >= beta:
-                    return beta, None
-            best = None
-            for _, _, c, m, w in root_moves:
-                score = -negamax(opp, mask | m, nb + 1, -beta, -alpha, w)
-                if score >= beta:
-                    tt[key] = score * 2 + 1
-                    return score, c
-                if score > alpha:
-                    alpha = score
-                    best = c
-            tt[key] = alpha * 2
-            return alpha, best
+            try:
+                if not non_losing:
+                    return LOSS[nb], None
+                if nb >= DRAWN:
+                    return 0, None
+                if alpha < LO[nb]:
+                    alpha = LO[nb]
+                    if alpha >= beta:
+                        return alpha, None
+                if beta > HI[nb]:
+                    beta = HI[nb]
+                    if alpha >= beta:
+                        return beta, None
+                opp = cur ^ mask
+                best = None
+                for _, _, col, m, w in moves:
+                    score = -negamax(opp, mask | m, nb + 1, -beta, -alpha, w)
+                    if score >= beta:
+                        return score, col    # beta cut-off
+                    if score > alpha:
+                        alpha = score
+                        best = col
+                return alpha, best
+            finally:
+                search.nodes = nodes
 
-        lo, hi = -((AREA - nb) // 2), (AREA + 1 - nb) // 2
-        if weak:
-            lo, hi = -1, 1
-        best = None
-        complete = True
-        try:
-            while lo < hi:
-                med = lo + (hi - lo) // 2
-                if med <= 0 and -((-lo) // 2) < med:
-                    med = -((-lo) // 2)
-                elif med >= 0 and hi // 2 > med:
-                    med = hi // 2
-                r, mv = root(med, med + 1)
-                if r <= med:
-                    hi = r
-                else:
-                    lo = r
-                    best = mv
-        except _Abort:
-            complete = False
-        score = lo
-        if weak and complete:
-            score = (score > 0) - (score < 0)
-            lo = hi = score
-        if best is None:
-            best = default_move
-        return SolveResult(score, best, nodes, time.perf_counter() - start, complete, lo, hi if not complete else score)
+        self.root = root
+        return negamax
 
 
-def parse_moves(moves: str, width: int = 7, height: int = 6):
-    g = _geometry(width, height)
-    cur = mask = 0
-    n = 0
-    for ch in moves:
-        c = int(ch) - 1
-        m = (mask + g.bottom) & g.colmask[c]
-        cur ^= mask
-        mask |= m
-        n += 1
-    return cur, mask, n
+def solve_bitboard(current: int, mask: int, moves_played: int, width: int = 7, height: int = 6, *,
+                   weak: bool = False, max_nodes: int | None = None,
+                   time_limit: float | None = None) -> SolveResult:
+    """Solve the position given by Pons' bitboards, with a fresh transposition table.
+
+    Args:
+        current: stones of the side to move (bit ``col*(height+1) + row``).
+        mask: every stone on the board.
+        moves_played: stones on the board (the first player is to move when it is even).
+        width, height, weak, max_nodes, time_limit: as for :func:`solve`.
+
+    Raises:
+        ValueError: on a board size out of 4..9, bitboards that no game can reach (stones
+            outside the board or floating, wrong stone counts), a game already over, or a
+            negative budget.
+    """
+    return Solver(width, height).solve_bitboard(current, mask, moves_played, weak=weak,
+                                                max_nodes=max_nodes, time_limit=time_limit)
 
 
-def solve(moves: str = "", width: int = 7, height: int = 6, *, weak=False, max_nodes=None, time_limit=None):
-    cur, mask, n = parse_moves(moves, width, height)
-    return Solver(width, height).solve_bitboard(cur, mask, n, weak=weak, max_nodes=max_nodes, time_limit=time_limit)
+def solve(moves: str = "", width: int = 7, height: int = 6, *, weak: bool = False,
+          max_nodes: int | None = None, time_limit: float | None = None) -> SolveResult:
+    """Solve the Connect-4 position reached by ``moves``, with a fresh transposition table.
+
+    Args:
+        moves: 1-indexed column digits played from the empty board, e.g. ``"4453"``.
+        width, height: board size, 4 to 9 each (default 7x6).
+        weak: only find who wins (score 1, 0 or -1), as Pons' weak solver: faster.
+        max_nodes: stop after exploring this many nodes (None: no limit).
+        time_limit: stop after about this many seconds (None: no limit). The clock is read
+            every ``CHECK_EVERY`` nodes, a few milliseconds apart.
+
+    Returns:
+        A :class:`SolveResult`. If a budget ran out, ``complete`` is False and ``score`` is the
+        proven lower bound (``lower``/``upper`` give the whole proven interval).
+
+    Raises:
+        ValueError: on a board size out of 4..9, a character that is not a column digit, a
+            column out of range, a full column, a move after a four in a row, a game already
+            over (four in a row or a full board: "game already over"), or a negative budget.
+    """
+    current, mask, n = parse_moves(moves, width, height)
+    return Solver(width, height).solve_bitboard(current, mask, n, weak=weak, max_nodes=max_nodes,
+                                                time_limit=time_limit)

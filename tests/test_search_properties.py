@@ -136,3 +136,15 @@ def test_a_shared_table_across_searches_keeps_values_exact():
     for depth in (3, 1, 4, 2, 4):
         assert (alphabeta_tt(game, state, depth, heuristic=h, table=table).value
                 == alphabeta(game, state, depth, heuristic=h).value)
+
+
+def test_a_search_stopped_by_its_budget_says_so_and_still_returns_a_legal_move():
+    game = Connect4()
+    state = game.from_moves("4453")
+    r = minimax(game, state, 9, heuristic=Threats(game), max_nodes=5_000)
+    assert not r.complete and r.move in game.actions(state)
+    assert r.stats.nodes <= 5_001
+    r = alphabeta(game, state, 6, heuristic=Threats(game), max_nodes=3_000, order="center")
+    assert not r.complete and r.move in game.actions(state)
+    # with enough budget for a few root moves, the best of those is kept
+    assert set(r.root_values) <= set(game.actions(state))
