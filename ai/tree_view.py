@@ -1,0 +1,146 @@
+"""Turning a recorded search tree (``ai.record.SearchTree``) into something to draw.
+
+- ``unfold(tree, path, levels)``: the node at ``path`` (moves from the root) with its children
+  and grandchildren; deeper subtrees are folded and counted. A path is all the server needs
+  to rebuild any view, so unfolding keeps no state between requests.
+- ``layout(view)``: x/y for every visible node (leaves side by side, parents centred over
+  their children), in abstract units the SVG template scales.
+- ``replay(tree, step)``: what the search knew after ``step`` events, for step-by-step play.
+- ``caption_counts(tree)``: explored and pruned counts for "alpha-beta explored 9 of 28".
+
+Plain data in, plain data out: no Flask, no SVG here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .record import Node, SearchTree
+
+
+@dataclass
+class ViewNode:
+    node: Node
+    path: tuple                      # moves from the tree's root to this node
+    children: list = field(default_factory=list)
+    folded: int = 0                  # explored nodes hidden below (the node itself excluded)
+    x: float = 0.0
+    y: int = 0
+
+
+def subtree_sizes(tree: SearchTree) -> list[int]:
+    """Explored nodes in each node's subtree, itself included (pruned nodes count 0)."""
+    sizes = [0] * len(tree.nodes)
+    for node in reversed(tree.nodes):     # children are always recorded after their parent
+        sizes[node.id] = (0 if node.pruned else 1) + sum(sizes[c] for c in node.children)
+    return sizes
+
+
+def node_at(tree: SearchTree, path) -> Node:
+    """The node reached by following ``path`` (moves) from the root.
+
+    Raises ValueError naming the first step that is not a child there."""
+    node = tree.nodes[0]
+    for i, move in enumerate(path):
+        nxt = next((tree.nodes[c] for c in node.children if tree.nodes[c].move == move), None)
+        if nxt is None:
+            raise ValueError(f"step {i + 1} of the path: no child {move!r} was searched there")
+        node = nxt
+    return node
+
+
+def path_of(tree: SearchTree, node: Node) -> tuple:
+    moves = []
+    while node.parent is not None:
+        moves.append(node.move)
+        node = tree.nodes[node.parent]
+    return tuple(reversed(moves))
+
+
+def unfold(tree: SearchTree, path=(), levels: int = 2, sizes=None) -> ViewNode:
+    """The node at ``path`` and ``levels`` generations below it; deeper parts folded."""
+    sizes = sizes or subtree_sizes(tree)
+    start = node_at(tree, path)
+
+    def build(node, node_path, depth):
+        view = ViewNode(node, node_path, y=depth)
+        if depth < levels:
+            view.children = [build(tree.nodes[c], node_path + (tree.nodes[c].move,), depth + 1)
+                             for c in node.children]
+        else:
+            view.folded = sizes[node.id] - (0 if node.pruned else 1)
+        return view
+
+    root = build(start, tuple(path), 0)
+    layout(root)
+    return root
+
+
+def layout(root: ViewNode) -> ViewNode:
+    """Leaves one unit apart, left to right; a parent centred over its children."""
+    next_x = [0.0]
+
+    def place(view):
+        if view.children:
+            for child in view.children:
+                place(child)
+            view.x = (view.children[0].x + view.children[-1].x) / 2
+        else:
+            view.x = next_x[0]
+            next_x[0] += 1
+    place(root)
+    return root
+
+
+def walk(view: ViewNode):
+    yield view
+    for child in view.children:
+        yield from walk(child)
+
+
+def width(view: ViewNode) -> int:
+    """Number of leaf columns in the laid-out view."""
+    return sum(1 for v in walk(view) if not v.children)
+
+
+def caption_counts(tree: SearchTree) -> dict:
+    return {"explored": tree.explored, "pruned": tree.pruned_count,
+            "cutoffs": sum(1 for n in tree.nodes if n.cutoff),
+            "table_hits": sum(1 for n in tree.nodes if n.table == "hit")}
+
+
+@dataclass
+class ReplayNode:
+    seen: bool = False
+    alpha: float | None = None
+    beta: float | None = None
+    value: float | None = None
+    done: bool = False
+    cut: bool = False
+
+
+def replay(tree: SearchTree, step: int):
+    """What the search knew after its first ``step`` events.
+
+    Returns ``(states, current)``: ``states[node_id]`` a ReplayNode, and ``current`` the event
+    just played (None at step 0). Pruned children appear only when their parent's cut is
+    played."""
+    if not 0 <= step <= len(tree.events):
+        raise ValueError(f"step must be from 0 to {len(tree.events)}, not {step}")
+    states = [ReplayNode() for _ in tree.nodes]
+    current = None
+    for event in tree.events[:step]:
+        kind, nid = event[0], event[1]
+        st = states[nid]
+        if kind == "enter":
+            st.seen, st.alpha, st.beta = True, event[2], event[3]
+        elif kind == "update":
+            st.alpha, st.beta = event[2], event[3]
+        elif kind in ("leaf", "table", "exit"):
+            st.value, st.done = event[2], True
+        elif kind == "cut":
+            st.cut = True
+            for c in tree.nodes[nid].children:
+                if tree.nodes[c].pruned:
+                    states[c].seen = True
+        current = event
+    return states, current
