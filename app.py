@@ -29,9 +29,13 @@ from ai.connect4 import Connect4
 from ai.heuristics import heuristics_for, make_heuristic
 from ai.levels import DEFAULT_LEVEL, LEVELS
 from ai.nim import Nim
-from ai.search import ALGORITHMS, MAX_SCORE, WIN_THRESHOLD, search
+from ai.nim_tree import nim_tree_size
+from ai.search import ALGORITHMS, INF, MAX_SCORE, WIN_THRESHOLD, SearchResult, search
+from ai.tree_view import caption_counts, full_tree_size, path_of, replay, unfold, walk, width
 
 MODES = ("human-ai", "ai-human", "human-human", "ai-ai")
+WINDOWS = ("infinite", "course")
+ORDERS = ("center", "natural", "reverse")
 ALGORITHM_LABELS = {"minimax": "minimax", "alphabeta": "alpha-beta",
                     "alphabeta-tt": "alpha-beta + table", "iterative": "iterative deepening"}
 MAX_DEPTH = {"minimax": 8, "alphabeta": 12, "alphabeta-tt": 14, "iterative": 20}
@@ -87,7 +91,12 @@ class Settings:
     depth: int = 7
     time_ms: int = 250
     heuristic: str = ""
+    window: str = "infinite"       # alpha-beta's first window: infinite or the course's ±maxScore
+    order: str = "center"          # children tried: center (Connect-4 centre first), natural, reverse
     autoplay: bool = True          # AI vs AI: keep playing
+    show_tree: bool = False        # the tree panel: what the AI's search explored
+    tree_depth: int | None = None  # the depth that search reached (iterative deepening)
+    projector: bool = False        # projector mode: big type, high contrast, tree beside
     # Connect-4
     width: int = 7
     height: int = 6
@@ -109,7 +118,7 @@ class Settings:
         out = {}
         names = ["mode", "level"]
         if self.level == "custom":
-            names += ["algorithm", "depth", "time_ms", "heuristic"]
+            names += ["algorithm", "depth", "time_ms", "heuristic", "window", "order"]
         names += ["width", "height"] if self.game == "connect4" else ["n", "k", "variant"]
         for name in names:
             value = getattr(self, name)
@@ -117,11 +126,17 @@ class Settings:
                 out[PARAM_NAMES[name]] = value
         if self.mode == "ai-ai" and not self.autoplay:
             out["play"] = 0
+        if self.show_tree:
+            out["tree"] = 1
+            if self.tree_depth is not None:
+                out["td"] = self.tree_depth
+        if self.projector:
+            out["proj"] = 1
         return out
 
 
 PARAM_NAMES = {"mode": "mode", "level": "level", "algorithm": "algo", "depth": "depth",
-               "time_ms": "time", "heuristic": "heur", "width": "w", "height": "h",
+               "time_ms": "time", "heuristic": "heur", "window": "window", "order": "order", "width": "w", "height": "h",
                "n": "n", "k": "k", "variant": "variant"}
 
 
@@ -142,7 +157,8 @@ def parse_settings(game: str, args) -> Settings:
     mode = _choice(args, "mode", "human-ai", MODES)
     level = _choice(args, "level", DEFAULT_LEVEL, (*LEVELS, "custom"))
     base = _level_settings(game, level if level != "custom" else DEFAULT_LEVEL)
-    values = dict(game=game, mode=mode, level=level, autoplay=_flag(args, "play", True))
+    values = dict(game=game, mode=mode, level=level, autoplay=_flag(args, "play", True),
+                  show_tree=_flag(args, "tree"), projector=_flag(args, "proj"))
     if game == "connect4":
         values.update(width=_int(args, "w", 7, 4, 9), height=_int(args, "h", 6, 4, 9))
         heuristic_names = list(heuristics_for(Connect4()))
@@ -156,9 +172,13 @@ def parse_settings(game: str, args) -> Settings:
                       depth=_int(args, "depth", min(base["depth"], MAX_DEPTH[algorithm]), 1,
                                  MAX_DEPTH[algorithm]),
                       time_ms=_int(args, "time", base["time_ms"], 10, MAX_TIME_MS),
-                      heuristic=_choice(args, "heur", base["heuristic"], heuristic_names))
+                      heuristic=_choice(args, "heur", base["heuristic"], heuristic_names),
+                      window=_choice(args, "window", "infinite", WINDOWS),
+                      order=_choice(args, "order", "center", ORDERS))
     else:
         values.update(base)
+    if values["show_tree"]:
+        values["tree_depth"] = _int(args, "td", None, 1, values["depth"])
     return Settings(**values)
 
 
@@ -299,20 +319,131 @@ def format_value(value) -> str:
     return f"{value:+.2f}".rstrip("0").rstrip(".") if value != int(value) else f"{int(value):+d}"
 
 
-def ai_move(g: Game) -> AIMove:
-    """Run the game's search for the side to move, within the depth, time and node bounds."""
-    s = g.settings
-    kwargs = dict(heuristic=make_heuristic(g.rules, s.heuristic or None), order="center",
-                  time_limit=s.time_ms / 1000, max_nodes=MAX_NODES)
-    if s.algorithm == "iterative":
-        kwargs["max_depth"] = s.depth
+def run_search(settings: Settings, rules, state, *, record=False, depth=None,
+               time_limit=None, max_nodes=MAX_NODES) -> SearchResult:
+    """The AI's search as ``settings`` say, always bounded by depth, nodes and time."""
+    kwargs = dict(heuristic=make_heuristic(rules, settings.heuristic or None),
+                  order=settings.order, time_limit=time_limit or settings.time_ms / 1000,
+                  max_nodes=max_nodes, record=record)
+    if settings.algorithm != "minimax":
+        kwargs["window"] = settings.window
+    depth = depth or settings.depth
+    if settings.algorithm == "iterative":
+        kwargs["max_depth"] = depth
     else:
-        kwargs["depth"] = s.depth
+        kwargs["depth"] = depth
+    return search(settings.algorithm, rules, state, **kwargs)
+
+
+def ai_move(g: Game, record=False) -> tuple[AIMove, SearchResult]:
+    """The AI's move for the side to move, and the search behind it."""
     start = time.perf_counter()
-    r = search(s.algorithm, g.rules, g.state, **kwargs)
+    r = run_search(g.settings, g.rules, g.state, record=record)
     ms = (time.perf_counter() - start) * 1000
-    return AIMove(r.move, g.rules.format_move(r.move), r.value, r.stats.nodes, r.stats.depth,
-                  ms, ALGORITHM_LABELS[s.algorithm], r.complete)
+    return (AIMove(r.move, g.rules.format_move(r.move), r.value, r.stats.nodes, r.stats.depth,
+                   ms, ALGORITHM_LABELS[g.settings.algorithm], r.complete), r)
+
+
+# -- the tree panel ------------------------------------------------------------------------------
+
+TREE_MAX_NODES = 60_000      # recording more than this is refused (the panel says so)
+TREE_TIME = 2.0              # seconds
+STEP_MAX_EVENTS = 2_000      # step-by-step replay for trees up to a few hundred nodes
+
+
+@dataclass
+class TreePanel:
+    """What the tree panel shows: the search behind a move, folded around ``path``."""
+
+    g: Game
+    base: int                  # the search was made in g.states[base]
+    about: str                 # "last": the AI's last move; "next": what the AI would play
+    result: SearchResult
+    path: tuple
+    view: object               # ai.tree_view.ViewNode
+    total: int | None          # nodes of the whole tree to that depth, when countable
+    step: int | None = None
+    replay: list | None = None
+    event: tuple | None = None
+
+    @property
+    def counts(self):
+        return caption_counts(self.result.tree)
+
+    @property
+    def steppable(self) -> bool:
+        return len(self.result.tree.events) <= STEP_MAX_EVENTS
+
+    def path_text(self, path) -> str:
+        return self.g.rules.format_moves(path)
+
+    def url(self, endpoint=None, path=None, step=None):
+        extra = {}
+        path = self.path if path is None else path
+        if path:
+            extra["path"] = self.path_text(path)
+        if step is not None:
+            extra["step"] = step
+        return self.g.url(endpoint, **extra)
+
+    def position_moves(self, path) -> str:
+        """The moves of the game up to the searched position, then along ``path``."""
+        return self.g.rules.format_moves(self.g.moves[:self.base] + list(path))
+
+
+def searched_position(g: Game):
+    """Which search the panel shows: the one behind the AI's last move, or else the one the
+    AI would make in the position shown. Returns (index in g.states, "last"|"next") or None."""
+    if g.at > 0 and g.settings.ai_plays(g.rules.to_move(g.states[g.at - 1])):
+        return g.at - 1, "last"
+    if not g.over:
+        return g.at, "next"
+    return None
+
+
+def tree_panel(g: Game, args, result: SearchResult | None = None) -> TreePanel | None:
+    found = searched_position(g)
+    if found is None:
+        return None
+    base, about = found
+    if result is None or result.tree is None:
+        result = run_search(g.settings, g.rules, g.states[base], record=True,
+                            depth=g.settings.tree_depth, time_limit=TREE_TIME,
+                            max_nodes=TREE_MAX_NODES)
+    if result.tree is None:     # iterative deepening did not finish even depth 1
+        return None
+    try:
+        path = tuple(g.rules.parse_moves(args.get("path", "")))
+        view = unfold(result.tree, path, levels=2)
+    except ValueError as err:
+        raise BadRequest(f"path: {err}") from None
+    depth = result.stats.depth
+    # Nim counts against the whole game tree, as seed 003 does ("9 sommets sur 28"); a
+    # Connect-4 game tree is astronomically large, so there the count is the tree that
+    # minimax would visit to the same depth, when it is small enough to count.
+    if isinstance(g.rules, Nim):
+        total = nim_tree_size(g.states[base].remaining, g.rules.k)
+    else:
+        total = full_tree_size(g.rules, g.states[base], depth)
+    panel = TreePanel(g, base, about, result, path, view, total)
+    if "step" in args and panel.steppable:
+        panel.step = _int(args, "step", 0, 0, len(result.tree.events))
+        panel.replay, panel.event = replay(result.tree, panel.step)
+    return panel
+
+
+def format_bound(value) -> str:
+    if value is None:
+        return ""
+    if value == INF:
+        return "+∞"
+    if value == -INF:
+        return "−∞"
+    if abs(value) >= WIN_THRESHOLD:
+        return ("W" if value > 0 else "L") + str(int(MAX_SCORE - abs(value)))
+    if value == int(value):
+        return str(int(value))
+    return f"{value:.2f}".rstrip("0")
 
 
 # -- the application ---------------------------------------------------------------------------
@@ -328,16 +459,18 @@ def create_app(test_config: dict | None = None) -> Flask:
     @app.context_processor
     def globals_():
         return {"MODES": MODES, "LEVELS": LEVELS, "ALGORITHM_LABELS": ALGORITHM_LABELS,
-                "MAX_DEPTH": MAX_DEPTH, "MAX_TIME_MS": MAX_TIME_MS, "heuristics_for": heuristics_for}
+                "MAX_DEPTH": MAX_DEPTH, "MAX_TIME_MS": MAX_TIME_MS, "heuristics_for": heuristics_for,
+                "fmt": format_bound, "walk": walk, "view_width": width, "path_of": path_of}
 
     def is_htmx() -> bool:
         # A history restore also carries HX-Request but needs the whole page.
         return (request.headers.get("HX-Request") == "true"
                 and request.headers.get("HX-History-Restore-Request") != "true")
 
-    def render(template: str, status: int = 200, push_url: str | None = None, **context):
+    def render(template: str, status: int = 200, push_url: str | None = None,
+               block: str = "game", **context):
         if is_htmx():
-            body = render_block(template, "game", **context)
+            body = render_block(template, block, **context)
         else:
             body = render_template(template, **context)
         response = Response(body, status=status, mimetype="text/html")
@@ -347,9 +480,12 @@ def create_app(test_config: dict | None = None) -> Flask:
         return response
 
     def game_page(game: str, g: Game, *, status=200, error=None, ai: AIMove | None = None,
-                  push=False):
+                  push=False, result: SearchResult | None = None, args=None):
+        panel = None
+        if g.settings.show_tree and error is None:
+            panel = tree_panel(g, args if args is not None else {}, result)
         return render(f"{game}.html", status=status, push_url=g.url() if push else None,
-                      g=g, error=error, ai=ai)
+                      g=g, error=error, ai=ai, panel=panel)
 
     def bad_request(game: str, err: Exception):
         """The page with the error shown in it: the game as the link gave it if it parses,
@@ -366,11 +502,35 @@ def create_app(test_config: dict | None = None) -> Flask:
         return render_template("home.html")
 
     def show(game):
+        """A position, as its link describes it (never plays a move)."""
         try:
             g = parse_game(game, request.args)
+            return game_page(game, g, args=request.args)
         except BadRequest as err:
             return bad_request(game, err)
-        return game_page(game, g)
+
+    def tree(game):
+        """The tree panel alone: unfold a node (``path``) or step through the search (``step``)."""
+        try:
+            g = parse_game(game, request.args)
+            if not g.settings.show_tree:
+                g = replace(g, settings=replace(g.settings, show_tree=True))
+            panel = tree_panel(g, request.args)
+        except BadRequest as err:
+            return bad_request(game, err)
+        page_url = panel.url() if panel else g.url()
+        if panel and panel.step is not None:
+            page_url = panel.url(step=panel.step)
+        return render(f"{game}.html", push_url=page_url, block="tree", g=g, panel=panel,
+                      error=None, ai=None)
+
+    def play_ai(g):
+        """The AI's move in ``g``, recording its tree when the panel will show it."""
+        reply, result = ai_move(g, record=g.settings.show_tree)
+        g = g.play(reply.move)
+        if g.settings.show_tree:
+            g = replace(g, settings=replace(g.settings, tree_depth=result.stats.depth or None))
+        return g, reply, result
 
     def move(game, param):
         """A person's move, then the AI's reply if it is the AI's turn."""
@@ -387,11 +547,10 @@ def create_app(test_config: dict | None = None) -> Flask:
                 raise BadRequest(str(err)) from None
         except BadRequest as err:
             return bad_request(game, err)
-        ai = None
+        reply = result = None
         if g.ai_to_move and g.settings.mode != "ai-ai":
-            ai = ai_move(g)
-            g = g.play(ai.move)
-        return answer(game, g, ai)
+            g, reply, result = play_ai(g)
+        return answer(game, g, reply, result)
 
     def ai(game):
         """The AI plays the side to move."""
@@ -403,19 +562,36 @@ def create_app(test_config: dict | None = None) -> Flask:
                 raise BadRequest("it is your turn, not the AI's")
         except BadRequest as err:
             return bad_request(game, err)
-        reply = ai_move(g)
-        return answer(game, g.play(reply.move), reply)
+        g, reply, result = play_ai(g)
+        return answer(game, g, reply, result)
 
-    def answer(game, g, ai):
+    def answer(game, g, reply, result):
         if is_htmx():
-            return game_page(game, g, ai=ai, push=True)
+            return game_page(game, g, ai=reply, push=True, result=result)
         return redirect(g.url(), code=303)
+
+    def tree_svg(game):
+        """The tree panel's picture as a standalone SVG file, for a handout."""
+        try:
+            g = parse_game(game, request.args)
+            g = replace(g, settings=replace(g.settings, show_tree=True))
+            panel = tree_panel(g, request.args)
+        except BadRequest as err:
+            return bad_request(game, err)
+        if panel is None:
+            return bad_request(game, BadRequest("no search to draw: the game is over"))
+        body = render_template("tree.svg", panel=panel)
+        name = f"{game}-{g.moves_text() or 'start'}-tree.svg"
+        return Response(body, mimetype="image/svg+xml",
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     for game, param in (("connect4", "col"), ("nim", "take")):
         app.add_url_rule(f"/{game}", game, lambda game=game: show(game))
         app.add_url_rule(f"/{game}/move", f"{game}_move",
                          lambda game=game, param=param: move(game, param))
         app.add_url_rule(f"/{game}/ai", f"{game}_ai", lambda game=game: ai(game))
+        app.add_url_rule(f"/{game}/tree", f"{game}_tree", lambda game=game: tree(game))
+        app.add_url_rule(f"/{game}/tree.svg", f"{game}_tree_svg", lambda game=game: tree_svg(game))
 
     @app.errorhandler(HTTPException)
     def http_error(err):

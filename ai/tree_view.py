@@ -144,3 +144,36 @@ def replay(tree: SearchTree, step: int):
                     states[c].seen = True
         current = event
     return states, current
+
+
+def full_tree_size(game, state, depth: int, limit: int = 25_000) -> int | None:
+    """Nodes minimax visits from ``state`` to ``depth`` (root included): the "M" of
+    "explored N of M". None when the count would pass ``limit`` (it is counted by walking).
+    Nim's tree is counted by its recurrence, at once, whatever its size."""
+    if hasattr(game, "k") and hasattr(state, "remaining"):
+        memo = {}
+
+        def nim(r, d):
+            if r == 0 or d == 0:
+                return 1
+            if (r, d) not in memo:
+                memo[r, d] = 1 + sum(nim(r - i, d - 1) for i in range(1, min(game.k, r) + 1))
+            return memo[r, d]
+        return nim(state.remaining, depth if depth is not None else state.remaining)
+
+    count = 0
+
+    def walk_tree(s, d):
+        nonlocal count
+        count += 1
+        if count > limit:
+            raise OverflowError
+        if d == 0 or game.is_terminal(s):
+            return
+        for m in game.actions(s):
+            walk_tree(game.result(s, m), d - 1)
+    try:
+        walk_tree(state, depth)
+    except OverflowError:
+        return None
+    return count

@@ -36,6 +36,15 @@
     if (done) event.preventDefault();
   });
 
+  // A tree is laid out with its root centred: show the middle of a wide tree first.
+  function centreTrees(root) {
+    (root || document).querySelectorAll(".tree-scroll").forEach(function (box) {
+      box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2;
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () { centreTrees(); });
+  document.addEventListener("htmx:afterSwap", function (event) { centreTrees(event.detail.elt); });
+
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-copy]");
     if (!button) return;
