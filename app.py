@@ -26,6 +26,8 @@ from jinja2_fragments.flask import render_block
 from werkzeug.exceptions import HTTPException
 
 from ai.connect4 import Connect4
+from ai.exercise import check as check_answer, name as node_name, solve as solve_tree
+from ai.exercise_tree import ExerciseTree, format_tree
 from ai.heuristics import heuristics_for, make_heuristic
 from ai.levels import DEFAULT_LEVEL, LEVELS
 from ai.nim import Nim
@@ -446,6 +448,73 @@ def format_bound(value) -> str:
     return f"{value:.2f}".rstrip("0")
 
 
+# -- the exercise lab ---------------------------------------------------------------------------
+
+LAB_EXAMPLES = [
+    ("AIMA Figure 5.2", "[[3,12,8],[2,4,6],[14,5,2]]"),
+    ("Deeper, with cut-offs at two levels", "[[[3,17],[2,12]],[[15],[25,0]],[[2,5],[3]],[[2,14]]]"),
+    ("Four levels (Wikipedia's alpha-beta figure)",
+     "[[[[5,6],[7,4,5]],[[3]]],[[[6],[6,9]],[[7]]],[[[5]],[[9,8],[6]]]]"),
+]
+
+
+class LabPanel:
+    """Duck-types TreePanel for the SVG macro: a typed tree solved by the lab."""
+
+    def __init__(self, solved, args, step=None):
+        self.solved, self.args = solved, args
+        self.g = type("LabGame", (), {"rules": solved.game,
+                                      "settings": type("S", (), {"game": "lab"})()})()
+        self.path = ()
+        self.step = step
+        tree = solved.result.tree if step is not None else solved.full
+        self.result = solved.result
+        self.view = unfold(tree, (), levels=99)
+        self.replay, self.event = replay(solved.result.tree, step) if step is not None else (None, None)
+
+    def path_text(self, path):
+        return node_name(path) if path else ""
+
+    def url(self, endpoint=None, path=None, step=None, **extra):
+        params = {k: v for k, v in self.args.items() if k in ("t", "algo", "root", "window", "order", "mode")}
+        if step is not None:
+            params["step"] = step
+        params.update(extra)
+        return url_for("lab") + "?" + urlencode(params)
+
+
+def parse_lab(args):
+    text = args.get("t") or LAB_EXAMPLES[0][1]
+    if len(text) > 4000:
+        raise BadRequest(f"the tree is too long ({len(text)} characters, at most 4000)")
+    root = _choice(args, "root", "max", ("max", "min"))
+    algo = _choice(args, "algo", "alphabeta", ("alphabeta", "minimax"))
+    window = _choice(args, "window", "infinite", WINDOWS)
+    order = _choice(args, "order", "natural", ("natural", "reverse"))
+    mode = _choice(args, "mode", "show", ("show", "exercise"))
+    try:
+        game = ExerciseTree(text, root)
+    except ValueError as err:
+        raise BadRequest(f"tree: {err}") from None
+    if game.size() > 400:
+        raise BadRequest(f"the lab draws trees of up to 400 nodes; this one has {game.size()}")
+    solved = solve_tree(game, algo, window=window, order=order)
+    return dict(text=format_tree(game.tree), root=root, algo=algo, window=window, order=order,
+                mode=mode, solved=solved)
+
+
+def parse_answer(args):
+    """The student's answer from the form: ``v.<node>`` values, ``p`` pruned node names."""
+    values = {}
+    for key, raw in args.items():
+        if key.startswith("v.") and raw.strip():
+            try:
+                values[key[2:]] = float(raw.replace(",", ".").replace("−", "-"))
+            except ValueError:
+                raise BadRequest(f"node {key[2:]}: {raw[:20]!r} is not a number") from None
+    return values, set(args.getlist("p")) if hasattr(args, "getlist") else set()
+
+
 # -- the application ---------------------------------------------------------------------------
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -569,6 +638,32 @@ def create_app(test_config: dict | None = None) -> Flask:
         if is_htmx():
             return game_page(game, g, ai=reply, push=True, result=result)
         return redirect(g.url(), code=303)
+
+    @app.get("/tree")
+    def lab():
+        """The exercise lab: type a tree, see minimax or alpha-beta on it, or be checked."""
+        try:
+            lab = parse_lab(request.args)
+            step = None
+            if request.args.get("step") not in (None, ""):
+                step = _int(request.args, "step", 0, 0, len(lab["solved"].result.tree.events))
+            panel = LabPanel(lab["solved"], request.args, step)
+            verdicts = None
+            if lab["mode"] == "exercise" and request.args.get("check") == "1":
+                values, pruned = parse_answer(request.args)
+                try:
+                    verdicts = check_answer(lab["solved"], values, pruned)
+                except ValueError as err:
+                    raise BadRequest(str(err)) from None
+        except BadRequest as err:
+            lab = parse_lab({})
+            lab["text"] = request.args.get("t", "")[:4000]   # keep what they typed, to fix it
+            return render("lab.html", status=400, block="lab", error=str(err), lab=lab,
+                          panel=LabPanel(lab["solved"], {}), verdicts=None,
+                          examples=LAB_EXAMPLES, answer=({}, set()))
+        return render("lab.html", block="lab", error=None, lab=lab, panel=panel,
+                      verdicts=verdicts, examples=LAB_EXAMPLES,
+                      answer=parse_answer(request.args) if verdicts is not None else ({}, set()))
 
     def tree_svg(game):
         """The tree panel's picture as a standalone SVG file, for a handout."""
