@@ -26,6 +26,7 @@ from jinja2_fragments.flask import render_block
 from werkzeug.exceptions import HTTPException
 
 from ai.connect4 import Connect4
+from ai.compare import VARIANTS, compare as compare_algorithms
 from ai.exercise import check as check_answer, name as node_name, solve as solve_tree
 from ai.exercise_tree import ExerciseTree, format_tree
 from ai.heuristics import heuristics_for, make_heuristic
@@ -448,6 +449,30 @@ def format_bound(value) -> str:
     return f"{value:.2f}".rstrip("0")
 
 
+# -- algorithms side by side -------------------------------------------------------------------
+
+def comparison_charts(runs, per_depth, depth):
+    """Geometry for the two SVG charts (log scale: node counts span orders of magnitude)."""
+    import math
+    top = max([r.nodes for r in runs] + [1])
+    scale = math.log10(top * 1.2) or 1
+    bars = [dict(run=r, w=max(2.0, 340 * math.log10(max(r.nodes, 1)) / scale)) for r in runs]
+    points = {}
+    all_nodes = [r.nodes for series in per_depth.values() for r in series] or [1]
+    ymax = math.log10(max(all_nodes) * 1.5)
+    for variant, series in per_depth.items():
+        points[variant] = [(60 + (r.depth - 1) * (440 / max(depth - 1, 1)),
+                            230 - 200 * math.log10(max(r.nodes, 1)) / ymax, r) for r in series]
+    ticks = [10 ** e for e in range(0, int(ymax) + 1)]
+    yticks = [(230 - 200 * math.log10(t) / ymax, t) for t in ticks]
+    # line labels at the right end, pushed apart so they never overlap
+    labels, last = {}, -1e9
+    for variant, pts in sorted(((v, p) for v, p in points.items() if p), key=lambda vp: vp[1][-1][1]):
+        y = max(pts[-1][1] + 4, last + 15)
+        labels[variant] = last = y
+    return dict(bars=bars, points=points, yticks=yticks, labels=labels)
+
+
 # -- the exercise lab ---------------------------------------------------------------------------
 
 LAB_EXAMPLES = [
@@ -665,6 +690,21 @@ def create_app(test_config: dict | None = None) -> Flask:
                       verdicts=verdicts, examples=LAB_EXAMPLES,
                       answer=parse_answer(request.args) if verdicts is not None else ({}, set()))
 
+    def compare(game):
+        """The algorithms side by side on the position shown, at the AI's depth."""
+        try:
+            g = parse_game(game, request.args)
+            if g.over:
+                raise BadRequest("the game is over: there is nothing to search")
+        except BadRequest as err:
+            return bad_request(game, err)
+        depth = min(g.settings.depth, 8)
+        runs, per_depth = compare_algorithms(
+            g.rules, g.state, depth, make_heuristic(g.rules, g.settings.heuristic or None),
+            window=g.settings.window)
+        return render("compare.html", block="compare", g=g, runs=runs, per_depth=per_depth,
+                      depth=depth, variants=VARIANTS, charts=comparison_charts(runs, per_depth, depth))
+
     def tree_svg(game):
         """The tree panel's picture as a standalone SVG file, for a handout."""
         try:
@@ -687,6 +727,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.add_url_rule(f"/{game}/ai", f"{game}_ai", lambda game=game: ai(game))
         app.add_url_rule(f"/{game}/tree", f"{game}_tree", lambda game=game: tree(game))
         app.add_url_rule(f"/{game}/tree.svg", f"{game}_tree_svg", lambda game=game: tree_svg(game))
+        app.add_url_rule(f"/{game}/compare", f"{game}_compare", lambda game=game: compare(game))
 
     @app.errorhandler(HTTPException)
     def http_error(err):

@@ -1,0 +1,34 @@
+"""Algorithms side by side: same value, fewer nodes, bounded work."""
+from ai.compare import compare
+from ai.connect4 import Connect4
+from ai.heuristics import NimCourse, Threats
+from ai.nim import Nim
+
+
+def test_every_variant_finds_the_same_value_and_pruning_saves_nodes():
+    game = Connect4()
+    runs, per_depth = compare(game, game.from_moves("4453"), 4, Threats(game))
+    by = {r.variant: r for r in runs}
+    assert all(r.complete for r in runs)
+    assert len({r.value for r in runs}) == 1
+    assert by["minimax"].nodes > by["alphabeta"].nodes > by["ordered"].nodes >= by["table"].nodes
+    assert by["table"].tt_hits > 0
+    assert [r.depth for r in per_depth["minimax"]] == [1, 2, 3, 4]
+    assert per_depth["minimax"][0].nodes == 1 + 7          # the root and its 7 children
+
+
+def test_seed_003s_dimension_5_at_depth_2():
+    game = Nim(5)
+    runs, _ = compare(game, game.initial_state(), 2, NimCourse(game))
+    # 5 matches, depth 2: the root, 3 children (4, 3, 2 left), 3 + 3 + 2 grandchildren
+    assert {r.variant: r.nodes for r in runs}["minimax"] == 12
+    assert len({r.value for r in runs}) == 1
+
+
+def test_a_variant_that_does_not_fit_the_budget_is_reported_not_waited_for():
+    game = Connect4()
+    runs, per_depth = compare(game, game.initial_state(), 9, Threats(game),
+                              max_nodes=20_000, time_budget=1.0)
+    mm = next(r for r in runs if r.variant == "minimax")
+    assert not mm.complete and mm.value is None
+    assert len(per_depth["minimax"]) < 9
