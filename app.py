@@ -547,6 +547,18 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.update(SEND_FILE_MAX_AGE_DEFAULT=3600)
     if test_config:
         app.config.update(test_config)
+    asset_versions = {}
+
+    def asset(filename: str) -> str:
+        """A static file's URL with a hash of its content, so a browser that cached it for an
+        hour still fetches the new one after an update."""
+        if filename not in asset_versions:
+            import hashlib
+            with app.open_resource(f"static/{filename}") as f:
+                asset_versions[filename] = hashlib.sha256(f.read()).hexdigest()[:10]
+        return url_for("static", filename=filename, v=asset_versions[filename])
+
+    app.jinja_env.globals["asset"] = asset
     app.jinja_env.add_extension("jinja2.ext.i18n")
     app.jinja_env.install_null_translations(newstyle=True)
 

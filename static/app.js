@@ -32,6 +32,14 @@
       done = press('#game [data-key="live"]');
     } else if (key === "Home") {
       done = press('#game [data-nav="0"]');
+    } else if (key === " ") {
+      done = press('[data-key="step"]') || press('[data-key="step-start"]');
+    } else if (key === "Backspace") {
+      done = press('[data-key="step-back"]');
+    } else if (key === "t") {
+      done = press('#game [data-key="tree"]');
+    } else if (key === "u") {
+      done = press('#game [data-key="undo"]');
     }
     if (done) event.preventDefault();
   });
