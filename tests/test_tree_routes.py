@@ -1,0 +1,86 @@
+"""The tree panel, the exercise lab and the comparison, through the test client."""
+import re
+import xml.etree.ElementTree as ET
+
+HX = {"HX-Request": "true"}
+SEED_003 = ("/nim?n=5&mode=ai-human&tree=1&level=custom&algo=alphabeta&depth=2&heur=course"
+            "&window=course&order=reverse")
+
+
+def test_seed_003_in_the_app_shows_9_explored_of_28(client):
+    # the AI (J0) plays first from 5 matches: alpha-beta, depth 2, window ±maxScore, 3-2-1
+    r = client.get(SEED_003.replace("/nim?", "/nim/ai?"), headers=HX)
+    assert r.status_code == 200
+    html = r.get_data(as_text=True)
+    assert "alpha-beta explored 9 of 28 nodes" in html
+    assert html.count('class="tnode pruned"') == 3
+    assert "td=2" in r.headers["HX-Push-Url"]          # the link recomputes the same tree
+    page = client.get(r.headers["HX-Push-Url"]).get_data(as_text=True)
+    assert "alpha-beta explored 9 of 28 nodes" in page
+
+
+def test_unfolding_a_node_needs_only_its_path_in_the_url(client):
+    url = "/connect4/tree?moves=4453&tree=1&mode=human-human&level=custom&algo=alphabeta-tt&depth=4"
+    whole = client.get(url, headers=HX).get_data(as_text=True)
+    folded = re.search(r'data-path="(\d\d)"', whole).group(1)        # a grandchild
+    r = client.get(url + "&path=" + folded, headers=HX)
+    assert r.status_code == 200
+    assert f"path={folded}" in r.headers["HX-Push-Url"]
+    html = r.get_data(as_text=True)
+    assert f'data-path="{folded}"' in html and "root</a>" in html       # breadcrumbs back
+    bad = client.get(url + "&path=99", headers=HX)
+    assert bad.status_code == 400 and "path:" in bad.get_data(as_text=True)
+
+
+def test_step_by_step_is_in_the_url(client):
+    url = SEED_003 + "&moves=1&td=2"
+    html = client.get(url + "&step=1").get_data(as_text=True)
+    assert "step 1 of" in html and "Enter max root with α = L1, β = W1." in html
+    html = client.get(url + "&step=4").get_data(as_text=True)
+    assert "step 4 of" in html and 'class="tnode unseen' in html
+    assert client.get(url + "&step=999").status_code == 400
+
+
+def test_the_exported_svg_is_a_standalone_svg_file(client):
+    r = client.get("/connect4/tree.svg?moves=4453&tree=1&level=medium")
+    assert r.status_code == 200 and r.mimetype == "image/svg+xml"
+    assert "attachment" in r.headers["Content-Disposition"]
+    root = ET.fromstring(r.data)
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert root.find("{http://www.w3.org/2000/svg}style") is not None
+
+
+def test_the_folded_first_view_of_a_depth_6_connect4_search_is_under_50_kb(client):
+    r = client.get("/connect4/tree?tree=1&mode=human-human&level=custom&algo=alphabeta-tt&depth=6"
+                   "&moves=4453", headers=HX)
+    assert r.status_code == 200 and "depth 6" in r.get_data(as_text=True)
+    assert len(r.data) < 50_000, len(r.data)
+
+
+def test_lab_shows_the_textbook_tree_and_checks_an_answer(client):
+    html = client.get("/tree").get_data(as_text=True)
+    assert "alpha-beta explored 11 of 13 nodes" in html
+    r = client.get("/tree?mode=exercise&check=1&v.R=3&v.1=3&v.2=4&v.3=2&p=2.2&p=2.3")
+    html = r.get_data(as_text=True)
+    assert "1 to fix: node 2 is 2, not 4" in html
+    r = client.get("/tree?mode=exercise&check=1&v.R=3&v.1=3&v.2=2&v.3=2&p=2.2&p=2.3")
+    assert "All correct!" in r.get_data(as_text=True)
+
+
+def test_lab_bad_input_keeps_the_text_and_says_what_is_wrong(client):
+    r = client.get("/tree?t=[[1,2],[3,oops]]", headers=HX)
+    html = r.get_data(as_text=True)
+    assert r.status_code == 400 and "a leaf must be a number" in html
+    assert "[[1,2],[3,oops]]" in html
+    r = client.get("/tree?t=<script>alert(1)</script>")
+    assert r.status_code == 400 and "<script>alert" not in r.get_data(as_text=True)
+    assert client.get("/tree?mode=exercise&check=1&v.R=abc").status_code == 400
+
+
+def test_compare_page_lists_the_four_algorithms_with_the_same_value(client):
+    html = client.get("/connect4/compare?moves=4453&level=custom&algo=alphabeta&depth=4").get_data(as_text=True)
+    for label in ("minimax", "alpha-beta", "alpha-beta, centre first", "alpha-beta + table"):
+        assert f">{label}</th>" in html
+    values = re.findall(r"</th>\s*<td>\d</td><td>([^<]+)</td>", html)
+    assert len(values) == 4 and len(set(values)) == 1
+    assert client.get("/connect4/compare?moves=1122334").status_code == 400
