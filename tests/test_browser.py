@@ -135,3 +135,91 @@ def test_ai_against_ai_plays_by_itself_and_pauses(page, live_server):
     expect(page.locator("#game .ai-trigger")).to_have_count(0)
     expect(page.locator('[data-key="pause"]')).to_have_text("Resume")
     expect(page.locator("h1")).to_have_count(1)
+
+
+def test_tree_panel_after_an_ai_move_unfold_step_and_reload(page, live_server, artifacts):
+    page.goto(live_server + "/connect4?level=medium")
+    page.locator('[data-key="tree"]').click()
+    page.wait_for_function("() => new URLSearchParams(location.search).get('tree') === '1'")
+    page.locator('button[data-col="4"]').click()
+    wait_moves(page, 2)
+    expect(page.locator("#tree-title")).to_have_text("The search behind the AI's last move")
+    expect(page.locator("#tree-caption")).to_contain_text("explored")
+    page.screenshot(path=str(artifacts / "tree-panel.png"), full_page=True)
+    # unfold: click a folded grandchild; its path goes into the URL
+    node = page.locator("#tree-panel .tnode a").nth(8)
+    node.click()
+    page.wait_for_function("() => new URLSearchParams(location.search).get('path')")
+    expect(page.locator("#tree-panel .crumbs")).to_be_visible()
+    path = parse_qs(urlparse(page.url).query)["path"][0]
+    assert len(path) >= 1
+    # step through the search of a small tree
+    page.goto(live_server + "/nim?n=5&mode=ai-human&tree=1&level=custom&algo=alphabeta&depth=2"
+              "&heur=course&window=course&order=reverse&play=0")
+    expect(page.locator("#tree-caption")).to_contain_text("explored 9 of 28 nodes")
+    page.locator('[data-key="step-start"]').click()
+    expect(page.locator(".step-count")).to_have_text(re.compile("step 0 of"))
+    page.keyboard.press(" ")
+    expect(page.locator(".step-count")).to_have_text(re.compile("step 1 of"))
+    page.locator('[data-key="step"]').click()
+    page.locator('[data-key="step"]').click()
+    expect(page.locator(".step-count")).to_have_text(re.compile("step 3 of"))
+    page.locator('[data-key="step-back"]').click()
+    expect(page.locator(".step-count")).to_have_text(re.compile("step 2 of"))
+    text = page.locator(".step-event").inner_text()
+    page.wait_for_function("() => new URLSearchParams(location.search).get('step') === '2'")
+    page.reload()
+    expect(page.locator(".step-count")).to_have_text(re.compile("step 2 of"))
+    assert page.locator(".step-event").inner_text() == text
+    page.screenshot(path=str(artifacts / "tree-step.png"), full_page=True)
+
+
+def test_export_the_tree_as_svg(page, live_server, tmp_path):
+    import xml.etree.ElementTree as ET
+    page.goto(live_server + "/connect4?moves=4453&tree=1&level=medium")
+    with page.expect_download() as info:
+        page.locator("#tree-panel a[download]").click()
+    target = tmp_path / "tree.svg"
+    info.value.save_as(target)
+    root = ET.parse(target).getroot()
+    assert root.tag.endswith("svg") and len(root.findall(".//{http://www.w3.org/2000/svg}rect")) > 3
+
+
+def test_projector_mode_at_1920_and_1280(browser, live_server, artifacts):
+    url = (live_server + "/nim?n=5&mode=ai-human&tree=1&proj=1&level=custom&algo=alphabeta"
+           "&depth=2&heur=course&window=course&order=reverse&moves=1&td=2")
+    for w, h in ((1920, 1080), (1280, 720)):
+        pg = browser.new_page(viewport={"width": w, "height": h})
+        pg.goto(url)
+        expect(pg.locator("body")).to_have_class("projector")
+        expect(pg.locator("header.site")).to_be_hidden()
+        box = pg.locator("#tree-panel").bounding_box()
+        board = pg.locator(".heap").bounding_box()
+        assert box["x"] > board["x"] + board["width"] - 1        # the tree beside the board
+        assert pg.evaluate("document.documentElement.scrollWidth") <= w
+        pg.screenshot(path=str(artifacts / f"projector-{w}x{h}.png"))
+        pg.keyboard.press("t")                                    # t hides the tree
+        pg.wait_for_function("() => new URLSearchParams(location.search).get('tree') === '0'")
+        pg.close()
+    pg = browser.new_page(viewport={"width": 1920, "height": 1080})
+    pg.goto(live_server + "/connect4?moves=445343&tree=1&proj=1&mode=human-human&level=medium")
+    pg.screenshot(path=str(artifacts / "projector-connect4.png"))
+    pg.close()
+
+
+def test_exercise_lab_in_the_browser(page, live_server, artifacts):
+    page.goto(live_server + "/tree")
+    expect(page.locator("#tree-caption")).to_contain_text("explored 11 of 13 nodes")
+    page.locator("select[name=mode]").select_option("exercise")
+    page.locator(".lab-form button[type=submit]").click()
+    expect(page.locator("input[name='v.R']")).to_be_visible()
+    for name, value in {"R": "3", "1": "3", "2": "2", "3": "2"}.items():
+        page.locator(f"input[name='v.{name}']").fill(value)
+    page.locator("input[name=p][value='2.2']").check()
+    page.locator(".answer button[type=submit]").click()
+    expect(page.locator(".verdict")).to_contain_text("1 to fix: node 2.3 should be marked pruned")
+    page.locator("input[name=p][value='2.3']").check()
+    page.locator(".answer button[type=submit]").click()
+    expect(page.locator(".verdict")).to_have_text("All correct!")
+    page.screenshot(path=str(artifacts / "lab-exercise.png"), full_page=True)
+    expect(page.locator("h1")).to_have_count(1)
