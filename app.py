@@ -717,6 +717,34 @@ def create_app(test_config: dict | None = None) -> Flask:
         return render("compare.html", block="compare", g=g, runs=runs, per_depth=per_depth,
                       depth=depth, variants=VARIANTS, charts=comparison_charts(runs, per_depth, depth))
 
+    @app.get("/nim/theory")
+    def nim_theory():
+        """The whole Nim game tree with its minimax labels (seeds 000 and 003), beside the
+        theory: the player to move loses on the multiples of k+1 (normal play), or one more
+        (misere)."""
+        try:
+            n = _int(request.args, "n", 5, 1, 8)
+            k = _int(request.args, "k", 3, 1, 4)
+            variant = _choice(request.args, "variant", "normal", ("normal", "misere"))
+        except BadRequest as err:
+            n, k, variant, error, status = 5, 3, "normal", str(err), 400
+        else:
+            error, status = None, 200
+        game = Nim(n, k, variant)
+        result = search("minimax", game, game.initial_state(), record=True, quick_wins=False)
+        tree = result.tree
+        agree = 0
+        for node in tree.nodes:
+            # theory: the player to move at r matches loses iff is_losing(r); minimax says the
+            # same when the value, from that player's side, is a loss
+            remaining = n - sum(path_of(tree, node))
+            mover_loses_by_search = (node.value < 0) == node.is_max
+            agree += mover_loses_by_search == game.is_losing(remaining)
+        view = unfold(tree, (), levels=99)
+        return render("nim_theory.html", status=status, block="theory", error=error, game=game,
+                      result=result, view=view, agree=agree, n_nodes=len(tree.nodes),
+                      remaining_of=lambda v: n - sum(v.path))
+
     def tree_svg(game):
         """The tree panel's picture as a standalone SVG file, for a handout."""
         try:

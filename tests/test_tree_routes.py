@@ -84,3 +84,14 @@ def test_compare_page_lists_the_four_algorithms_with_the_same_value(client):
     values = re.findall(r"</th>\s*<td>\d</td><td>([^<]+)</td>", html)
     assert len(values) == 4 and len(set(values)) == 1
     assert client.get("/connect4/compare?moves=1122334").status_code == 400
+
+
+def test_nim_theory_page_draws_seed_003s_28_nodes_and_agrees_with_the_theory(client):
+    html = client.get("/nim/theory?n=5").get_data(as_text=True)
+    assert "minimax: 28 nodes; J0, who starts, wins" in html
+    assert "Search and theory agree on 28 of 28 nodes." in html
+    assert "Losing positions up to 5: <strong>0, 4</strong>" in html
+    misere = client.get("/nim/theory?n=4&variant=misere").get_data(as_text=True)
+    assert "minimax: 15 nodes; J0, who starts, wins" in misere      # seed 000's +1
+    assert "<strong>1</strong>" in misere
+    assert client.get("/nim/theory?n=30").status_code == 400
