@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from urllib.parse import urlencode
 
 from flask import Flask, Response, redirect, render_template, request, url_for
+from markupsafe import escape
 from jinja2_fragments.flask import render_block
 from werkzeug.exceptions import HTTPException
 
@@ -389,6 +390,16 @@ class TreePanel:
             extra["step"] = step
         return self.g.url(endpoint, **extra)
 
+    def peek_url(self, path) -> str:
+        """The small board of the position at ``path`` (for hover and focus)."""
+        s = self.g.settings
+        params = {"moves": self.position_moves(path)}
+        if s.game == "connect4":
+            params.update(w=s.width, h=s.height)
+        else:
+            params.update(n=s.n, k=s.k, variant=s.variant)
+        return url_for(f"{s.game}_peek") + "?" + urlencode(params)
+
     def position_moves(self, path) -> str:
         """The moves of the game up to the searched position, then along ``path``."""
         return self.g.rules.format_moves(self.g.moves[:self.base] + list(path))
@@ -717,6 +728,15 @@ def create_app(test_config: dict | None = None) -> Flask:
         return render("compare.html", block="compare", g=g, runs=runs, per_depth=per_depth,
                       depth=depth, variants=VARIANTS, charts=comparison_charts(runs, per_depth, depth))
 
+    def peek(game):
+        """A small board: the position at a node of the tree (hover or focus)."""
+        try:
+            g = parse_game(game, request.args)
+        except BadRequest as err:
+            return Response(f'<p class="error">{escape(str(err))}</p>', status=400,
+                            mimetype="text/html")
+        return render_template("_peek.html", g=g)
+
     @app.get("/nim/theory")
     def nim_theory():
         """The whole Nim game tree with its minimax labels (seeds 000 and 003), beside the
@@ -768,6 +788,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.add_url_rule(f"/{game}/tree", f"{game}_tree", lambda game=game: tree(game))
         app.add_url_rule(f"/{game}/tree.svg", f"{game}_tree_svg", lambda game=game: tree_svg(game))
         app.add_url_rule(f"/{game}/compare", f"{game}_compare", lambda game=game: compare(game))
+        app.add_url_rule(f"/{game}/peek", f"{game}_peek", lambda game=game: peek(game))
 
     @app.errorhandler(HTTPException)
     def http_error(err):

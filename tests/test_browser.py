@@ -146,6 +146,11 @@ def test_tree_panel_after_an_ai_move_unfold_step_and_reload(page, live_server, a
     expect(page.locator("#tree-title")).to_have_text("The search behind the AI's last move")
     expect(page.locator("#tree-caption")).to_contain_text("explored")
     page.screenshot(path=str(artifacts / "tree-panel.png"), full_page=True)
+    # pointing at a node shows its position as a small board
+    page.locator("#tree-panel g.tnode").nth(1).hover()
+    expect(page.locator("#peek .mini-board")).to_be_visible()
+    # the search was made before the AI replied (1 stone); a child of its root has 2
+    assert page.locator("#peek .mini-board .disc").count() == 2
     # unfold: click a folded grandchild; its path goes into the URL
     node = page.locator("#tree-panel .tnode a").nth(8)
     node.click()
