@@ -228,3 +228,25 @@ def test_exercise_lab_in_the_browser(page, live_server, artifacts):
     expect(page.locator(".verdict")).to_have_text("All correct!")
     page.screenshot(path=str(artifacts / "lab-exercise.png"), full_page=True)
     expect(page.locator("h1")).to_have_count(1)
+
+
+def test_no_content_security_policy_violation_while_playing(page, live_server):
+    page.add_init_script("""
+        window.__csp = [];
+        document.addEventListener('securitypolicyviolation',
+            e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));
+    """)
+    errors = []
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.goto(live_server + "/connect4?tree=1&level=easy")
+    page.locator('button[data-col="4"]').click()
+    wait_moves(page, 2)
+    page.locator("#tree-panel g.tnode").nth(1).hover()
+    expect(page.locator("#peek .mini-board")).to_be_visible()
+    page.goto(live_server + "/tree?step=3")
+    page.goto(live_server + "/nim/theory")
+    assert page.evaluate("window.__csp") == []
+    assert not [e for e in errors if "Content Security Policy" in e]
+    r = page.request.get(live_server + "/connect4")
+    assert "script-src 'self'" in r.headers["content-security-policy"]
+    assert r.headers["x-content-type-options"] == "nosniff"
