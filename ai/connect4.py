@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from typing import NamedTuple
+from .messages import GameError
 
 MIN_SIZE, MAX_SIZE = 4, 9
 
@@ -96,14 +97,15 @@ class Connect4:
 
     def result(self, state: C4State, move) -> C4State:
         if isinstance(move, bool) or not isinstance(move, int):
-            raise ValueError(f"a move is a column number, not {move!r}")
+            raise GameError("a move is a column number, not %(move)r", move=move)
         if not 0 <= move < self.width:
-            raise ValueError(f"column {move + 1} does not exist: columns are 1 to {self.width}")
+            raise GameError("column %(col)s does not exist: columns are 1 to %(width)s",
+                            col=move + 1, width=self.width)
         if state.over:
-            raise ValueError("the game is over")
+            raise GameError("the game is over")
         mask = state.mask
         if mask & self.top[move]:
-            raise ValueError(f"column {move + 1} is full")
+            raise GameError("column %(col)s is full", col=move + 1)
         new_mask = mask | (mask + self.bottom[move])
         bit = new_mask ^ mask
         mover = state.current | bit
@@ -136,10 +138,12 @@ class Connect4:
     def parse_move(self, text: str) -> int:
         text = str(text).strip()
         if len(text) != 1 or not ("1" <= text <= "9"):
-            raise ValueError(f"a column is a digit from 1 to {self.width}, not {text!r}")
+            raise GameError("a column is a digit from 1 to %(width)s, not %(text)r",
+                            width=self.width, text=text)
         col = int(text) - 1
         if col >= self.width:
-            raise ValueError(f"column {col + 1} does not exist: columns are 1 to {self.width}")
+            raise GameError("column %(col)s does not exist: columns are 1 to %(width)s",
+                            col=col + 1, width=self.width)
         return col
 
     def format_move(self, move) -> str:
@@ -159,7 +163,8 @@ class Connect4:
             try:
                 state = self.result(state, self.parse_move(ch))
             except ValueError as err:
-                raise ValueError(f"move {i} ({ch!r}) of {text!r}: {err}") from None
+                raise GameError("move %(i)s (%(ch)r) of %(text)r: %(err)s", i=i, ch=ch, text=text,
+                                err=err) from None
         return state
 
     # -- looking at a position ----------------------------------------------------------

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from .exercise_tree import ExerciseTree
 from .record import Node, SearchTree
 from .search import SearchResult, alphabeta, minimax
+from .messages import GameError
 
 
 def name(path) -> str:
@@ -104,7 +105,7 @@ def check(solved: Solved, values: dict, pruned: set) -> list[Verdict]:
     by_name = {name(path): path for path in solved.paths.values()}
     unknown = sorted((set(values) | set(pruned)) - set(by_name))
     if unknown:
-        raise ValueError(f"no node named {', '.join(unknown)} in this tree")
+        raise GameError("no node named %(names)s in this tree", names=", ".join(unknown))
     truly_pruned = solved.pruned_roots()
     verdicts = []
     for node in solved.full.nodes:

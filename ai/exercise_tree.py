@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import math
 from numbers import Real
+from .messages import GameError
 
 MAX_LEAVES = 4096
 MAX_DEPTH = 12
@@ -27,26 +28,27 @@ def parse_tree(text: str):
     exhaust the server.
     """
     if not isinstance(text, str):
-        raise ValueError("a tree is written as nested lists, e.g. [[3,12,8],[2,4,6]]")
+        raise GameError("a tree is written as nested lists, e.g. [[3,12,8],[2,4,6]]")
     text = text.strip()
     if not text:
-        raise ValueError("the tree is empty: write nested lists, e.g. [[3,12,8],[2,4,6]]")
+        raise GameError("the tree is empty: write nested lists, e.g. [[3,12,8],[2,4,6]]")
     if len(text) > MAX_TEXT:
-        raise ValueError(f"the tree text is too long ({len(text)} characters, at most {MAX_TEXT})")
+        raise GameError("the tree text is too long (%(n)s characters, at most %(most)s)",
+                        n=len(text), most=MAX_TEXT)
     try:
         node = ast.parse(text, mode="eval").body
     except (SyntaxError, ValueError, MemoryError, RecursionError):
-        raise ValueError("the tree is not well formed: use numbers, commas and square brackets, "
-                         "e.g. [[3,12,8],[2,4,6]]") from None
+        raise GameError("the tree is not well formed: use numbers, commas and square brackets, "
+                        "e.g. [[3,12,8],[2,4,6]]") from None
     return _convert(node, 0, [0])
 
 
 def _convert(node, depth, leaves):
     if depth > MAX_DEPTH:
-        raise ValueError(f"the tree is too deep (at most {MAX_DEPTH} levels)")
+        raise GameError("the tree is too deep (at most %(most)s levels)", most=MAX_DEPTH)
     if isinstance(node, ast.List):
         if not node.elts:
-            raise ValueError("an inner node has no children: every [ ] needs at least one value")
+            raise GameError("an inner node has no children: every [ ] needs at least one value")
         return [_convert(child, depth + 1, leaves) for child in node.elts]
     value = None
     if isinstance(node, ast.Constant):
@@ -57,13 +59,13 @@ def _convert(node, depth, leaves):
         if isinstance(value, Real) and not isinstance(value, bool) and isinstance(node.op, ast.USub):
             value = -value
     if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
-        raise ValueError("a leaf must be a number, e.g. 3 or -2.5; "
-                         f"found {ast.unparse(node)[:40]!r}")
+        raise GameError("a leaf must be a number, e.g. 3 or -2.5; found %(found)r",
+                        found=ast.unparse(node)[:40])
     if abs(value) > MAX_ABS_VALUE:
-        raise ValueError(f"leaf values must lie between -{MAX_ABS_VALUE} and {MAX_ABS_VALUE}")
+        raise GameError("leaf values must lie between -%(most)s and %(most)s", most=MAX_ABS_VALUE)
     leaves[0] += 1
     if leaves[0] > MAX_LEAVES:
-        raise ValueError(f"the tree has too many leaves (at most {MAX_LEAVES})")
+        raise GameError("the tree has too many leaves (at most %(most)s)", most=MAX_LEAVES)
     return value
 
 
@@ -118,9 +120,10 @@ class ExerciseTree:
     def result(self, state, move):
         t = self.node(state)
         if not isinstance(t, list):
-            raise ValueError("a leaf has no children")
+            raise GameError("a leaf has no children")
         if isinstance(move, bool) or not isinstance(move, int) or not 0 <= move < len(t):
-            raise ValueError(f"this node has children 1 to {len(t)}, not {self.format_move(move)}")
+            raise GameError("this node has children 1 to %(n)s, not %(move)s", n=len(t),
+                            move=self.format_move(move))
         return state + (move,)
 
     def is_terminal(self, state) -> bool:

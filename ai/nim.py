@@ -10,6 +10,7 @@ whole position (seed 000 remarks that distinct tree nodes can be "la même situa
 from __future__ import annotations
 
 from typing import NamedTuple
+from .messages import GameError
 
 VARIANTS = ("normal", "misere")
 MAX_N = 1000
@@ -51,13 +52,12 @@ class Nim:
 
     def result(self, state: NimState, move) -> NimState:
         if isinstance(move, bool) or not isinstance(move, int):
-            raise ValueError(f"a move is a number of matches, not {move!r}")
+            raise GameError("a move is a number of matches, not %(move)r", move=move)
         if state.remaining == 0:
-            raise ValueError("the game is over: no matches are left")
+            raise GameError("the game is over: no matches are left")
         if not 1 <= move <= min(self.k, state.remaining):
-            raise ValueError(
-                f"cannot take {move} matches: take 1 to {min(self.k, state.remaining)}"
-                f" ({state.remaining} left)")
+            raise GameError("cannot take %(move)s matches: take 1 to %(most)s (%(left)s left)",
+                            move=move, most=min(self.k, state.remaining), left=state.remaining)
         return NimState(state.remaining - move, 1 - state.to_move)
 
     def is_terminal(self, state: NimState) -> bool:
@@ -82,7 +82,8 @@ class Nim:
     def parse_move(self, text: str) -> int:
         text = str(text).strip()
         if not text.isdigit() or not text.isascii():
-            raise ValueError(f"a move is a number of matches from 1 to {self.k}, not {text!r}")
+            raise GameError("a move is a number of matches from 1 to %(k)s, not %(text)r",
+                            k=self.k, text=text)
         return int(text)
 
     def format_move(self, move) -> str:
@@ -92,7 +93,8 @@ class Nim:
         """``"312"`` -> [3, 1, 2]: one digit per move, as in the app's links."""
         text = (text or "").strip()
         if text and not (text.isascii() and text.isdigit()):
-            raise ValueError(f"moves are digits 1 to {self.k}, one per move, not {text!r}")
+            raise GameError("moves are digits 1 to %(k)s, one per move, not %(text)r",
+                            k=self.k, text=text)
         return [int(c) for c in text]
 
     def format_moves(self, moves) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .record import Node, SearchTree
+from .messages import GameError
 
 
 @dataclass
@@ -43,7 +44,8 @@ def node_at(tree: SearchTree, path) -> Node:
     for i, move in enumerate(path):
         nxt = next((tree.nodes[c] for c in node.children if tree.nodes[c].move == move), None)
         if nxt is None:
-            raise ValueError(f"step {i + 1} of the path: no child {move!r} was searched there")
+            raise GameError("step %(i)s of the path: no child %(move)r was searched there",
+                            i=i + 1, move=move)
         node = nxt
     return node
 
