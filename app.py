@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
-from urllib.parse import urlencode
 
-from flask import Flask, Response, redirect, render_template, request, url_for
-from markupsafe import escape
+from flask import Flask, Response, g as flask_g, redirect, render_template, request, url_for
+from flask_babel import Babel, format_decimal, get_locale, gettext, lazy_gettext as _l
+from markupsafe import Markup, escape
 from jinja2_fragments.flask import render_block
 from werkzeug.exceptions import HTTPException
 
@@ -32,6 +32,7 @@ from ai.exercise import check as check_answer, name as node_name, solve as solve
 from ai.exercise_tree import ExerciseTree, format_tree
 from ai.heuristics import heuristics_for, make_heuristic
 from ai.levels import DEFAULT_LEVEL, LEVELS
+from ai.messages import GameError, translate
 from ai.nim import Nim
 from ai.nim_tree import nim_tree_size
 from ai.search import ALGORITHMS, INF, MAX_SCORE, WIN_THRESHOLD, SearchResult, search
@@ -40,29 +41,43 @@ from ai.tree_view import caption_counts, full_tree_size, path_of, replay, unfold
 MODES = ("human-ai", "ai-human", "human-human", "ai-ai")
 WINDOWS = ("infinite", "course")
 ORDERS = ("center", "natural", "reverse")
-ALGORITHM_LABELS = {"minimax": "minimax", "alphabeta": "alpha-beta",
-                    "alphabeta-tt": "alpha-beta + table", "iterative": "iterative deepening"}
+ALGORITHM_LABELS = {"minimax": _l("minimax"), "alphabeta": _l("alpha-beta"),
+                    "alphabeta-tt": _l("alpha-beta + table"),
+                    "iterative": _l("iterative deepening")}
+LEVEL_LABELS = {"beginner": _l("beginner"), "easy": _l("easy"), "medium": _l("medium"),
+                "hard": _l("hard"), "expert": _l("expert")}
+LANGUAGES = {"en": "English", "fr": "Français"}
 MAX_DEPTH = {"minimax": 8, "alphabeta": 12, "alphabeta-tt": 14, "iterative": 20}
 MAX_TIME_MS = 2000          # no search may run longer than this
 MAX_NODES = 400_000         # nor visit more nodes than this
 MAX_PARAM = 200             # longest accepted parameter value (moves included)
 
 
-class BadRequest(ValueError):
-    """A parameter a person (or an edited link) got wrong: shown in the page with a 400."""
+class BadRequest(GameError):
+    """A parameter a person (or an edited link) got wrong: shown in the page with a 400,
+    in the page's language (the template is the catalogue's msgid)."""
 
 
 # -- reading the URL ---------------------------------------------------------------------------
+
+def as_bad_request(err: ValueError) -> BadRequest:
+    """A ValueError from ``ai/`` as a BadRequest, keeping its template for translation."""
+    if isinstance(err, GameError):
+        return BadRequest(err.template, **err.values)
+    return BadRequest("%(err)s", err=str(err))
+
 
 def _int(args, name, default, lo, hi):
     raw = args.get(name)
     if raw is None or raw == "":
         return default
     if len(raw) > 12 or not raw.strip().lstrip("-").isdigit() or not raw.isascii():
-        raise BadRequest(f"{name} must be a whole number from {lo} to {hi}, not {raw[:20]!r}")
+        raise BadRequest("%(name)s must be a whole number from %(lo)s to %(hi)s, not %(raw)r",
+                         name=name, lo=lo, hi=hi, raw=raw[:20])
     value = int(raw)
     if not lo <= value <= hi:
-        raise BadRequest(f"{name} must be from {lo} to {hi}, not {value}")
+        raise BadRequest("%(name)s must be from %(lo)s to %(hi)s, not %(value)s",
+                         name=name, lo=lo, hi=hi, value=value)
     return value
 
 
@@ -71,7 +86,8 @@ def _choice(args, name, default, choices):
     if raw is None or raw == "":
         return default
     if raw not in choices:
-        raise BadRequest(f"{name} must be one of {', '.join(choices)}, not {raw[:30]!r}")
+        raise BadRequest("%(name)s must be one of %(choices)s, not %(raw)r",
+                         name=name, choices=", ".join(choices), raw=raw[:30])
     return raw
 
 
@@ -80,7 +96,7 @@ def _flag(args, name, default=False):
     if raw is None or raw == "":
         return default
     if raw not in ("0", "1"):
-        raise BadRequest(f"{name} must be 0 or 1, not {raw[:20]!r}")
+        raise BadRequest("%(name)s must be 0 or 1, not %(raw)r", name=name, raw=raw[:20])
     return raw == "1"
 
 
@@ -157,7 +173,8 @@ DEFAULTS = {g: Settings(g, **_level_settings(g, DEFAULT_LEVEL)) for g in ("conne
 def parse_settings(game: str, args) -> Settings:
     for name, value in args.items():
         if len(value) > MAX_PARAM:
-            raise BadRequest(f"{name} is too long ({len(value)} characters, at most {MAX_PARAM})")
+            raise BadRequest("%(name)s is too long (%(n)s characters, at most %(most)s)",
+                             name=name[:30], n=len(value), most=MAX_PARAM)
     mode = _choice(args, "mode", "human-ai", MODES)
     level = _choice(args, "level", DEFAULT_LEVEL, (*LEVELS, "custom"))
     base = _level_settings(game, level if level != "custom" else DEFAULT_LEVEL)
@@ -231,8 +248,7 @@ class Game:
 
     def url(self, endpoint=None, upto=None, **extra) -> str:
         """The link to this game showing ``upto`` moves (default: the shown position)."""
-        params = self.query(upto, **extra)
-        return url_for(endpoint or self.settings.game) + ("?" + urlencode(params) if params else "")
+        return url_for(endpoint or self.settings.game, **self.query(upto, **extra))
 
     def _human_turn(self, i) -> bool:
         return self.rules.is_terminal(self.states[i]) or not self.settings.ai_plays(
@@ -285,13 +301,13 @@ def parse_game(game: str, args) -> Game:
     try:
         moves = rules.parse_moves(text)
     except ValueError as err:
-        raise BadRequest(f"moves: {err}") from None
+        raise BadRequest("moves: %(err)s", err=err) from None
     states = [rules.initial_state()]
     for i, move in enumerate(moves, 1):
         try:
             states.append(rules.result(states[-1], move))
         except ValueError as err:
-            raise BadRequest(f"move {i} of {text!r}: {err}") from None
+            raise BadRequest("move %(i)s of %(text)r: %(err)s", i=i, text=text, err=err) from None
     at = _int(args, "at", len(moves), 0, len(moves))
     return Game(settings, rules, moves, at, states)
 
@@ -317,9 +333,9 @@ class AIMove:
 def format_value(value) -> str:
     """A search value for people: a proven result in words, an estimate as a number."""
     if value >= WIN_THRESHOLD:
-        return f"win in {int(MAX_SCORE - value)}"
+        return gettext("win in %(n)s", n=int(MAX_SCORE - value))
     if value <= -WIN_THRESHOLD:
-        return f"loss in {int(MAX_SCORE + value)}"
+        return gettext("loss in %(n)s", n=int(MAX_SCORE + value))
     return f"{value:+.2f}".rstrip("0").rstrip(".") if value != int(value) else f"{int(value):+d}"
 
 
@@ -398,7 +414,7 @@ class TreePanel:
             params.update(w=s.width, h=s.height)
         else:
             params.update(n=s.n, k=s.k, variant=s.variant)
-        return url_for(f"{s.game}_peek") + "?" + urlencode(params)
+        return url_for(f"{s.game}_peek", **params)
 
     def position_moves(self, path) -> str:
         """The moves of the game up to the searched position, then along ``path``."""
@@ -430,7 +446,7 @@ def tree_panel(g: Game, args, result: SearchResult | None = None) -> TreePanel |
         path = tuple(g.rules.parse_moves(args.get("path", "")))
         view = unfold(result.tree, path, levels=2)
     except ValueError as err:
-        raise BadRequest(f"path: {err}") from None
+        raise BadRequest("path: %(err)s", err=err) from None
     depth = result.stats.depth
     # Nim counts against the whole game tree, as seed 003 does ("9 sommets sur 28"); a
     # Connect-4 game tree is astronomically large, so there the count is the tree that
@@ -457,7 +473,7 @@ def format_bound(value) -> str:
         return ("W" if value > 0 else "L") + str(int(MAX_SCORE - abs(value)))
     if value == int(value):
         return str(int(value))
-    return f"{value:.2f}".rstrip("0")
+    return format_decimal(round(value, 2))
 
 
 # -- algorithms side by side -------------------------------------------------------------------
@@ -516,13 +532,14 @@ class LabPanel:
         if step is not None:
             params["step"] = step
         params.update(extra)
-        return url_for("lab") + "?" + urlencode(params)
+        return url_for("lab", **params)
 
 
 def parse_lab(args):
     text = args.get("t") or LAB_EXAMPLES[0][1]
     if len(text) > 4000:
-        raise BadRequest(f"the tree is too long ({len(text)} characters, at most 4000)")
+        raise BadRequest("the tree is too long (%(n)s characters, at most %(most)s)",
+                         n=len(text), most=4000)
     root = _choice(args, "root", "max", ("max", "min"))
     algo = _choice(args, "algo", "alphabeta", ("alphabeta", "minimax"))
     window = _choice(args, "window", "infinite", WINDOWS)
@@ -531,9 +548,10 @@ def parse_lab(args):
     try:
         game = ExerciseTree(text, root)
     except ValueError as err:
-        raise BadRequest(f"tree: {err}") from None
+        raise BadRequest("tree: %(err)s", err=err) from None
     if game.size() > 400:
-        raise BadRequest(f"the lab draws trees of up to 400 nodes; this one has {game.size()}")
+        raise BadRequest("the lab draws trees of up to %(most)s nodes; this one has %(n)s",
+                         most=400, n=game.size())
     solved = solve_tree(game, algo, window=window, order=order)
     return dict(text=format_tree(game.tree), root=root, algo=algo, window=window, order=order,
                 mode=mode, solved=solved)
@@ -547,7 +565,8 @@ def parse_answer(args):
             try:
                 values[key[2:]] = float(raw.replace(",", ".").replace("−", "-"))
             except ValueError:
-                raise BadRequest(f"node {key[2:]}: {raw[:20]!r} is not a number") from None
+                raise BadRequest("node %(node)s: %(raw)r is not a number", node=key[2:][:20],
+                                 raw=raw[:20]) from None
     return values, set(args.getlist("p")) if hasattr(args, "getlist") else set()
 
 
@@ -600,14 +619,65 @@ def create_app(test_config: dict | None = None) -> Flask:
         return url_for("static", filename=filename, v=asset_versions[filename])
 
     app.jinja_env.globals["asset"] = asset
-    app.jinja_env.add_extension("jinja2.ext.i18n")
-    app.jinja_env.install_null_translations(newstyle=True)
+
+    def select_locale():
+        """``lang`` in the URL first (a shared link opens in the sender's language), then
+        the browser's Accept-Language, then English."""
+        lang = request.args.get("lang")
+        if lang in LANGUAGES:
+            return lang
+        return request.accept_languages.best_match(LANGUAGES) or "en"
+
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", "translations")
+    Babel(app, locale_selector=select_locale)
+    app.jinja_env.policies["ext.i18n.trimmed"] = True
+
+    @app.before_request
+    def check_lang():
+        lang = request.args.get("lang")
+        if lang is not None and lang not in LANGUAGES:
+            return Response(render_template("error.html", error=type("E", (), {
+                "code": 400, "name": gettext("Bad Request"),
+                "description": gettext("lang must be one of %(choices)s, not %(raw)r",
+                                       choices=", ".join(LANGUAGES), raw=lang[:20])})()),
+                status=400, mimetype="text/html")
+
+    def kept_lang():
+        """The language to keep in every link: the page's, unless it is the default one
+        and nobody asked for it."""
+        lang = str(get_locale())
+        return lang if lang != "en" or request.args.get("lang") else None
+
+    @app.url_defaults
+    def add_lang(endpoint, values):
+        if endpoint != "static" and "lang" not in values and request:
+            lang = kept_lang()
+            if lang:
+                values["lang"] = lang
+
+    def lang_field():
+        lang = kept_lang()
+        return Markup(f'<input type="hidden" name="lang" value="{lang}">') if lang else ""
+
+    def num(value, digits=None):
+        """A number in the page's locale: 1,234 in English, 1 234 in French."""
+        if digits is not None:
+            return format_decimal(round(value, digits), format="#,##0." + "0" * digits if digits else "#,##0")
+        return format_decimal(value)
+
+    def switch_lang(lang):
+        args = request.args.to_dict()
+        args["lang"] = lang
+        return url_for(request.endpoint or "home", **(request.view_args or {}), **args)
 
     @app.context_processor
     def globals_():
         return {"MODES": MODES, "LEVELS": LEVELS, "ALGORITHM_LABELS": ALGORITHM_LABELS,
                 "MAX_DEPTH": MAX_DEPTH, "MAX_TIME_MS": MAX_TIME_MS, "heuristics_for": heuristics_for,
-                "fmt": format_bound, "walk": walk, "view_width": width, "path_of": path_of}
+                "fmt": format_bound, "walk": walk, "view_width": width, "path_of": path_of,
+                "LEVEL_LABELS": LEVEL_LABELS, "LANGUAGES": LANGUAGES, "lang_field": lang_field,
+                "num": num, "switch_lang": switch_lang, "locale": str(get_locale()),
+                "tr": lambda err: translate(err, gettext)}
 
     def is_htmx() -> bool:
         # A history restore also carries HX-Request but needs the whole page.
@@ -641,7 +711,7 @@ def create_app(test_config: dict | None = None) -> Flask:
             g = parse_game(game, request.args)
         except BadRequest:
             g = parse_game(game, {})
-        return game_page(game, g, status=400, error=str(err))
+        return game_page(game, g, status=400, error=translate(err, gettext))
 
     @app.get("/")
     def home():
@@ -691,7 +761,7 @@ def create_app(test_config: dict | None = None) -> Flask:
             try:
                 g = g.play(g.rules.parse_move(raw))
             except ValueError as err:
-                raise BadRequest(str(err)) from None
+                raise as_bad_request(err) from None
         except BadRequest as err:
             return bad_request(game, err)
         reply = result = None
@@ -732,11 +802,11 @@ def create_app(test_config: dict | None = None) -> Flask:
                 try:
                     verdicts = check_answer(lab["solved"], values, pruned)
                 except ValueError as err:
-                    raise BadRequest(str(err)) from None
+                    raise as_bad_request(err) from None
         except BadRequest as err:
             lab = parse_lab({})
             lab["text"] = request.args.get("t", "")[:4000]   # keep what they typed, to fix it
-            return render("lab.html", status=400, block="lab", error=str(err), lab=lab,
+            return render("lab.html", status=400, block="lab", error=translate(err, gettext), lab=lab,
                           panel=LabPanel(lab["solved"], {}), verdicts=None,
                           examples=LAB_EXAMPLES, answer=({}, set()))
         return render("lab.html", block="lab", error=None, lab=lab, panel=panel,
@@ -763,7 +833,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         try:
             g = parse_game(game, request.args)
         except BadRequest as err:
-            return Response(f'<p class="error">{escape(str(err))}</p>', status=400,
+            return Response(f'<p class="error">{escape(translate(err, gettext))}</p>', status=400,
                             mimetype="text/html")
         return render_template("_peek.html", g=g)
 
@@ -777,7 +847,7 @@ def create_app(test_config: dict | None = None) -> Flask:
             k = _int(request.args, "k", 3, 1, 4)
             variant = _choice(request.args, "variant", "normal", ("normal", "misere"))
         except BadRequest as err:
-            n, k, variant, error, status = 5, 3, "normal", str(err), 400
+            n, k, variant, error, status = 5, 3, "normal", translate(err, gettext), 400
         else:
             error, status = None, 200
         game = Nim(n, k, variant)

@@ -10,13 +10,14 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from .messages import N_
 from .search import TranspositionTable, alphabeta, minimax
 
 VARIANTS = (
-    ("minimax", "minimax"),
-    ("alphabeta", "alpha-beta"),
-    ("ordered", "alpha-beta, centre first"),
-    ("table", "alpha-beta + table"),
+    ("minimax", N_("minimax")),
+    ("alphabeta", N_("alpha-beta")),
+    ("ordered", N_("alpha-beta, centre first")),
+    ("table", N_("alpha-beta + table")),
 )
 
 

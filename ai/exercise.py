@@ -85,11 +85,15 @@ def solve(game: ExerciseTree, algorithm: str = "alphabeta", *, window="infinite"
 class Verdict:
     path: tuple
     ok: bool
-    message: str
+    note: GameError          # what to say about the node (a template, for translation)
 
     @property
     def name(self):
         return name(self.path)
+
+    @property
+    def message(self) -> str:
+        return str(self.note)
 
 
 def check(solved: Solved, values: dict, pruned: set) -> list[Verdict]:
@@ -114,26 +118,29 @@ def check(solved: Solved, values: dict, pruned: set) -> list[Verdict]:
         inside = any(path[:i] in truly_pruned for i in range(len(path) + 1))
         marked = label in pruned or any(name(path[:i]) in pruned for i in range(len(path)))
         if path in truly_pruned:
-            verdicts.append(Verdict(path, label in pruned or marked,
-                                    "pruned" if marked else
-                                    f"should be marked pruned: the cut at node {name(path[:-1])} skips it"))
+            verdicts.append(Verdict(path, marked, GameError("pruned") if marked else GameError(
+                "should be marked pruned: the cut at node %(node)s skips it",
+                node=name(path[:-1]))))
             continue
         if inside:
             continue
         if marked:
-            verdicts.append(Verdict(path, False,
-                                    f"is not pruned: its value {fmt(node.value)} is used"))
+            verdicts.append(Verdict(path, False, GameError(
+                "is not pruned: its value %(value)s is used", value=fmt(node.value))))
             continue
         if node.kind == "terminal":
             continue
         expected = {solved.minimax_values[path], node.value}
         given = values.get(label)
         if given is None:
-            verdicts.append(Verdict(path, False, f"has no value: it is {fmt(solved.minimax_values[path])}"))
+            verdicts.append(Verdict(path, False, GameError(
+                "has no value: it is %(value)s", value=fmt(solved.minimax_values[path]))))
         elif given in expected:
-            verdicts.append(Verdict(path, True, f"= {fmt(given)}"))
+            verdicts.append(Verdict(path, True, GameError("= %(value)s", value=fmt(given))))
         else:
-            verdicts.append(Verdict(path, False, f"is {fmt(solved.minimax_values[path])}, not {fmt(given)}"))
+            verdicts.append(Verdict(path, False, GameError(
+                "is %(value)s, not %(given)s", value=fmt(solved.minimax_values[path]),
+                given=fmt(given))))
     return verdicts
 
 

@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from .connect4 import Connect4
 from .nim import Nim
+from .messages import N_
 from .search import HEURISTIC_MAX
 
 _LIMIT = HEURISTIC_MAX - 1
@@ -65,7 +66,7 @@ class CellValues(_C4Heuristic):
     moins ... J1")."""
 
     name = "cells"
-    label = "cell values (seed 000)"
+    label = N_("cell values (seed 000)")
 
     def __init__(self, game):
         super().__init__(game)
@@ -98,7 +99,7 @@ class AdjustedCells(_C4Heuristic):
     """
 
     name = "adjusted"
-    label = "adjusted cell values (seed 004)"
+    label = N_("adjusted cell values (seed 004)")
     alpha = 0.2
 
     def __init__(self, game):
@@ -150,7 +151,7 @@ class Threats(_C4Heuristic):
     direction's windows are counted with a few shifts and popcounts, not cell by cell."""
 
     name = "threats"
-    label = "open windows and threats (default)"
+    label = N_("open windows and threats (default)")
     weights = (0, 1, 4, 16)
 
     def __init__(self, game):
@@ -204,7 +205,7 @@ class NimCourse:
     ``HEURISTIC_MAX``, which keeps it below every win score."""
 
     name = "course"
-    label = "maxScore - remaining/total (seed 003)"
+    label = N_("maxScore - remaining/total (seed 003)")
 
     def __init__(self, game: Nim):
         self.game = game
@@ -220,7 +221,7 @@ class NimExact:
     (misere). Scored +-(HEURISTIC_MAX - 1): certain, yet kept under the proven-win scores."""
 
     name = "exact"
-    label = "exact (losing positions every k+1)"
+    label = N_("exact (losing positions every k+1)")
 
     def __init__(self, game: Nim):
         self.game = game

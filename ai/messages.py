@@ -22,3 +22,9 @@ def translate(err: Exception, gettext) -> str:
     values = {k: translate(v, gettext) if isinstance(v, GameError) else v
               for k, v in err.values.items()}
     return gettext(err.template, **values)
+
+
+def N_(text: str) -> str:
+    """Mark a label for translation where it is defined (``label = N_("cell values")``);
+    the interface translates it where it shows it."""
+    return text

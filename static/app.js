@@ -15,8 +15,16 @@
     return false;
   }
 
+  function help() {
+    var dialog = document.getElementById("help");
+    if (!dialog) return false;
+    if (dialog.open) { dialog.close(); } else { dialog.showModal(); }
+    return true;
+  }
+
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
+    if (event.key === "?") { if (help()) event.preventDefault(); return; }
     var game = document.querySelector("#game");
     if (!game) return;
     var key = event.key, done = false;
@@ -54,6 +62,7 @@
   document.addEventListener("htmx:afterSwap", function (event) { centreTrees(event.detail.elt); });
 
   document.addEventListener("click", function (event) {
+    if (event.target.closest("[data-help]")) { help(); return; }
     var button = event.target.closest("[data-copy]");
     if (!button) return;
     var link = button.dataset.copy;
