@@ -250,3 +250,67 @@ def test_no_content_security_policy_violation_while_playing(page, live_server):
     r = page.request.get(live_server + "/connect4")
     assert "script-src 'self'" in r.headers["content-security-policy"]
     assert r.headers["x-content-type-options"] == "nosniff"
+
+
+def test_switch_to_french_and_back_and_a_french_link_opens_in_french(browser, live_server):
+    context = browser.new_context(locale="en-GB")
+    page = context.new_page()
+    page.goto(live_server + "/connect4")
+    expect(page.locator("h1")).to_have_text("Connect-4")
+    page.locator("nav.langs a[hreflang=fr]").click()
+    expect(page.locator("h1")).to_have_text("Puissance 4")
+    page.locator('button[data-col="4"]').click()
+    wait_moves(page, 2)
+    assert "lang=fr" in page.url
+    expect(page.locator("#status")).to_contain_text("À vous de jouer")
+    link = page.url
+    page.locator("nav.langs a[hreflang=en]").click()
+    expect(page.locator("h1")).to_have_text("Connect-4")
+    context.close()
+    # someone with an English browser opens the French link: French
+    other = browser.new_context(locale="en-US")
+    pg = other.new_page()
+    pg.goto(link)
+    expect(pg.locator("html")).to_have_attribute("lang", "fr")
+    expect(pg.locator("h1")).to_have_text("Puissance 4")
+    assert pg.locator("#game .board .disc").count() == 2
+    other.close()
+
+
+def test_play_a_move_with_the_keyboard_alone(page, live_server):
+    page.goto(live_server + "/nim?n=7")
+    page.keyboard.press("?")
+    expect(page.locator("dialog#help")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("dialog#help")).to_be_hidden()
+    page.keyboard.press("2")                                   # take 2
+    wait_moves(page, 2)
+    assert moves_of(page).startswith("2")
+    # and by Tab and Enter, the way a keyboard user reaches any button
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.dataset.take === '1'"):
+            break
+    page.keyboard.press("Enter")
+    wait_moves(page, 4)
+    expect(page.locator("#status")).to_contain_text(re.compile("turn|wins"))
+
+
+FRENCH_PAGES = {
+    "home": "/", "connect4": "/connect4?moves=4453342", "nim": "/nim?moves=32&n=15",
+    "tree": "/connect4?moves=4453&tree=1&level=medium",
+    "steps": "/nim?n=5&mode=ai-human&tree=1&level=custom&algo=alphabeta&depth=2&heur=course"
+             "&window=course&order=reverse&moves=1&td=2&step=6",
+    "theory": "/nim/theory?n=5", "lab": "/tree?mode=exercise&check=1&v.R=3&v.2=4&p=2.2",
+    "compare": "/connect4/compare?moves=4453",
+}
+
+
+@pytest.mark.parametrize("name", FRENCH_PAGES)
+def test_screenshots_in_french(browser, live_server, artifacts, name):
+    pg = browser.new_page(viewport={"width": 1280, "height": 900}, locale="fr-FR")
+    url = FRENCH_PAGES[name]
+    pg.goto(live_server + url + ("&" if "?" in url else "?") + "lang=fr")
+    expect(pg.locator("html")).to_have_attribute("lang", "fr")
+    pg.screenshot(path=str(artifacts / f"fr-{name}.png"), full_page=True)
+    pg.close()

@@ -95,3 +95,37 @@ def test_templates_have_no_unmarked_text(path):
 def test_the_unmarked_text_check_catches_a_bare_string():
     assert unmarked('<p>{{ _("Your turn.") }}</p><button aria-label="Drop here">1</button>') == ["Drop", "here"]
     assert unmarked("<p>{% if x %}Draw.{% endif %}</p>") == ["Draw"]
+
+
+# -- the language in pages and links (test client) --------------------------------------------
+
+def test_the_browser_language_chooses_french(client):
+    html = client.get("/connect4", headers={"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}).get_data(as_text=True)
+    assert '<html lang="fr">' in html and "Puissance 4" in html and "À vous de jouer." in html
+    html = client.get("/connect4", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert '<html lang="en">' in html and "Your turn." in html
+
+
+def test_lang_in_the_url_wins_and_stays_in_every_link(client):
+    r = client.get("/connect4/move?col=4&lang=fr", headers={"HX-Request": "true",
+                                                              "Accept-Language": "en"})
+    assert "lang=fr" in r.headers["HX-Push-Url"]
+    html = r.get_data(as_text=True)
+    assert "IA" in html and 'name="lang" value="fr"' in html      # forms keep it too
+    links = re.findall(r'href="(/(?:connect4|nim|tree)[^"]*)"', html)
+    assert links and all("lang=fr" in link for link in links)
+
+
+def test_errors_are_translated(client):
+    html = client.get("/connect4?moves=44448&lang=fr").get_data(as_text=True)
+    assert "la colonne 8 n" in html.lower() or "colonne 8" in html
+    assert "does not exist" not in html
+    assert client.get("/connect4?lang=de").status_code == 400
+
+
+def test_numbers_follow_the_locale(client):
+    en = client.get("/connect4/compare?moves=4453&lang=en").get_data(as_text=True)
+    fr = client.get("/connect4/compare?moves=4453&lang=fr").get_data(as_text=True)
+    big_en = re.search(r'class="num">(\d{1,3}(?:,\d{3})+)<', en)
+    assert big_en, "a count of 1,000 nodes or more"
+    assert "\u202f" in fr or "\xa0" in fr.split("<tbody>")[1]    # French thousands separator

@@ -121,8 +121,8 @@ def assert_best_move_achieves_score(moves: str, r: SolveResult, width=7, height=
 
 @pytest.mark.parametrize("name,step", [("L3_R1", 20), ("L2_R1", 20), ("L2_R2", 40)])
 def test_a_sample_of_pons_positions_gets_exactly_the_published_scores(name, step):
-    wrong = [(m, s, solve(m).score) for m, s in pons_set(name)[::step] if solve(m).score != s]
-    assert wrong == []
+    got = [(moves, published, solve(moves).score) for moves, published in pons_set(name)[::step]]
+    assert [g for g in got if g[1] != g[2]] == []
 
 
 @pytest.mark.parametrize("moves,expected", [
@@ -217,15 +217,17 @@ def test_4x4_is_a_draw_and_every_early_position_matches_brute_force():
 
 
 def test_5x4_and_4x5_positions_a_few_moves_in_match_brute_force():
-    for moves in ("333311", "123455", "332214", "2435"):
+    for moves in ("333311", "123455", "332214", "243512"):
         assert solve(moves, 5, 4).score == brute(5, 4).score(moves), moves
-    for moves in ("222211", "123412", "2323"):
+    for moves in ("222211", "123412", "232314"):
         assert solve(moves, 4, 5).score == brute(4, 5).score(moves), moves
 
 
 @st.composite
 def small_positions(draw):
-    """A reachable, unfinished position, any board size, with at most 10 empty cells."""
+    """A reachable, unfinished position on a board of any size, nearly full (at most 12 empty
+    cells, so that brute force is quick), made by playing random moves that do not end the
+    game."""
     width = draw(st.integers(4, 9))
     height = draw(st.integers(4, 9))
     area = width * height
@@ -243,13 +245,13 @@ def small_positions(draw):
         c = draw(st.sampled_from(options))
         cols[c].append(player)
         moves += str(c + 1)
-    assume(area - len(moves) <= 12)   # rarely, play got stuck early: too big to brute-force
+    assume(area - len(moves) <= 12)   # stuck early (every move would end the game): too big
     return width, height, moves
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_positions())
-def test_the_solver_agrees_with_brute_force_on_random_small_positions(pos):
+def test_the_solver_agrees_with_brute_force_on_random_nearly_full_boards_of_every_size(pos):
     width, height, moves = pos
     r = solve(moves, width, height)
     assert r.complete
@@ -294,7 +296,7 @@ def test_solve_bitboard_agrees_with_solve():
 
 def test_a_solver_keeps_its_table_between_calls_until_reset():
     solver = Solver()
-    moves, published = pons_set("L2_R2")[0]
+    moves, published = pons_set("L2_R2")[2]
     first = solver.solve(moves)
     again = solver.solve(moves)
     assert first.score == again.score == published
@@ -307,7 +309,7 @@ def test_a_solver_keeps_its_table_between_calls_until_reset():
 
 def test_a_tiny_table_is_emptied_when_full_without_changing_the_answer():
     solver = Solver(max_table_entries=100)
-    for moves, published in pons_set("L2_R1")[:5] + pons_set("L2_R2")[1:3]:
+    for moves, published in pons_set("L2_R1")[:5] + pons_set("L2_R2")[2:4]:
         assert solver.solve(moves).score == published
         assert solver.table_size <= 100 + 1100   # emptied at the next look, every 1024 nodes
 
@@ -336,6 +338,10 @@ def test_a_time_limit_returns_promptly_even_from_the_empty_board():
     assert spent < 1.0
     assert r.lower <= 1 <= r.upper               # 7x6 is a first-player win, score 1
     assert r.best_move is not None
+    t0 = time.perf_counter()
+    r = solve("5", 9, 9, time_limit=0.1)          # the biggest board
+    assert r.complete is False and time.perf_counter() - t0 < 1.0
+    assert 0 <= r.best_move < 9
 
 
 def test_a_budget_large_enough_changes_nothing():
@@ -429,3 +435,15 @@ def test_the_solver_module_imports_only_the_standard_library():
         elif isinstance(node, ast.ImportFrom):
             imported.add((node.module or "").split(".")[0])
     assert imported <= set(sys.stdlib_module_names) | {"__future__"}
+
+
+def test_the_benchmark_script_checks_scores_and_prints_its_table():
+    import subprocess
+    script = os.path.join(ROOT, "bench", "bench_solver.py")
+    out = subprocess.run([sys.executable, script, "--sets", "L3_R1,L2_R1", "--limit", "5", "--quiet"],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert "L3_R1" in out.stdout and "L2_R1" in out.stdout and "0 mismatch(es)" in out.stdout
+    bad = subprocess.run([sys.executable, script, "--sets", "nope"], capture_output=True,
+                         text=True, timeout=120, cwd=ROOT)
+    assert bad.returncode == 2 and "unknown set" in bad.stderr
