@@ -440,8 +440,8 @@ def test_the_solver_module_imports_only_the_standard_library():
 def test_the_benchmark_script_checks_scores_and_prints_its_table():
     import subprocess
     script = os.path.join(ROOT, "bench", "bench_solver.py")
-    out = subprocess.run([sys.executable, script, "--sets", "L3_R1,L2_R1", "--limit", "5", "--quiet"],
-                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    out = subprocess.run([sys.executable, script, "--sets", "L3_R1,L2_R1", "--limit", "5",
+                          "--quiet"], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert out.returncode == 0, out.stderr
     assert "L3_R1" in out.stdout and "L2_R1" in out.stdout and "0 mismatch(es)" in out.stdout
     bad = subprocess.run([sys.executable, script, "--sets", "nope"], capture_output=True,
