@@ -170,11 +170,19 @@ def cmd_solve(args):
     r = solve(args.moves, args.width, args.height, weak=args.weak,
               max_nodes=args.max_nodes, time_limit=args.time)
     data = {"game": "connect4", "moves": args.moves, "score": r.score,
+            "lower": r.lower, "upper": r.upper,
             "move": None if r.best_move is None else r.best_move + 1,
             "nodes": r.nodes, "elapsed_ms": round(r.elapsed * 1000, 3), "complete": r.complete}
-    verdict = "draw" if r.score == 0 else ("the side to move wins" if r.score > 0 else "the side to move loses")
-    lines = [f"score: {r.score} ({verdict})" + ("" if r.complete else " (budget ran out: not proven)"),
-             f"best move: {data['move']}", f"nodes: {r.nodes}  time: {r.elapsed * 1000:.1f} ms"]
+    if r.complete:
+        verdict = "draw" if r.score == 0 else ("the side to move wins" if r.score > 0
+                                               else "the side to move loses")
+        first = f"score: {r.score} ({verdict})"
+    else:
+        # The budget ran out: what is proven is an interval, not a score.
+        first = (f"score: not proven within the budget; it lies between {r.lower} and {r.upper}"
+                 " (give more --time, or a position further into the game)")
+    lines = [first, f"best move: {data['move']}" + ("" if r.complete else " (the best found)"),
+             f"nodes: {r.nodes}  time: {r.elapsed * 1000:.1f} ms"]
     _emit(args, data, lines)
 
 

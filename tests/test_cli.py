@@ -85,3 +85,17 @@ def test_unknown_game_is_a_usage_error_with_exit_2():
 def test_every_subcommand_has_help(command):
     out = run(command, "--help")
     assert out.returncode == 0 and "usage: python -m ai " + command in out.stdout
+
+
+def test_solve_prints_pascal_pons_published_score():
+    # Test_L2_R2, line 1: "274552224131661 0" (a draw)
+    out = run("solve", "connect4", "274552224131661", "--json")
+    data = json.loads(out.stdout)
+    assert out.returncode == 0 and data["score"] == 0 and data["complete"]
+    assert 1 <= data["move"] <= 7
+
+
+def test_solve_within_a_budget_says_what_is_proven():
+    out = run("solve", "connect4", "4453", "--time", "0.3")
+    assert out.returncode == 0
+    assert "not proven within the budget; it lies between" in out.stdout
