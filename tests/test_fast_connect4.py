@@ -10,7 +10,7 @@ import time
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from ai.connect4 import Connect4
+from ai.connect4 import Connect4, alignment
 import ai.fast_connect4 as fc4
 from ai.fast_connect4 import _geometry, fast_alphabeta, supports, winning_cells
 from ai.heuristics import AdjustedCells, CellValues, Threats
@@ -239,7 +239,6 @@ def test_winning_cells_are_the_cells_that_complete_a_four(pos):
                 if state.mask & bit:
                     assert not cells & bit
                     continue
-                from ai.connect4 import alignment
                 assert bool(cells & bit) == bool(alignment(stones | bit, game.h1))
 
 

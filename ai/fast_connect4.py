@@ -1,0 +1,841 @@
+"""A specialised depth-limited alpha-beta for Connect-4: the same answers as ``ai.search``,
+from an inner loop that works on the bitboard ints alone.
+
+``fast_alphabeta(game, state, depth, heuristic=h)`` returns the value that
+``ai.search.alphabeta`` (and so plain ``minimax``) returns for the same position, depth,
+heuristic and ``quick_wins``: a win ``p`` plies below the root scores ``MAX_SCORE - p`` (flat
+``MAX_SCORE`` with ``quick_wins=False``), a draw 0, and a position at the depth limit the
+heuristic's own value. What changes is how the tree is walked:
+
+- Nodes are plain ints (``current``, ``mask``, stones played), never ``C4State``s; the
+  recursion is two closures (a node with depth >= 2, a node at depth 1 whose children are
+  scored inline) whose constants are default arguments (fast local loads).
+- Wins are never found by testing a four after a move. Each node receives the opponent's
+  *winning cells* from its parent (Pascal Pons' ``compute_winning_position``, computed for
+  all candidate moves at once on a "wide" board holding one copy per column, as in
+  ``ai.solver``). That gives, exactly:
+
+  * the side to move wins at once (depth >= 1): value ``MAX_SCORE - (ply + 1)``, the best
+    any node can get, so nothing else needs searching (checked at the root; below it the
+    parent never plays a move that allows it, see next point);
+  * a move that lets the opponent win at once (any move when the opponent has two playable
+    winning cells, any but the block when it has one, a move under an opponent's winning
+    cell), with depth >= 2, is worth exactly ``-(MAX_SCORE - (ply + 2))``, the worst value
+    a move can have: such moves are never searched, and a node where every move is one of
+    them is worth that value (Pons' "anticipate direct losing moves");
+  * with depth >= 2 and at most two empty cells, once a non-losing move exists: a draw (0).
+
+  Values at a node are clipped, as in Pons' solver, to the scores still reachable from it:
+  at most ``MAX_SCORE - (ply + 3)`` (the side to move cannot win at once) and, when it has a
+  non-losing move, at least ``-(MAX_SCORE - (ply + 4))``.
+- Move order: the table's best move, then the moves that give the most winning cells (at
+  depth >= 3), then centre first; at depth 1, the move that last cut at the same ply (a
+  "killer") first. The move order never changes a value.
+- The heuristics are computed inline. ``CellValues`` is a sum over stones, carried down the
+  tree as a running total (one dict look-up per move). ``Threats`` counts open windows; here
+  every window of the four directions lives in one "layout" integer, where each line of
+  cells of each direction (columns, rows, both diagonals: only the lines of 4 cells or more)
+  occupies consecutive bits, so one pass of shifts by 1, 2, 3 counts the windows of all
+  four directions at once; the side to move's layout sits in the low half and the
+  opponent's in the high half, so the same pass serves both players. The layouts are
+  updated by one OR per move (``ai.heuristics.Threats`` itself costs about ten times more).
+- A transposition table (optional) of the generic engine's format
+  ``key -> (depth, bound, value, best move)``, win scores node-relative, values used only at
+  the *same* remaining depth (so they stay those of minimax at that depth); entries of other
+  depths only put their move first. Keys are ``~(current + mask)`` (unique per position,
+  negative so they never meet the non-negative Zobrist keys of the generic engine in a
+  shared table). Nodes of depth 1 and 2 use the table only in searches of depth >= 5:
+  in smaller trees a look-up there costs about what it saves.
+
+Statistics have the generic engine's meaning: ``nodes`` every position entered (root and
+leaves included), ``leaves`` the positions scored without looking at their children (game
+over, depth limit, and here also the nodes settled by the rules above), ``cutoffs`` the
+beta cuts (and empty clipped windows), ``tt_probes`` / ``tt_hits`` the table look-ups and
+those whose value was used.
+
+Budgets: ``max_nodes`` and ``deadline`` (a ``time.perf_counter()`` value). The node count is
+compared with ``max_nodes`` after every node entered (leaves scored inside a depth-1 node are
+added when that node is done), the clock is read every 1024 nodes. When either runs out,
+``ai.search.SearchAborted`` is raised, carrying ``.stats`` (the statistics so far); the root
+moves whose search finished are in the ``root_values`` dict if the caller passed one.
+A search whose node count stays within ``max_nodes`` therefore never aborts.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from functools import lru_cache
+
+from .connect4 import Connect4
+
+__all__ = ["fast_alphabeta", "supports", "winning_cells"]
+
+_CHECK_EVERY = 1024
+_TABLE_LOW_DEPTH = 5    # searches at least this deep use the table at depth-1 and -2 nodes too
+_INF = 1 << 60          # beyond every score; ints compare faster than floats with ints
+_THREATS, _CELLS, _ZERO = 1, 2, 0
+
+
+def _search_module():
+    # Imported lazily: ai.search may import this module (the two must not form an import
+    # cycle at load time).
+    from . import search
+    return search
+
+
+# -- geometry of one board size ----------------------------------------------------------------
+
+class _Geometry:
+    """Everything the search needs for one board size, computed once (``_geometry``)."""
+
+    def __init__(self, W: int, H: int):
+        H1 = H + 1
+        self.W, self.H, self.H1 = W, H, H1
+        self.cells = W * H
+        self.bottom = sum(1 << (c * H1) for c in range(W))
+        self.board = self.bottom * ((1 << H) - 1)
+        self.sentinels = self.bottom << H
+        self.colmask = tuple(((1 << H) - 1) << (c * H1) for c in range(W))
+        centre = (W - 1) / 2
+        # the generic engine's "center" order: centre first, the lower column among equals
+        self.order = tuple(sorted(range(W), key=lambda c: (abs(c - centre), c)))
+        pri = [0] * W                       # sort priority, the centre highest
+        for i, c in enumerate(self.order):
+            pri[c] = W - 1 - i
+        self.priority = tuple(pri)
+        # The wide board: copy c (our stones plus a move in column c) at bit S*c. Shifts go at
+        # most 3*(H+2) bits either way, so copies that far apart never see each other.
+        self.stride = S = W * H1 + 3 * (H + 2)
+        self.rep = sum(1 << (S * c) for c in range(W))
+        self.diag = sum(self.colmask[c] << (S * c) for c in range(W))
+        # By priority: (column, column mask, shift of its copy on the wide board).
+        by_pri = [None] * 16
+        for c in range(W):
+            by_pri[pri[c]] = (c, self.colmask[c], S * c)
+        self.by_priority = tuple(by_pri)
+        # For each set of playable columns, as its sentinel pattern ((possible + board) &
+        # sentinels): the playable columns centre first as (column, column mask, wide-board
+        # shift, priority), and the same list with column t first (moves_first[t]).
+        self.moves = {}
+        self.moves_first = [dict() for _ in range(W)]
+        for bits in range(1 << W):
+            key = sum(1 << (c * H1 + H) for c in range(W) if bits >> c & 1)
+            cols = [c for c in self.order if bits >> c & 1]
+            entry = tuple((c, self.colmask[c], S * c, pri[c]) for c in cols)
+            self.moves[key] = entry
+            for t in range(W):
+                self.moves_first[t][key] = entry
+            for i, x in enumerate(entry):
+                if i:
+                    self.moves_first[x[0]][key] = (x,) + entry[:i] + entry[i + 1:]
+        # -- Threats: the layout ---------------------------------------------------------------
+        lines = []
+        for dc, dr in ((0, 1), (1, 0), (1, 1), (1, -1)):
+            for c in range(W):
+                for r in range(H):
+                    if 0 <= c - dc < W and 0 <= r - dr < H:
+                        continue            # not the first cell of its line
+                    cells, x, y = [], c, r
+                    while 0 <= x < W and 0 <= y < H:
+                        cells.append((x, y))
+                        x, y = x + dc, y + dr
+                    if len(cells) >= 4:
+                        lines.append(cells)
+        layout, starts, pos = {}, 0, 0
+        for cells in lines:
+            for i, (x, y) in enumerate(cells):
+                b = 1 << (x * H1 + y)
+                layout[b] = layout.get(b, 0) | (1 << (pos + i))
+                if i + 3 < len(cells):
+                    starts |= 1 << (pos + i)   # a window of 4 starts here
+            pos += len(cells)
+        self.K = K = pos
+        self.layout = layout                              # bit -> its layout bits
+        self.layout_hi = {b: v << K for b, v in layout.items()}
+        self.starts2 = starts | (starts << K)
+        self.low = (1 << K) - 1
+        centre_cols = (W // 2,) if W % 2 else (W // 2 - 1, W // 2)
+        self.centre = sum(self.colmask[c] for c in centre_cols)
+        # -- CellValues: the value of each bit -------------------------------------------------
+        grid = _cell_values(W, H)
+        self.cell_value = {1 << (c * H1 + r): grid[H - 1 - r][c]
+                           for c in range(W) for r in range(H)}
+        # For a whole position: per column, each pattern of its stones -> layout bits, sum
+        full = (1 << H) - 1
+        self.column_layout, self.column_sum = [], []
+        for c in range(W):
+            lay, tot = [0] * (full + 1), [0] * (full + 1)
+            for pat in range(1, full + 1):
+                low = pat & -pat            # a pattern = a smaller one plus its lowest stone
+                b = low << (c * H1)
+                lay[pat] = lay[pat ^ low] | layout.get(b, 0)
+                tot[pat] = tot[pat ^ low] + self.cell_value[b]
+            self.column_layout.append((c * H1, lay))
+            self.column_sum.append((c * H1, tot))
+
+    def to_layout(self, stones: int) -> int:
+        """The layout bits of ``stones`` (the low half)."""
+        out, full = 0, (1 << self.H) - 1
+        for sh, lay in self.column_layout:
+            out |= lay[(stones >> sh) & full]
+        return out
+
+    def cells_sum(self, stones: int) -> int:
+        """The sum of the cell values (``CellValues``) of ``stones``."""
+        out, full = 0, (1 << self.H) - 1
+        for sh, tot in self.column_sum:
+            out += tot[(stones >> sh) & full]
+        return out
+
+
+def _cell_values(w, h):
+    from .heuristics import cell_values
+    return cell_values(w, h)
+
+
+@lru_cache(maxsize=None)
+def _geometry(width: int, height: int) -> _Geometry:
+    return _Geometry(width, height)
+
+
+def winning_cells(stones: int, mask: int, g: _Geometry, wide: bool = False) -> int:
+    """The empty cells (playable now or not) where ``stones`` would complete a four
+    (Pons' ``compute_winning_position``, written with pairs as in ``ai.solver``). With
+    ``wide=True``, ``stones`` is a wide board (copies at ``g.stride``) and the cells are
+    returned unmasked (occupied cells may appear: the caller masks each copy)."""
+    p = stones
+    r = (p << 1) & (p << 2) & (p << 3)
+    for s in (g.H, g.H1, g.H1 + 1):
+        t = p >> s
+        d = p & t
+        r |= ((d >> s) & ((p >> 3 * s) | (p << s))) | ((d << 2 * s) & (t | (p << 3 * s)))
+    return r if wide else r & (g.board ^ mask)
+
+
+# -- which searches are supported --------------------------------------------------------------
+
+_HEURISTIC_CLASSES = []
+
+
+def _kind(game, heuristic):
+    """_THREATS, _CELLS or _ZERO for a supported heuristic on ``game``, else None."""
+    if type(game) is not Connect4 or getattr(game, "leaf_scores", False):
+        return None
+    if heuristic is None:
+        return _ZERO
+    if not _HEURISTIC_CLASSES:
+        from .heuristics import CellValues, Threats
+        _HEURISTIC_CLASSES[:] = [Threats, CellValues, _search_module()._zero_heuristic]
+    Threats, CellValues, zero = _HEURISTIC_CLASSES
+    if heuristic is zero:
+        return _ZERO
+    hg = getattr(heuristic, "game", None)
+    if hg is None or (hg.width, hg.height) != (game.width, game.height):
+        return None
+    if type(heuristic) is Threats and tuple(heuristic.weights) == (0, 1, 4, 16):
+        return _THREATS
+    if type(heuristic) is CellValues:
+        return _CELLS
+    return None
+
+
+def supports(game, heuristic=None, **options) -> bool:
+    """True when ``fast_alphabeta`` gives the generic engine's answer for these options.
+
+    Supported: ``game`` a ``Connect4`` (any size 4..9), ``heuristic`` None, ``Threats`` (its
+    standard weights) or ``CellValues`` of the same board size; ``quick_wins`` either;
+    ``window`` "infinite"/"course"/None (both give the minimax value); ``order`` anything (it
+    only changes which of several equally good moves is returned, and this module uses its
+    own order); ``table`` None, a ``TranspositionTable`` or a dict; ``depth`` an int >= 0 or
+    None. Not supported (False): ``record=True`` (no tree is recorded),
+    ``tie_break="random"``, an explicit (alpha, beta) window (its fail-soft result depends on
+    the search order), ``AdjustedCells`` or any other heuristic, any other game.
+    """
+    if _kind(game, heuristic) is None:
+        return False
+    if options.get("record"):
+        return False
+    if options.get("tie_break", "first") not in ("first", None):
+        return False
+    if options.get("window", "infinite") not in (None, "infinite", "course"):
+        return False
+    depth = options.get("depth")
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
+        return False
+    return True
+
+
+# -- the search --------------------------------------------------------------------------------
+
+_local = threading.local()      # per thread: (width, height, kind, quick_wins) -> searcher
+
+
+def fast_alphabeta(game, state, depth, *, heuristic=None, table=None, quick_wins=True,
+                   max_nodes=None, deadline=None, root_values=None):
+    """Depth-limited negamax alpha-beta on ``state``; see the module docstring.
+
+    Args:
+        game: a ``Connect4``; state: a ``C4State`` of it (the start if None).
+        depth: plies to look ahead (>= 0), or None for the whole game.
+        heuristic: None (every position at the depth limit scores 0), ``Threats(game)`` or
+            ``CellValues(game)``; ``supports`` tells which.
+        table: None, a ``TranspositionTable`` (its ``max_entries`` is honoured: the table is
+            emptied when it has grown past it, looked at every 1024 nodes) or a plain dict.
+            Share one only between searches with the same heuristic and ``quick_wins``.
+        quick_wins: score wins by their distance (default), else flat +-MAX_SCORE.
+        max_nodes: abort once more than this many nodes have been entered.
+        deadline: abort once ``time.perf_counter()`` passes this value (read every 1024
+            nodes).
+        root_values: a dict to fill with move -> value for each root move settled (exact for
+            the best move; for the others a bound, as in ``ai.search``); it keeps what was
+            settled when a budget aborts the search.
+
+    Returns:
+        ``(move, value, pv, stats)``: a best move (None if the game is over or depth is 0),
+        the negamax value from the side to move, the principal variation (a list of
+        columns, starting with ``move``) and the statistics dict (``nodes``, ``leaves``,
+        ``cutoffs``, ``tt_probes``, ``tt_hits``).
+
+    Raises:
+        ai.search.SearchAborted: a budget ran out (``.stats`` holds the statistics so far).
+        ValueError: an unsupported game or heuristic, or a bad depth.
+    """
+    kind = _kind(game, heuristic)
+    if kind is None:
+        raise ValueError(f"fast_alphabeta does not support {game!r} with heuristic {heuristic!r}")
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
+        raise ValueError(f"depth must be a whole number >= 0 (or None), not {depth!r}")
+    if state is None:
+        state = game.initial_state()
+    if root_values is None:
+        root_values = {}
+    if depth is None:
+        depth = game.cells - state.moves    # the game cannot last longer: the same value
+    if state.over or depth == 0:            # the root is a leaf
+        if state.over == 1:
+            value = -_search_module().MAX_SCORE   # the player who just moved won, ply 0
+        elif state.over or kind == _ZERO:
+            value = 0
+        else:
+            value = heuristic(state, state.moves & 1)
+        return None, value, [], {"nodes": 1, "leaves": 1, "cutoffs": 0, "tt_probes": 0,
+                                 "tt_hits": 0}
+    quick = bool(quick_wins)
+    try:
+        cache = _local.searchers
+    except AttributeError:
+        cache = _local.searchers = {}
+    key = (game.width, game.height, kind, quick)
+    searcher = cache.get(key)
+    if searcher is None or searcher[1][0]:      # none yet, or this one is busy (re-entry)
+        searcher = _build(_geometry(game.width, game.height), kind, quick)
+        if key not in cache:
+            cache[key] = searcher
+    return searcher[0](state.current, state.mask, state.moves, depth, table, max_nodes,
+                       deadline, root_values)
+
+
+def _build(g: _Geometry, kind: int, quick: bool):
+    """The search for one board size, heuristic kind and scoring: ``(run, busy)``, where
+    ``run(current, mask, moves, depth, table, max_nodes, deadline, root_values)`` does one
+    search and ``busy[0]`` is True while it runs. Built once per thread and reused: the
+    per-search state (counters, table, budget) lives in the closure and is reset by ``run``."""
+    S = _search_module()
+    MAX, WT = S.MAX_SCORE, S.WIN_THRESHOLD
+    EXACT, LOWER, UPPER = S.EXACT, S.LOWER, S.UPPER
+    LIMIT = S.HEURISTIC_MAX - 1
+    Aborted = S.SearchAborted
+
+    W, H, H1, CELLS = g.W, g.H, g.H1, g.cells
+    BOTTOM, BOARD, SENT = g.bottom, g.board, g.sentinels
+    REP, DIAG = g.rep, g.diag
+    MOVES, MOVES_FIRST, BYPRI = g.moves, g.moves_first, g.by_priority
+    LAYOUT, LAYOUT_HI, STARTS2, LOW, K, CEN = (g.layout, g.layout_hi, g.starts2, g.low, g.K,
+                                               g.centre)
+    HS = STARTS2 & ~LOW                             # the window starts of the high half
+    OFFSET = 16 * HS.bit_count()                    # (1 + 3 + 12) per high window start
+    VAL = g.cell_value
+    s0, s1, s2 = H, H1, H1 + 1                      # the two diagonals and horizontal
+    s0x2, s1x2, s2x2 = 2 * s0, 2 * s1, 2 * s2
+    s0x3, s1x3, s2x3 = 3 * s0, 3 * s1, 3 * s2
+    DRAWN = CELLS - 2
+    n_ply = CELLS + 8
+    if quick:
+        WIN1 = MAX - 1                                     # the root's side wins at once
+        LOSS2 = tuple(-(MAX - (p + 2)) for p in range(n_ply))  # the opponent wins next move
+        LO = tuple(-(MAX - (p + 4)) for p in range(n_ply))     # a non-losing move: at worst
+        HI = tuple(MAX - (p + 3) for p in range(n_ply))        # no win at once: at best
+    else:
+        WIN1, LOSS2, LO, HI = MAX, (-MAX,) * n_ply, (-MAX,) * n_ply, (MAX,) * n_ply
+    EMPTY = []
+    pvs = [EMPTY] * n_ply
+    CENTRE_COL = g.order[0]
+    killers = [CENTRE_COL] * n_ply  # per ply: the last move that made a depth-1 node cut
+
+    # per-search state, reset by run()
+    nodes = leaves = cutoffs = probes = hits = 0
+    limit = checkpoint = _INF
+    deadline = None
+    tdata = tget = max_entries = None
+    use_table = False
+    table_low = False           # use the table at depths 1 and 2 too (searches of depth >= 5)
+    busy = [False]
+
+    def stats():
+        return {"nodes": nodes, "leaves": leaves, "cutoffs": cutoffs, "tt_probes": probes,
+                "tt_hits": hits}
+
+    def check():
+        nonlocal checkpoint
+        if nodes > limit:
+            raise Aborted("node budget")
+        if deadline is not None and time.perf_counter() > deadline:
+            raise Aborted("time budget")
+        if max_entries is not None and len(tdata) > max_entries:
+            tdata.clear()           # as TranspositionTable.store: only costs speed
+        checkpoint = nodes + _CHECK_EVERY
+        if checkpoint > limit:
+            checkpoint = limit
+
+    # -- depth 1: the children are scored inline -----------------------------------------------
+    # Called only below a node of depth >= 2, which never plays a move that lets the side to
+    # move here win at once, nor comes within two plies of a full board: every child is a
+    # position at the depth limit, scored by the heuristic.
+    def node1(cur, mask, alpha, beta, ply, h1,
+              BOTTOM=BOTTOM, BOARD=BOARD, SENT=SENT, MOVES=MOVES, MOVES_FIRST=MOVES_FIRST,
+              LAYOUT=LAYOUT, STARTS2=STARTS2, LOW=LOW, K=K, CEN=CEN, VAL=VAL, LIMIT=LIMIT,
+              HS=HS, OFFSET=OFFSET, kind=kind, pvs=pvs, EMPTY=EMPTY, EXACT=EXACT,
+              LOWER=LOWER, UPPER=UPPER, killers=killers):
+        nonlocal nodes, leaves, cutoffs, probes, hits
+        nodes += 1
+        if kind == _ZERO:               # every child scores 0
+            leaves += 1
+            pvs[ply] = EMPTY
+            if nodes > checkpoint:
+                check()
+            return 0
+        possible = (mask + BOTTOM) & BOARD
+        if table_low:
+            key = ~(cur + mask)
+            probes += 1
+            e = tget(key)
+            if e is not None:
+                if e[0] == 1:           # (no win score at depth 1: nothing to convert)
+                    v = e[2]
+                    bound = e[1]
+                    if (bound == EXACT or (bound == LOWER and v >= beta)
+                            or (bound == UPPER and v <= alpha)):
+                        hits += 1
+                        pvs[ply] = [e[3]]
+                        if nodes > checkpoint:
+                            check()
+                        return v
+                order = MOVES_FIRST[e[3]][(possible + BOARD) & SENT]
+            else:
+                order = MOVES_FIRST[killers[ply]][(possible + BOARD) & SENT]
+        else:
+            order = MOVES_FIRST[killers[ply]][(possible + BOARD) & SENT]
+        alpha0 = alpha
+        best = -_INF
+        best_move = None
+        n = 0
+        if kind == _THREATS:
+            # h1: the layouts, the side to move's in the low half, the opponent's above
+            # A window starting at bit s holds bits s..s+3: with b = X >> 1, ab = X & b and
+            # aob = X | b, the pairs (s, s+1) and (s+2, s+3) are ab/aob and ab/aob >> 2.
+            # A count "mine - theirs" of a mask q whose high half lies in HIGH_STARTS is
+            # popcount(q ^ HIGH_STARTS) - N_HIGH: one popcount instead of two.
+            opp = cur ^ mask
+            base = 2 * ((cur & CEN).bit_count() - (opp & CEN).bit_count()) - OFFSET
+            for col, cm, sh, pri in order:
+                bit = possible & cm
+                X = h1 | LAYOUT[bit]
+                b = X >> 1
+                ab = X & b
+                aob = X | b
+                cd = ab >> 2
+                cod = aob >> 2
+                p1 = aob | cod          # windows with >= 1 stone of a player
+                free = STARTS2 & ~((p1 >> K) | ((p1 & LOW) << K))   # ... none of the other's
+                v = (((p1 & free) ^ HS).bit_count()
+                     + 3 * (((ab | cd | (aob & cod)) & free) ^ HS).bit_count()      # >= 2
+                     + 12 * ((((ab & cod) | (cd & aob)) & free) ^ HS).bit_count()   # >= 3
+                     + base)
+                if bit & CEN:
+                    v += 2
+                if v > LIMIT:
+                    v = LIMIT
+                elif v < -LIMIT:
+                    v = -LIMIT
+                n += 1
+                if v > best:
+                    best = v
+                    best_move = col
+                    if v > alpha:
+                        alpha = v
+                        if v >= beta:
+                            cutoffs += 1
+                            killers[ply] = col
+                            break
+        else:                           # _CELLS: h1 is the running sum from the mover's side
+            for col, cm, sh, pri in order:
+                v = h1 + VAL[possible & cm]
+                if v > LIMIT:
+                    v = LIMIT
+                elif v < -LIMIT:
+                    v = -LIMIT
+                n += 1
+                if v > best:
+                    best = v
+                    best_move = col
+                    if v > alpha:
+                        alpha = v
+                        if v >= beta:
+                            cutoffs += 1
+                            killers[ply] = col
+                            break
+        nodes += n
+        leaves += n
+        pvs[ply] = [best_move] if best > alpha0 else EMPTY
+        if table_low:
+            tdata[key] = (1, UPPER if best <= alpha0 else LOWER if best >= beta else EXACT,
+                          best, best_move)
+        if nodes > checkpoint:
+            check()
+        return best
+
+    # -- depth >= 2 ----------------------------------------------------------------------------
+    # The side to move cannot win at once (the parent saw to it); opp_wins are the
+    # opponent's winning cells. h1, h2: the heuristic's running state (Threats: the layouts
+    # seen from the side to move, and from the opponent; CellValues: the running sum, 0).
+    def node(cur, mask, nb, depth, alpha, beta, ply, opp_wins, h1, h2,
+             BOTTOM=BOTTOM, BOARD=BOARD, SENT=SENT, REP=REP, DIAG=DIAG, MOVES=MOVES,
+             MOVES_FIRST=MOVES_FIRST, BYPRI=BYPRI, LAYOUT=LAYOUT, LAYOUT_HI=LAYOUT_HI,
+             VAL=VAL, kind=kind, pvs=pvs, EMPTY=EMPTY, LOSS2=LOSS2, LO=LO, HI=HI,
+             DRAWN=DRAWN, EXACT=EXACT, LOWER=LOWER, UPPER=UPPER, WT=WT, node1=node1, H1=H1,
+             s0=s0, s1=s1, s2=s2, s0x2=s0x2, s1x2=s1x2, s2x2=s2x2,
+             s0x3=s0x3, s1x3=s1x3, s2x3=s2x3):
+        nonlocal nodes, leaves, cutoffs, probes, hits
+        nodes += 1
+        if nodes > checkpoint:
+            check()
+        possible = (mask + BOTTOM) & BOARD
+        forced = possible & opp_wins
+        if forced:
+            if forced & (forced - 1):
+                leaves += 1             # two threats: every move loses at ply + 2
+                pvs[ply] = EMPTY
+                return LOSS2[ply]
+            possible = forced           # one threat: block it
+        possible &= ~(opp_wins >> 1)    # never under an opponent's winning cell
+        if not possible:
+            leaves += 1
+            pvs[ply] = EMPTY
+            return LOSS2[ply]
+        if nb >= DRAWN:                 # our stone (and the opponent's) fill the board
+            leaves += 1
+            pvs[ply] = EMPTY
+            return 0
+        v = LO[ply]
+        if alpha < v:
+            alpha = v
+            if alpha >= beta:
+                cutoffs += 1
+                pvs[ply] = EMPTY
+                return alpha
+        v = HI[ply]
+        if beta > v:
+            beta = v
+            if alpha >= beta:
+                cutoffs += 1
+                pvs[ply] = EMPTY
+                return beta
+        tt_move = -1
+        use_tt = use_table and (table_low or depth > 2)
+        if use_tt:
+            key = ~(cur + mask)
+            probes += 1
+            e = tget(key)
+            if e is not None:
+                if e[0] == depth:
+                    v = e[2]
+                    if v >= WT:
+                        v -= ply
+                    elif v <= -WT:
+                        v += ply
+                    bound = e[1]
+                    if (bound == EXACT or (bound == LOWER and v >= beta)
+                            or (bound == UPPER and v <= alpha)):
+                        hits += 1
+                        pvs[ply] = [e[3]]
+                        return v
+                tt_move = e[3]
+        pvs[ply] = EMPTY
+        opp = cur ^ mask
+        nb += 1
+        ply1 = ply + 1
+        depth -= 1
+        alpha0 = alpha
+        best = -_INF
+        best_move = None
+        if depth == 1:
+            # The children are depth-1 nodes: they need no winning cells. Centre first.
+            if tt_move >= 0:
+                order = MOVES_FIRST[tt_move][(possible + BOARD) & SENT]
+            else:
+                order = MOVES[(possible + BOARD) & SENT]
+            for col, cm, sh, pri in order:
+                bit = possible & cm
+                if kind == _THREATS:
+                    v = -node1(opp, mask | bit, -beta, -alpha, ply1, h2 | LAYOUT_HI[bit])
+                elif kind == _CELLS:
+                    v = -node1(opp, mask | bit, -beta, -alpha, ply1, -(h1 + VAL[bit]))
+                else:
+                    v = -node1(opp, mask | bit, -beta, -alpha, ply1, 0)
+                if v > best:
+                    best = v
+                    best_move = col
+                    if v > alpha:
+                        alpha = v
+                        pvs[ply] = [col] + pvs[ply1]
+                        if v >= beta:
+                            cutoffs += 1
+                            break
+        else:
+            empty = BOARD ^ mask
+            if not possible & (possible - 1):
+                # a single move: its winning cells on the ordinary board
+                p = cur | possible
+                u = p << 1
+                r = ((p & u) << 2) & u
+                t = p >> s0
+                d = p & t
+                r |= ((d >> s0) & ((p >> s0x3) | (p << s0))) | ((d << s0x2) & (t | (p << s0x3)))
+                t = p >> s1
+                d = p & t
+                r |= ((d >> s1) & ((p >> s1x3) | (p << s1))) | ((d << s1x2) & (t | (p << s1x3)))
+                t = p >> s2
+                d = p & t
+                r |= ((d >> s2) & ((p >> s2x3) | (p << s2))) | ((d << s2x2) & (t | (p << s2x3)))
+                bit = possible
+                best_move = (bit.bit_length() - 1) // H1
+                if kind == _THREATS:
+                    best = -node(opp, mask | bit, nb, depth, -beta, -alpha, ply1, r & empty,
+                                 h2 | LAYOUT_HI[bit], h1 | LAYOUT[bit])
+                elif kind == _CELLS:
+                    best = -node(opp, mask | bit, nb, depth, -beta, -alpha, ply1, r & empty,
+                                 -(h1 + VAL[bit]), 0)
+                else:
+                    best = -node(opp, mask | bit, nb, depth, -beta, -alpha, ply1, r & empty,
+                                 0, 0)
+                if best > alpha:
+                    pvs[ply] = [best_move] + pvs[ply1]
+                    if best >= beta:
+                        cutoffs += 1
+            else:
+                # Several moves: the winning cells after each, all at once on the wide board.
+                p = cur * REP | (possible * REP & DIAG)
+                u = p << 1
+                r = ((p & u) << 2) & u
+                t = p >> s0
+                d = p & t
+                r |= ((d >> s0) & ((p >> s0x3) | (p << s0))) | ((d << s0x2) & (t | (p << s0x3)))
+                t = p >> s1
+                d = p & t
+                r |= ((d >> s1) & ((p >> s1x3) | (p << s1))) | ((d << s1x2) & (t | (p << s1x3)))
+                t = p >> s2
+                d = p & t
+                r |= ((d >> s2) & ((p >> s2x3) | (p << s2))) | ((d << s2x2) & (t | (p << s2x3)))
+                # the table's move first, then the most winning cells, then centre first
+                keys = []
+                for col, cm, sh, pri in MOVES[(possible + BOARD) & SENT]:
+                    if col == tt_move:
+                        keys.append(4096 | pri)
+                    else:
+                        keys.append((((r >> sh) & empty).bit_count() << 4) | pri)
+                keys.sort(reverse=True)
+                for k in keys:
+                    col, cm, sh = BYPRI[k & 15]
+                    bit = possible & cm
+                    if kind == _THREATS:
+                        v = -node(opp, mask | bit, nb, depth, -beta, -alpha, ply1,
+                                  (r >> sh) & empty, h2 | LAYOUT_HI[bit], h1 | LAYOUT[bit])
+                    elif kind == _CELLS:
+                        v = -node(opp, mask | bit, nb, depth, -beta, -alpha, ply1,
+                                  (r >> sh) & empty, -(h1 + VAL[bit]), 0)
+                    else:
+                        v = -node(opp, mask | bit, nb, depth, -beta, -alpha, ply1,
+                                  (r >> sh) & empty, 0, 0)
+                    if v > best:
+                        best = v
+                        best_move = col
+                        if v > alpha:
+                            alpha = v
+                            pvs[ply] = [col] + pvs[ply1]
+                            if v >= beta:
+                                cutoffs += 1
+                                break
+        if use_tt:
+            bound = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+            if best >= WT:
+                tdata[key] = (depth + 1, bound, best + ply, best_move)
+            elif best <= -WT:
+                tdata[key] = (depth + 1, bound, best - ply, best_move)
+            else:
+                tdata[key] = (depth + 1, bound, best, best_move)
+        return best
+
+    # -- the root ------------------------------------------------------------------------------
+    def leaf_value(h1, bit, cur, opp):
+        """The value, for the side to move, of playing ``bit`` into a position at the depth
+        limit (as node1 scores its children)."""
+        if kind == _THREATS:
+            X = h1 | LAYOUT[bit]
+            b, c, d = X >> 1, X >> 2, X >> 3
+            ab, cd, aob, cod = X & b, c & d, X | b, c | d
+            p1 = aob | cod
+            free = STARTS2 & ~((p1 >> K) | ((p1 & LOW) << K))
+            v = 0
+            for w, q in ((1, p1), (3, ab | cd | (aob & cod)), (12, (ab & cod) | (cd & aob))):
+                q &= free
+                v += w * ((q & LOW).bit_count() - (q >> K).bit_count())
+            v += 2 * (((cur | bit) & CEN).bit_count() - (opp & CEN).bit_count())
+        elif kind == _CELLS:
+            v = h1 + VAL[bit]
+        else:
+            return 0
+        return LIMIT if v > LIMIT else -LIMIT if v < -LIMIT else v
+
+    def run(cur, mask, nb, depth, table, max_nodes, dl, root_values):
+        nonlocal nodes, leaves, cutoffs, probes, hits, limit, checkpoint, deadline
+        nonlocal tdata, tget, max_entries, use_table, table_low
+        nodes = leaves = cutoffs = probes = hits = 0
+        limit = _INF if max_nodes is None else max_nodes
+        checkpoint = _CHECK_EVERY if limit > _CHECK_EVERY else limit
+        deadline = dl
+        if table is None:
+            tdata = tget = max_entries = None
+            use_table = False
+        else:
+            tdata = getattr(table, "data", table)
+            tget = tdata.get
+            max_entries = getattr(table, "max_entries", None)
+            use_table = True
+        # Near the leaves a table look-up costs about what it saves; it pays in the larger
+        # trees (measured on the benchmark positions), so small searches skip it there.
+        table_low = use_table and depth >= _TABLE_LOW_DEPTH
+        killers[:] = [CENTRE_COL] * n_ply
+        busy[0] = True
+        try:
+            answer = root(cur, mask, nb, depth, root_values)
+            if nodes > limit:           # (the root's own leaves are not checked one by one)
+                raise Aborted("node budget")
+            return answer
+        except Aborted as err:
+            err.stats = stats()
+            raise
+        finally:
+            busy[0] = False
+            tdata = tget = None         # do not keep the caller's table alive
+
+    def root(cur, mask, nb, depth, root_values):
+        nonlocal nodes, leaves, probes
+        nodes = 1
+        possible = (mask + BOTTOM) & BOARD
+        opp = cur ^ mask
+        wins = winning_cells(cur, mask, g) & possible
+        order = MOVES[(possible + BOARD) & SENT]
+        if wins:                        # a win at once: the best there is
+            col = next(c for c, cm, _, _ in order if wins & cm)
+            nodes += 1
+            leaves += 1
+            root_values[col] = WIN1
+            return col, WIN1, [col], stats()
+        if kind == _THREATS:
+            lc, lo = g.to_layout(cur), g.to_layout(opp)
+            h1, h2 = lc | (lo << K), lo | (lc << K)
+        elif kind == _CELLS:
+            h1, h2 = g.cells_sum(cur) - g.cells_sum(opp), 0
+        else:
+            h1 = h2 = 0
+        if depth == 1:
+            # every child is at the depth limit, or over (the board full: a draw)
+            best, best_move = -_INF, None
+            for col, cm, _, _ in order:
+                v = 0 if nb + 1 == CELLS else leaf_value(h1, possible & cm, cur, opp)
+                nodes += 1
+                leaves += 1
+                root_values[col] = v
+                if v > best:
+                    best, best_move = v, col
+            return best_move, best, [best_move], stats()
+        opp_wins = winning_cells(opp, mask, g)
+        forced = possible & opp_wins
+        nonlosing = possible
+        if forced:
+            nonlosing = 0 if forced & (forced - 1) else forced
+        nonlosing &= ~(opp_wins >> 1)
+        if not nonlosing:
+            for col, cm, _, _ in order:
+                root_values[col] = LOSS2[0]     # whatever we play, the opponent wins next
+            leaves += 1
+            col = next((c for c, cm, _, _ in order if forced & cm), order[0][0])
+            bit = possible & g.colmask[col]
+            after = ((mask | bit) + BOTTOM) & BOARD & opp_wins
+            reply = next(c for c, cm, _, _ in MOVES[((mask | bit) + BOTTOM + BOARD) & SENT]
+                         if after & cm)
+            return col, LOSS2[0], [col, reply], stats()
+        if nb >= DRAWN:                 # a non-losing move, then the board is full
+            leaves += 1
+            col = next(c for c, cm, _, _ in order if nonlosing & cm)
+            root_values[col] = 0
+            return col, 0, [col], stats()
+        tt_move = -1
+        key = ~(cur + mask)
+        if use_table:
+            probes += 1
+            e = tget(key)
+            if e is not None:
+                tt_move = e[3]
+        empty = BOARD ^ mask
+        # (column, move bit, the mover's winning cells after it), in search order
+        if depth == 2:
+            seq = MOVES[(nonlosing + BOARD) & SENT] if tt_move < 0 else \
+                MOVES_FIRST[tt_move][(nonlosing + BOARD) & SENT]
+            moves = [(col, nonlosing & cm, 0) for col, cm, _, _ in seq]
+        else:
+            p = cur * REP | (nonlosing * REP & DIAG)
+            r = winning_cells(p, 0, g, wide=True)
+            keyed = []
+            for col, cm, sh, pri in MOVES[(nonlosing + BOARD) & SENT]:
+                w = (r >> sh) & empty
+                keyed.append((col == tt_move, w.bit_count(), pri, col, nonlosing & cm, w))
+            keyed.sort(reverse=True)
+            moves = [(col, bit, w) for _, _, _, col, bit, w in keyed]
+        alpha, beta = -_INF, _INF
+        best, best_move, pv = -_INF, None, []
+        for col, bit, w in moves:
+            if kind == _THREATS:
+                c1, c2 = h2 | LAYOUT_HI[bit], h1 | LAYOUT[bit]
+            elif kind == _CELLS:
+                c1, c2 = -(h1 + VAL[bit]), 0
+            else:
+                c1 = c2 = 0
+            if depth == 2:
+                v = -node1(opp, mask | bit, -beta, -alpha, 1, c1)
+            else:
+                v = -node(opp, mask | bit, nb + 1, depth - 1, -beta, -alpha, 1, w, c1, c2)
+            root_values[col] = v
+            if v > best:
+                best, best_move = v, col
+                pv = [col] + pvs[1]
+                if v > alpha:
+                    alpha = v
+        for col, cm, _, _ in order:
+            if not nonlosing & cm:
+                root_values[col] = LOSS2[0]     # the opponent wins next move
+        if use_table:
+            tdata[key] = (depth, EXACT, best, best_move)   # (ply 0: node-relative as is)
+        return best_move, best, pv, stats()
+
+    return run, busy
