@@ -37,8 +37,8 @@ class Level:
 LEVELS = {
     "beginner": Level("beginner", "alphabeta", 1, 0.5, {"connect4": "cells", "nim": "course"}),
     "easy": Level("easy", "alphabeta", 2, 0.5, {"connect4": "cells", "nim": "course"}),
-    "medium": Level("medium", "alphabeta-tt", 4, 0.5, {"connect4": "threats", "nim": "course"}),
-    "hard": Level("hard", "iterative", 7, 0.25, {"connect4": "threats", "nim": "exact"}),
-    "expert": Level("expert", "iterative", 12, 1.0, {"connect4": "threats", "nim": "exact"}),
+    "medium": Level("medium", "alphabeta-tt", 5, 0.5, {"connect4": "threats", "nim": "course"}),
+    "hard": Level("hard", "iterative", 9, 0.25, {"connect4": "threats", "nim": "exact"}),
+    "expert": Level("expert", "iterative", 14, 1.0, {"connect4": "threats", "nim": "exact"}),
 }
 DEFAULT_LEVEL = "hard"

@@ -406,12 +406,18 @@ def _root(engine: _Engine, state, depth, alpha, beta, algorithm, rng, deadline_o
 
 def _run(algorithm, game, state, depth, *, heuristic=None, order=None, quick_wins=True,
          window=None, table=None, record=False, max_nodes=None, time_limit=None,
-         tie_break="first", seed=None, name=None):
+         tie_break="first", seed=None, name=None, fast=True):
     state = _check(game, state, depth, max_nodes, time_limit)
     alpha, beta, course = _window(window, getattr(game, "max_score", MAX_SCORE))
     if tie_break not in ("first", "random"):
         raise ValueError(f"tie_break is 'first' or 'random', not {tie_break!r}")
     rng = random.Random(seed) if tie_break == "random" else None
+    if fast and algorithm == "alphabeta" and not record and rng is None:
+        fast = _fast_connect4(game, state, depth, heuristic=heuristic, order=order,
+                              quick_wins=quick_wins, window=window, table=table,
+                              max_nodes=max_nodes, time_limit=time_limit, name=name)
+        if fast is not None:
+            return fast
     engine = _Engine(game, heuristic=heuristic, order=order, quick_wins=quick_wins,
                      table=table, record=record, max_nodes=max_nodes, time_limit=time_limit,
                      course_window=course, root_player=game.to_move(state))
@@ -438,6 +444,42 @@ def _run(algorithm, game, state, depth, *, heuristic=None, order=None, quick_win
         engine.tree.mark_pv(pv)
     return SearchResult(move, value, tuple(pv), engine.stats, name or algorithm, depth,
                         complete, engine.tree, values)
+
+
+def _fast_connect4(game, state, depth, *, heuristic, order, quick_wins, window, table,
+                   max_nodes, time_limit, name):
+    """Connect-4 alpha-beta through the specialised inner loop (``ai.fast_connect4``) when it
+    gives the same answers for these options; None otherwise. The value is always the one
+    the generic engine returns; among tied best moves it may pick another, and it records
+    no tree (a search that records one runs here, in the generic engine)."""
+    from .fast_connect4 import fast_alphabeta, supports
+    if not supports(game, heuristic, window=window, order=order, table=table, depth=depth):
+        return None
+    start = time.perf_counter()
+    deadline = None if time_limit is None else start + time_limit
+    values: dict = {}
+    complete = True
+    try:
+        move, value, pv, counts = fast_alphabeta(
+            game, state, depth, heuristic=heuristic, table=table, quick_wins=quick_wins,
+            max_nodes=max_nodes, deadline=deadline, root_values=values)
+    except SearchAborted as stop:
+        complete = False
+        counts = getattr(stop, "stats", None) or {}
+        if values:
+            move = max(values, key=values.get)
+            value = values[move]
+        else:
+            moves = game.actions(state)
+            move, value = (moves[0] if moves else None), 0
+        pv = [move] if move is not None else []
+    stats = SearchStats(**{k: counts.get(k, 0) for k in
+                           ("nodes", "leaves", "cutoffs", "tt_probes", "tt_hits")})
+    stats.elapsed = time.perf_counter() - start
+    stats.depth = depth if complete and depth is not None else 0
+    return SearchResult(move, value, tuple(pv), stats,
+                        name or ("alphabeta-tt" if table is not None else "alphabeta"),
+                        depth, complete, None, values)
 
 
 # -- public entry points -------------------------------------------------------------------
@@ -470,20 +512,24 @@ def minimax(game, state=None, depth=None, *, heuristic=None, order=None, quick_w
 
 def alphabeta(game, state=None, depth=None, *, heuristic=None, order=None, quick_wins=True,
               window="infinite", table=None, record=False, max_nodes=None, time_limit=None,
-              tie_break="first", seed=None):
+              tie_break="first", seed=None, fast=True):
     """Alpha-beta pruning with a depth limit (seeds 001, 003, 004): the value of minimax at
     the same depth, exploring fewer nodes.
 
     ``window`` is the initial (alpha, beta): "infinite" (-inf, +inf), "course"
     [-maxScore, +maxScore] as seed 003 starts ("le processus d'évaluation peut être
     initialisé avec les valeurs -maxScore, +maxScore"), or an explicit pair. ``table``: a
-    ``TranspositionTable`` to use (``alphabeta_tt`` makes one). Other arguments as
+    ``TranspositionTable`` to use (``alphabeta_tt`` makes one). ``fast``: on Connect-4, run
+    the specialised inner loop (``ai.fast_connect4``) when it gives the same value, which it
+    does unless the tree is recorded or ties are broken at random; its node counts are
+    smaller than the textbook algorithm's (it orders by threats and settles forced
+    positions at once), so ``fast=False`` keeps the course's counts. Other arguments as
     ``minimax``.
     """
     return _run("alphabeta", game, state, depth, heuristic=heuristic, order=order,
                 quick_wins=quick_wins, window=window, table=table, record=record,
                 max_nodes=max_nodes, time_limit=time_limit, tie_break=tie_break, seed=seed,
-                name="alphabeta-tt" if table is not None else "alphabeta")
+                name="alphabeta-tt" if table is not None else "alphabeta", fast=fast)
 
 
 def alphabeta_tt(game, state=None, depth=None, *, table=None, **kwargs):

@@ -144,7 +144,10 @@ def test_a_search_stopped_by_its_budget_says_so_and_still_returns_a_legal_move()
     r = minimax(game, state, 9, heuristic=Threats(game), max_nodes=5_000)
     assert not r.complete and r.move in game.actions(state)
     assert r.stats.nodes <= 5_001
-    r = alphabeta(game, state, 6, heuristic=Threats(game), max_nodes=3_000, order="center")
+    r = alphabeta(game, state, 6, heuristic=Threats(game), max_nodes=3_000, order="center",
+                  fast=False)
     assert not r.complete and r.move in game.actions(state)
+    quick = alphabeta(game, state, 8, heuristic=Threats(game), max_nodes=200)   # the fast path
+    assert not quick.complete and quick.move in game.actions(state)
     # with enough budget for a few root moves, the best of those is kept
     assert set(r.root_values) <= set(game.actions(state))
