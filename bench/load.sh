@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Load test against the README's server: starts scripts/serve on a free local port, runs
+# locust headless (USERS players, default 50, for DURATION, default 2m), prints requests,
+# failures and latency percentiles, then stops the server. Loopback only.
+#   bench/load.sh            # 50 players, 2 minutes
+#   USERS=10 DURATION=30s bench/load.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup >/dev/null
+[ -x .venv/bin/locust ] || .venv/bin/python -m pip install --quiet "locust>=2.20"
+USERS=${USERS:-50}; DURATION=${DURATION:-2m}
+PORT=$(.venv/bin/python -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+BIND=127.0.0.1:$PORT scripts/serve > /tmp/minimax-lab-load-server.log 2>&1 &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null || true' EXIT
+for _ in $(seq 50); do curl -fs "http://127.0.0.1:$PORT/" >/dev/null && break; sleep 0.2; done
+OUT=$(mktemp -d)
+.venv/bin/locust -f bench/locustfile.py --headless --users "$USERS" --spawn-rate 10 \
+  --run-time "$DURATION" --stop-timeout 10 --host "http://127.0.0.1:$PORT" \
+  --csv "$OUT/load" --only-summary > "$OUT/locust.log" 2>&1 || true
+.venv/bin/python - "$OUT/load_stats.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+print(f"{'request':<22}{'count':>8}{'fail':>6}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8}{'max ms':>8}")
+for r in rows:
+    print(f"{r['Name']:<22}{r['Request Count']:>8}{r['Failure Count']:>6}{r['50%']:>8}{r['95%']:>8}"
+          f"{r['99%']:>8}{float(r['Max Response Time']):>8.0f}")
+PY

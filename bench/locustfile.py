@@ -1,0 +1,68 @@
+"""Load test: simulated players, each playing whole Connect-4 and Nim games at the default
+level, clicking like a person (an htmx request per move, about 3 s of thought between).
+
+Run by ``bench/load.sh`` (which starts the README's gunicorn and stops it afterwards)."""
+import random
+import re
+import sys
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+from locust import HttpUser, between, task
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from ai.connect4 import Connect4  # noqa: E402
+from ai.nim import Nim  # noqa: E402
+
+HX = {"HX-Request": "true", "Accept-Encoding": "gzip"}
+OVER = re.compile(r"wins!|Draw\.")
+
+
+class Player(HttpUser):
+    wait_time = between(2.5, 3.5)
+
+    def moves_after(self, response):
+        pushed = response.headers.get("HX-Push-Url", "")
+        return parse_qs(urlparse(pushed).query).get("moves", [""])[0]
+
+    @task(3)
+    def connect4_game(self):
+        game = Connect4()
+        self.client.get("/connect4", name="/connect4 (page)")
+        moves = ""
+        for _ in range(25):
+            state = game.from_moves(moves)
+            if game.is_terminal(state):
+                return
+            col = random.choice(game.actions(state)) + 1
+            with self.client.get(f"/connect4/move?moves={moves}&col={col}", headers=HX,
+                                 name="/connect4/move", catch_response=True) as r:
+                if r.status_code != 200:
+                    r.failure(f"status {r.status_code}")
+                    return
+                moves = self.moves_after(r)
+                if OVER.search(r.text):
+                    return
+            self.wait()
+
+    @task(1)
+    def nim_game(self):
+        game = Nim(21, 3, random.choice(["normal", "misere"]))
+        self.client.get(f"/nim?variant={game.variant}", name="/nim (page)")
+        moves = ""
+        for _ in range(15):
+            state = game.initial_state()
+            for m in game.parse_moves(moves):
+                state = game.result(state, m)
+            if game.is_terminal(state):
+                return
+            take = random.choice(game.actions(state))
+            with self.client.get(f"/nim/move?variant={game.variant}&moves={moves}&take={take}",
+                                 headers=HX, name="/nim/move", catch_response=True) as r:
+                if r.status_code != 200:
+                    r.failure(f"status {r.status_code}")
+                    return
+                moves = self.moves_after(r)
+                if OVER.search(r.text):
+                    return
+            self.wait()
