@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup >/dev/null
-[ -x .venv/bin/locust ] || .venv/bin/python -m pip install --quiet "locust>=2.20"
+[ -x .venv/bin/locust ] || .venv/bin/python -m pip install --quiet "locust>=2.20" >/dev/null 2>&1
 USERS=${USERS:-50}; DURATION=${DURATION:-2m}
 PORT=$(.venv/bin/python -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 BIND=127.0.0.1:$PORT scripts/serve > /tmp/minimax-lab-load-server.log 2>&1 &
