@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from .exercise_tree import ExerciseTree
 from .record import Node, SearchTree
 from .search import SearchResult, alphabeta, minimax
+from .tree_view import path_of
 from .messages import GameError
 
 
@@ -39,15 +40,7 @@ class Solved:
 
     def pruned_roots(self) -> set:
         """Paths of the children that a cut skipped (each stands for its whole subtree)."""
-        return {path_of_record(self.result.tree, n) for n in self.result.tree.nodes if n.pruned}
-
-
-def path_of_record(tree: SearchTree, node: Node) -> tuple:
-    moves = []
-    while node.parent is not None:
-        moves.append(node.move)
-        node = tree.nodes[node.parent]
-    return tuple(reversed(moves))
+        return {path_of(self.result.tree, n) for n in self.result.tree.nodes if n.pruned}
 
 
 def solve(game: ExerciseTree, algorithm: str = "alphabeta", *, window="infinite",
@@ -61,11 +54,11 @@ def solve(game: ExerciseTree, algorithm: str = "alphabeta", *, window="infinite"
         result = reference
     else:
         result = alphabeta(game, record=True, window=window, order=order)
-    found = {path_of_record(result.tree, n): n for n in result.tree.nodes if not n.pruned}
+    found = {path_of(result.tree, n): n for n in result.tree.nodes if not n.pruned}
     full = SearchTree(reference.tree.root_player)
     paths, values = {}, {}
     for ref in reference.tree.nodes:
-        path = path_of_record(reference.tree, ref)
+        path = path_of(reference.tree, ref)
         values[path] = ref.value
         mine = found.get(path)
         node = Node(ref.id, ref.parent, ref.move, ref.ply, ref.is_max, kind=ref.kind,
