@@ -10,6 +10,9 @@ position is a link, any gunicorn worker can answer, and the server keeps no sess
 - ``GET /<game>/move``: a person's move (``col=`` or ``take=``); plays it, then the AI's reply
   if the AI is to move.
 - ``GET /<game>/ai``: the AI plays the side to move (AI first, AI vs AI demo).
+- ``GET /<game>/tree`` (the tree panel alone: unfold ``path=``, ``step=``), ``/<game>/tree.svg``
+  (download), ``/<game>/peek`` (a node's position), ``/<game>/compare`` (algorithms side by
+  side), ``/nim/theory`` (the whole Nim tree and the theory), ``/tree`` (the exercise lab).
 
 A move request answers htmx with the ``game`` fragment and ``HX-Push-Url`` (the position's
 canonical link); a plain browser is redirected (303) to that link. Bad input is a 400 with a
@@ -20,7 +23,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field, replace
 
-from flask import Flask, Response, g as flask_g, redirect, render_template, request, url_for
+from flask import Flask, Response, redirect, render_template, request, url_for
 from flask_babel import Babel, format_decimal, get_locale, gettext, lazy_gettext as _l
 from markupsafe import Markup, escape
 from jinja2_fragments.flask import render_block
