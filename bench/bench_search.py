@@ -133,14 +133,22 @@ def easyai_game(g: Connect4, state, players, cls):
 
 def timed(setup, run, repeat: int, fast: float = 0.05):
     """Run ``run(setup())`` once; if it took under ``fast`` seconds, ``repeat`` times in all.
-    Returns (result of the last run, median seconds, runs). ``setup`` is not timed."""
+    Returns (result of the last run, median seconds, runs). ``setup`` is not timed.
+
+    As ``timeit`` does, garbage is collected before the series and the collector is off during
+    each timed run, for easyAI and for us alike: a collection in the middle of one search would
+    time the collector, and one forced before every run would time cold caches instead."""
     times, result = [], None
+    gc.collect()
     for i in range(max(1, repeat)):
         arg = setup()
-        gc.collect()
-        t0 = time.perf_counter()
-        result = run(arg)
-        times.append(time.perf_counter() - t0)
+        gc.disable()
+        try:
+            t0 = time.perf_counter()
+            result = run(arg)
+            times.append(time.perf_counter() - t0)
+        finally:
+            gc.enable()
         if i == 0 and times[0] >= fast:
             break
     return result, statistics.median(times), len(times)
@@ -248,8 +256,8 @@ def section_equal_depth(args, out):
         "easyAI  = Negamax(d)(game) on easyAI.games.ConnectFour (-100 loss, 0 otherwise; "
         "natural order, no TT)",
         f"easyAI nodes = {EASY_NODE_COUNT}",
-        "times: time.perf_counter around the search call; runs under 50 ms repeated "
-        f"{args.repeat}x, median", "moves 1-indexed; values: W3/L8 = proven win/loss in 3/8 plies, "
+        "times: time.perf_counter around the search call, garbage collector off during it "
+        f"(as timeit); runs under 50 ms repeated {args.repeat}x, median", "moves 1-indexed; values: W3/L8 = proven win/loss in 3/8 plies, "
         "else the score", "")
     for label, moves, score in POSITIONS:
         s = g.from_moves(moves)
