@@ -15,7 +15,7 @@ from ai.connect4 import Connect4  # noqa: E402
 from ai.nim import Nim  # noqa: E402
 
 HX = {"HX-Request": "true", "Accept-Encoding": "gzip"}
-OVER = re.compile(r"wins!|Draw\.")
+OVER = re.compile(r"wins!|You win!|Draw\.")
 
 
 class Player(HttpUser):

@@ -141,3 +141,11 @@ def test_bad_input_is_a_400_with_a_readable_message_in_the_page(client, url, mes
 def test_an_unknown_page_is_a_404_page_not_a_crash(client):
     r = client.get("/chess")
     assert r.status_code == 404 and "<h1>404" in r.get_data(as_text=True)
+
+
+def test_against_the_ai_the_result_speaks_to_the_player(client):
+    # X (you) wins with four in the bottom row; the AI (O) wins with a column in column 2.
+    assert "You win!" in client.get("/connect4?moves=1122334").get_data(as_text=True)
+    assert "The AI wins!" in client.get("/connect4?moves=12123242").get_data(as_text=True)
+    fr = client.get("/connect4?moves=1122334&lang=fr").get_data(as_text=True)
+    assert "Vous avez gagné" in fr
