@@ -346,7 +346,7 @@ def _build(g: _Geometry, kind: int, quick: bool):
     LIMIT = S.HEURISTIC_MAX - 1
     Aborted = S.SearchAborted
 
-    W, H, H1, CELLS = g.W, g.H, g.H1, g.cells
+    H, H1, CELLS = g.H, g.H1, g.cells
     BOTTOM, BOARD, SENT = g.bottom, g.board, g.sentinels
     REP, DIAG = g.rep, g.diag
     MOVES, MOVES_FIRST, BYPRI = g.moves, g.moves_first, g.by_priority

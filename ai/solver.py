@@ -273,7 +273,7 @@ class Solver:
 
         AREA = g.area
         BOTTOM, BOARD = g.bottom, g.board
-        CM, ORDER, PRI, SH = g.colmask, g.order, g.priority, g.shift
+        CM, ORDER, PRI = g.colmask, g.order, g.priority
         nb = moves_played
         possible = (mask + BOTTOM) & BOARD
 
