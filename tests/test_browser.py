@@ -108,6 +108,12 @@ def test_screenshots_at_phone_and_projector_sizes(browser, live_server, artifact
         pg.goto(live_server + "/nim?moves=32&n=15")
         pg.screenshot(path=str(artifacts / f"nim-{name}.png"), full_page=True)
         assert pg.evaluate("document.documentElement.scrollWidth") <= size[0]
+        for page_name, url in (("compare", "/connect4/compare?moves=4453"), ("lab", "/tree"),
+                               ("theory", "/nim/theory?n=5"),
+                               ("tree", "/connect4?moves=4453&tree=1&level=medium")):
+            pg.goto(live_server + url)
+            pg.screenshot(path=str(artifacts / f"{page_name}-{name}.png"), full_page=True)
+            assert pg.evaluate("document.documentElement.scrollWidth") <= size[0], page_name
         pg.close()
 
 

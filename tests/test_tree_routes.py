@@ -95,3 +95,11 @@ def test_nim_theory_page_draws_seed_003s_28_nodes_and_agrees_with_the_theory(cli
     assert "minimax: 15 nodes; J0, who starts, wins" in misere      # seed 000's +1
     assert "<strong>1</strong>" in misere
     assert client.get("/nim/theory?n=30").status_code == 400
+
+
+def test_compare_defaults_to_a_depth_where_minimax_fits_and_takes_cd(client):
+    html = client.get("/connect4/compare?moves=4453").get_data(as_text=True)   # AI depth 9
+    assert "searched to depth 5" in html and "did not fit" not in html
+    html = client.get("/connect4/compare?moves=4453&cd=3").get_data(as_text=True)
+    assert "searched to depth 3" in html
+    assert client.get("/connect4/compare?moves=4453&cd=99").status_code == 400
