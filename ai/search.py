@@ -197,13 +197,12 @@ class _Engine:
         self.pv = [[] for _ in range(2_100)]
         self.root_values = {}   # root move -> value, for each root move fully searched
 
-    def budget(self):
-        if self.max_nodes is not None and self.stats.nodes > self.max_nodes:
-            raise SearchAborted("node budget")
+    def check_clock(self):
+        """The time budget, read every 1024 nodes (the node budget is checked at every node)."""
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise SearchAborted("time budget")
 
-    def leaf_value(self, state, player, ply, depth_left):
+    def leaf_value(self, state, player, ply):
         """Score a final position, or a position at the depth limit (heuristic)."""
         game = self.game
         if game.is_terminal(state):
@@ -215,14 +214,14 @@ class _Engine:
         stats, game, tree = self.stats, self.game, self.tree
         stats.nodes += 1
         if not stats.nodes & _CHECK_EVERY:
-            self.budget()
+            self.check_clock()
         if self.max_nodes is not None and stats.nodes > self.max_nodes:
             raise SearchAborted("node budget")
         player = game.to_move(state)
         nid = tree.enter(parent, move, ply, player, -INF, INF) if tree else None
         self.pv[ply] = []
         if depth == 0 or game.is_terminal(state):
-            value, kind = self.leaf_value(state, player, ply, depth)
+            value, kind = self.leaf_value(state, player, ply)
             stats.leaves += 1
             if tree:
                 tree.leaf(nid, kind, value)
@@ -243,7 +242,7 @@ class _Engine:
         stats, game, tree, table = self.stats, self.game, self.tree, self.table
         stats.nodes += 1
         if not stats.nodes & _CHECK_EVERY:
-            self.budget()
+            self.check_clock()
         if self.max_nodes is not None and stats.nodes > self.max_nodes:
             raise SearchAborted("node budget")
         player = game.to_move(state)
@@ -256,7 +255,7 @@ class _Engine:
         nid = tree.enter(parent, move, ply, player, alpha, beta) if tree else None
         self.pv[ply] = []
         if depth == 0 or game.is_terminal(state):
-            value, kind = self.leaf_value(state, player, ply, depth)
+            value, kind = self.leaf_value(state, player, ply)
             stats.leaves += 1
             if tree:
                 tree.leaf(nid, kind, value)
@@ -342,7 +341,7 @@ def _window(window, max_score=MAX_SCORE):
     return a, b, False
 
 
-def _root(engine: _Engine, state, depth, alpha, beta, algorithm, rng, deadline_ok=True):
+def _root(engine: _Engine, state, depth, alpha, beta, algorithm, rng):
     """Search every root move and pick the best: first in move order, or at random among
     equals when ``rng`` is given. Returns (move, value, root_values)."""
     game, stats, tree = engine.game, engine.stats, engine.tree
@@ -353,7 +352,7 @@ def _root(engine: _Engine, state, depth, alpha, beta, algorithm, rng, deadline_o
         beta, alpha = min(beta, hi), max(alpha, -hi)
     nid = tree.enter(None, None, 0, player, alpha, beta) if tree else None
     if depth == 0 or game.is_terminal(state):
-        value, kind = engine.leaf_value(state, player, 0, depth)
+        value, kind = engine.leaf_value(state, player, 0)
         stats.leaves += 1
         if tree:
             tree.leaf(nid, kind, value)

@@ -151,18 +151,7 @@ def replay(tree: SearchTree, step: int):
 def full_tree_size(game, state, depth: int, limit: int = 25_000) -> int | None:
     """Nodes minimax visits from ``state`` to ``depth`` (root included): the "M" of
     "explored N of M". None when the count would pass ``limit`` (it is counted by walking).
-    Nim's tree is counted by its recurrence, at once, whatever its size."""
-    if hasattr(game, "k") and hasattr(state, "remaining"):
-        memo = {}
-
-        def nim(r, d):
-            if r == 0 or d == 0:
-                return 1
-            if (r, d) not in memo:
-                memo[r, d] = 1 + sum(nim(r - i, d - 1) for i in range(1, min(game.k, r) + 1))
-            return memo[r, d]
-        return nim(state.remaining, depth if depth is not None else state.remaining)
-
+    Nim's whole tree is counted at once by ``ai.nim_tree.nim_tree_size`` instead."""
     count = 0
 
     def walk_tree(s, d):
