@@ -20,6 +20,9 @@ readable message in the page.
 """
 from __future__ import annotations
 
+import gzip
+import hashlib
+import math
 import time
 from dataclasses import dataclass, field, replace
 
@@ -483,7 +486,6 @@ def format_bound(value) -> str:
 
 def comparison_charts(runs, per_depth, depth):
     """Geometry for the two SVG charts (log scale: node counts span orders of magnitude)."""
-    import math
     top = max([r.nodes for r in runs] + [1])
     scale = math.log10(top * 1.2) or 1
     bars = [dict(run=r, w=max(2.0, 340 * math.log10(max(r.nodes, 1)) / scale)) for r in runs]
@@ -586,7 +588,6 @@ GZIP_TYPES = ("text/html", "text/css", "text/javascript", "application/javascrip
 def gzip_response(response):
     """Compress a text response when the browser accepts gzip (a board fragment of 13 KB
     goes over the wire as about 2 KB)."""
-    import gzip
     if (response.status_code not in (200, 400) or "Content-Encoding" in response.headers
             or response.mimetype not in GZIP_TYPES
             or "gzip" not in request.headers.get("Accept-Encoding", "")):
@@ -616,7 +617,6 @@ def create_app(test_config: dict | None = None) -> Flask:
         """A static file's URL with a hash of its content, so a browser that cached it for an
         hour still fetches the new one after an update."""
         if filename not in asset_versions:
-            import hashlib
             with app.open_resource(f"static/{filename}") as f:
                 asset_versions[filename] = hashlib.sha256(f.read()).hexdigest()[:10]
         return url_for("static", filename=filename, v=asset_versions[filename])
@@ -799,11 +799,11 @@ def create_app(test_config: dict | None = None) -> Flask:
             if request.args.get("step") not in (None, ""):
                 step = _int(request.args, "step", 0, 0, len(lab["solved"].result.tree.events))
             panel = LabPanel(lab["solved"], request.args, step)
-            verdicts = None
+            verdicts, answer = None, ({}, set())
             if lab["mode"] == "exercise" and request.args.get("check") == "1":
-                values, pruned = parse_answer(request.args)
+                answer = parse_answer(request.args)
                 try:
-                    verdicts = check_answer(lab["solved"], values, pruned)
+                    verdicts = check_answer(lab["solved"], *answer)
                 except ValueError as err:
                     raise as_bad_request(err) from None
         except BadRequest as err:
@@ -813,8 +813,7 @@ def create_app(test_config: dict | None = None) -> Flask:
                           panel=LabPanel(lab["solved"], {}), verdicts=None,
                           examples=LAB_EXAMPLES, answer=({}, set()))
         return render("lab.html", block="lab", error=None, lab=lab, panel=panel,
-                      verdicts=verdicts, examples=LAB_EXAMPLES,
-                      answer=parse_answer(request.args) if verdicts is not None else ({}, set()))
+                      verdicts=verdicts, examples=LAB_EXAMPLES, answer=answer)
 
     def compare(game):
         """The algorithms side by side on the position shown, at the AI's depth."""

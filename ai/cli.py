@@ -11,6 +11,7 @@ import sys
 from .search import ALGORITHMS, minimax, search
 from .connect4 import Connect4
 from .exercise_tree import ExerciseTree
+from .game import play
 from .heuristics import make_heuristic
 from .nim import Nim, VARIANTS
 from .nim_tree import course_tree, nim_tree_size
@@ -40,23 +41,12 @@ def _game(args):
 
 
 def _state(game, moves: str):
+    """The position after ``moves``; ai.game.play names the first illegal one."""
     if isinstance(game, Connect4):
         return game.from_moves(moves)
     if isinstance(game, Nim):
-        state = game.initial_state()
-        for i, m in enumerate(game.parse_moves(moves), 1):
-            try:
-                state = game.result(state, m)
-            except ValueError as err:
-                raise ValueError(f"move {i} ({m}): {err}") from None
-        return state
-    state = game.initial_state()
-    for i, ch in enumerate(moves or "", 1):
-        try:
-            state = game.result(state, game.parse_move(ch))
-        except ValueError as err:
-            raise ValueError(f"move {i} ({ch}): {err}") from None
-    return state
+        return play(game, game.parse_moves(moves))
+    return play(game, [game.parse_move(ch) for ch in moves or ""])
 
 
 def _move_json(game, move):
