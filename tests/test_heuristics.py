@@ -8,17 +8,11 @@ from ai.search import HEURISTIC_MAX, MAX_SCORE, WIN_THRESHOLD, alphabeta
 
 import pytest
 
+from tests.strategies import connect4_games, reachable
 
-@st.composite
-def positions(draw):
-    game = Connect4(draw(st.integers(4, 9)), draw(st.integers(4, 9)))
-    state = game.initial_state()
-    for _ in range(draw(st.integers(0, 60))):
-        moves = game.actions(state)
-        if not moves:
-            break
-        state = game.result(state, draw(st.sampled_from(moves)))
-    return game, state
+
+def positions():
+    return reachable(connect4_games(), 60)   # any size, up to 60 moves
 
 
 @settings(max_examples=200, deadline=None)

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from ai.connect4 import Connect4
 from ai.exercise_tree import ExerciseTree
 from ai.heuristics import AdjustedCells, CellValues, NimCourse, NimExact, Threats
-from ai.nim import Nim
 from ai.search import TranspositionTable, alphabeta, alphabeta_tt, iterative_deepening, minimax
+from tests.strategies import connect4_games, nim_games, reachable
 
 leaf = st.integers(-20, 20)
 trees = st.recursive(leaf, lambda kids: st.lists(kids, min_size=1, max_size=4), max_leaves=40)
@@ -51,16 +51,8 @@ def test_depth_limited_alphabeta_agrees_with_depth_limited_minimax_on_random_tre
     assert run_variant(game, None, depth, h, v).value == minimax(game, None, depth, heuristic=h).value
 
 
-@st.composite
-def nim_positions(draw):
-    game = Nim(draw(st.integers(1, 14)), draw(st.integers(1, 4)), draw(st.sampled_from(["normal", "misere"])))
-    state = game.initial_state()
-    for _ in range(draw(st.integers(0, 6))):
-        moves = game.actions(state)
-        if not moves:
-            break
-        state = game.result(state, draw(st.sampled_from(moves)))
-    return game, state
+def nim_positions():
+    return reachable(nim_games(), 6)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -77,16 +69,8 @@ def test_every_alphabeta_variant_returns_the_minimax_value_on_reachable_nim_stat
         assert expected.root_values[result.move] == expected.value
 
 
-@st.composite
-def connect4_positions(draw):
-    game = Connect4(draw(st.integers(4, 7)), draw(st.integers(4, 6)))
-    state = game.initial_state()
-    for _ in range(draw(st.integers(0, 20))):
-        moves = game.actions(state)
-        if not moves:
-            break
-        state = game.result(state, draw(st.sampled_from(moves)))
-    return game, state
+def connect4_positions():
+    return reachable(connect4_games(7, 6), 20)
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
