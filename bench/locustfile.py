@@ -25,18 +25,21 @@ class Player(HttpUser):
         pushed = response.headers.get("HX-Push-Url", "")
         return parse_qs(urlparse(pushed).query).get("moves", [""])[0]
 
-    @task(3)
-    def connect4_game(self):
-        game = Connect4()
-        self.client.get("/connect4", name="/connect4 (page)")
+    def play_game(self, game, page, move_url):
+        """Open ``page``, then click random legal moves (``move_url(moves, move)``) until the
+        game ends, thinking about 3 s between clicks."""
+        self.client.get(page, name=page.split("?")[0] + " (page)")
         moves = ""
         for _ in range(25):
-            state = game.from_moves(moves)
+            state = game.initial_state()
+            for m in game.parse_moves(moves):
+                state = game.result(state, m)
             if game.is_terminal(state):
                 return
-            col = random.choice(game.actions(state)) + 1
-            with self.client.get(f"/connect4/move?moves={moves}&col={col}", headers=HX,
-                                 name="/connect4/move", catch_response=True) as r:
+            move = game.format_move(random.choice(game.actions(state)))
+            url = move_url(moves, move)
+            with self.client.get(url, headers=HX, name=url.split("?")[0],
+                                 catch_response=True) as r:
                 if r.status_code != 200:
                     r.failure(f"status {r.status_code}")
                     return
@@ -45,24 +48,13 @@ class Player(HttpUser):
                     return
             self.wait()
 
+    @task(3)
+    def connect4_game(self):
+        self.play_game(Connect4(), "/connect4",
+                       lambda moves, col: f"/connect4/move?moves={moves}&col={col}")
+
     @task(1)
     def nim_game(self):
-        game = Nim(21, 3, random.choice(["normal", "misere"]))
-        self.client.get(f"/nim?variant={game.variant}", name="/nim (page)")
-        moves = ""
-        for _ in range(15):
-            state = game.initial_state()
-            for m in game.parse_moves(moves):
-                state = game.result(state, m)
-            if game.is_terminal(state):
-                return
-            take = random.choice(game.actions(state))
-            with self.client.get(f"/nim/move?variant={game.variant}&moves={moves}&take={take}",
-                                 headers=HX, name="/nim/move", catch_response=True) as r:
-                if r.status_code != 200:
-                    r.failure(f"status {r.status_code}")
-                    return
-                moves = self.moves_after(r)
-                if OVER.search(r.text):
-                    return
-            self.wait()
+        variant = random.choice(["normal", "misere"])
+        self.play_game(Nim(21, 3, variant), f"/nim?variant={variant}",
+                       lambda moves, take: f"/nim/move?variant={variant}&moves={moves}&take={take}")
