@@ -21,6 +21,12 @@ VARIANTS = (
 )
 
 
+def variants_for(game) -> tuple:
+    """The variants that mean something for ``game``: "centre first" only where the game
+    has a centre (Connect-4); elsewhere it would be plain alpha-beta a second time."""
+    return tuple(v for v in VARIANTS if v[0] != "ordered" or getattr(game, "center_order", None))
+
+
 @dataclass(frozen=True)
 class Run:
     variant: str
@@ -69,16 +75,17 @@ def compare(game, state, depth: int, heuristic=None, *, max_nodes: int = 150_000
         raise ValueError(f"depth must be a whole number >= 1, not {depth!r}")
     deadline = time.perf_counter() + time_budget
     # Two thirds of the budget for the runs at full depth, the rest for the chart.
-    share = time_budget * 2 / 3 / len(VARIANTS)
+    variants = variants_for(game)
+    share = time_budget * 2 / 3 / len(variants)
 
     def left():
         return max(0.01, min(share, deadline - time.perf_counter()))
 
     runs = [run_variant(v, game, state, depth, heuristic, max_nodes=max_nodes,
-                        time_limit=left(), window=window) for v, _ in VARIANTS]
-    share = max(0.01, (deadline - time.perf_counter()) / len(VARIANTS))
+                        time_limit=left(), window=window) for v, _ in variants]
+    share = max(0.01, (deadline - time.perf_counter()) / len(variants))
     per_depth = {}
-    for v, _ in VARIANTS:
+    for v, _ in variants:
         series = []
         for d in range(1, depth + 1):
             if time.perf_counter() >= deadline:

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from .search import minimax
+from .tree_view import path_of
+
 MAX_DICT_N = 14   # the dictionary holds every node: 14 matches with k=3 is 6,872 keys
 
 
@@ -70,3 +73,19 @@ def nim_tree_size(n: int, k: int = 3) -> int:
     for m in range(0, n, 200):   # fill the cache bottom-up: no deep recursion
         _nim_count(m, k)
     return _nim_count(n, k)
+
+
+def checked_tree(game):
+    """The whole game tree of ``game`` (an ``ai.nim.Nim``) searched by minimax with the
+    course's flat +1/-1, and how many of its nodes the theory agrees with: the player to move
+    at r matches loses iff ``game.is_losing(r)``; minimax says the same when the node's value,
+    from that player's side, is a loss. Returns ``(result, agree)``."""
+    result = minimax(game, game.initial_state(), record=True, quick_wins=False)
+    tree = result.tree
+    agree = 0
+    for node in tree.nodes:
+        remaining = game.n - sum(path_of(tree, node))
+        mover_loses_by_search = (node.value < 0) == node.is_max
+        agree += mover_loses_by_search == game.is_losing(remaining)
+    return result, agree
+

@@ -81,4 +81,15 @@
       try { document.execCommand("copy"); done(); } catch (e) { /* the field stays selected */ }
     }
   });
+  // The depth field's bounds follow the chosen algorithm (minimax goes less deep than
+  // alpha-beta): the server checks the same bounds, MAX_DEPTH in web/params.py.
+  document.addEventListener("change", function (event) {
+    if (event.target.name !== "algo") return;
+    var depth = event.target.form && event.target.form.querySelector("[data-max-depth]");
+    if (!depth) return;
+    var most = JSON.parse(depth.dataset.maxDepth)[event.target.value];
+    if (!most) return;
+    depth.max = most;
+    if (Number(depth.value) > most) depth.value = most;
+  });
 })();

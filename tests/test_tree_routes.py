@@ -29,7 +29,7 @@ def test_unfolding_a_node_needs_only_its_path_in_the_url(client):
     html = r.get_data(as_text=True)
     assert f'data-path="{folded}"' in html and "root</a>" in html       # breadcrumbs back
     bad = client.get(url + "&path=99", headers=HX)
-    assert bad.status_code == 400 and "path:" in bad.get_data(as_text=True)
+    assert bad.status_code == 400 and "Tree node:" in bad.get_data(as_text=True)
 
 
 def test_step_by_step_is_in_the_url(client):

@@ -1,0 +1,14 @@
+"""minimax-lab's web layer: Flask blueprints that read a game from its URL, call ``ai/`` and
+render a page or one block of it. ``app.create_app`` puts the pieces together:
+
+- ``params``: the URL is the game: every parameter read and checked, ``Settings`` and ``Game``;
+- ``games``: the table of games (rules, URL parameters, move parameter, templates);
+- ``panel``: the AI's move and the tree panel behind it;
+- ``exercise``: the lab's typed tree and the student's answer;
+- ``charts``: geometry of the comparison charts;
+- ``htmx``: the one place that reads ``HX-*`` headers (a page or a block);
+- ``i18n``: languages, ``lang`` kept in links, labels and number formats;
+- ``security``: security headers and gzip;
+- blueprints: ``play`` (the games), ``lab`` (the exercise lab and the Nim theory),
+  ``pages`` (home, errors).
+"""

@@ -1,0 +1,29 @@
+"""Geometry of the comparison page's two SVG charts, computed here so the template only draws
+(log scale: node counts span orders of magnitude)."""
+from __future__ import annotations
+
+import math
+
+
+def comparison_charts(runs, per_depth, depth) -> dict:
+    """Bars (nodes per algorithm at ``depth``) and lines (nodes per depth), with the y axis's
+    ticks and the lines' labels pushed apart so they never overlap."""
+    top = max([r.nodes for r in runs] + [1])
+    scale = math.log10(top * 1.2) or 1
+    bars = [dict(run=r, w=max(2.0, 340 * math.log10(max(r.nodes, 1)) / scale)) for r in runs]
+    def x_of(d):
+        return 60 + (d - 1) * (440 / max(depth - 1, 1))
+
+    points = {}
+    all_nodes = [r.nodes for series in per_depth.values() for r in series] or [1]
+    ymax = math.log10(max(all_nodes) * 1.5)
+    for variant, series in per_depth.items():
+        points[variant] = [(x_of(r.depth), 230 - 200 * math.log10(max(r.nodes, 1)) / ymax, r) for r in series]
+    ticks = [10 ** e for e in range(0, int(ymax) + 1)]
+    yticks = [(230 - 200 * math.log10(t) / ymax, t) for t in ticks]
+    labels, last = {}, -1e9
+    for variant, pts in sorted(((v, p) for v, p in points.items() if p), key=lambda vp: vp[1][-1][1]):
+        y = max(pts[-1][1] + 4, last + 15)
+        labels[variant] = last = y
+    xticks = [(x_of(d), d) for d in range(1, depth + 1)]
+    return dict(bars=bars, points=points, xticks=xticks, yticks=yticks, labels=labels)

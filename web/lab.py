@@ -1,0 +1,63 @@
+"""Blueprint ``lab``: the exercise lab (``/tree``: type a tree, see minimax or alpha-beta on it,
+or answer and be checked) and the whole Nim tree beside its theory (``/nim/theory``)."""
+from __future__ import annotations
+
+from flask import Blueprint, request
+from flask_babel import gettext
+
+from ai.exercise import check as check_answer
+from ai.messages import translate
+from ai.nim import Nim
+from ai.nim_tree import checked_tree
+from ai.tree_view import unfold
+
+from .exercise import LAB_EXAMPLES, LabPanel, parse_answer, parse_lab
+from .htmx import render
+from .params import BadRequest, as_bad_request, read_choice, read_int
+
+bp = Blueprint("lab", __name__)
+
+
+@bp.get("/tree")
+def lab():
+    """The exercise lab: type a tree, see minimax or alpha-beta on it, or be checked."""
+    try:
+        lab = parse_lab(request.args)
+        step = None
+        if request.args.get("step") not in (None, ""):
+            step = read_int(request.args, "step", 0, 0, len(lab["solved"].result.tree.events))
+        panel = LabPanel(lab["solved"], request.args, step)
+        verdicts, answer = None, ({}, set())
+        if lab["mode"] == "exercise" and request.args.get("check") == "1":
+            answer = parse_answer(request.args)
+            try:
+                verdicts = check_answer(lab["solved"], *answer)
+            except ValueError as err:
+                raise as_bad_request(err) from None
+    except BadRequest as err:
+        lab = parse_lab({})
+        lab["text"] = request.args.get("t", "")[:4000]   # keep what they typed, to fix it
+        return render("lab.html", block="lab", status=400, error=translate(err, gettext), lab=lab,
+                      panel=LabPanel(lab["solved"], {}), verdicts=None, examples=LAB_EXAMPLES,
+                      answer=({}, set()))
+    return render("lab.html", block="lab", error=None, lab=lab, panel=panel,
+                  verdicts=verdicts, examples=LAB_EXAMPLES, answer=answer)
+
+
+@bp.get("/nim/theory")
+def nim_theory():
+    """The whole Nim game tree with its minimax labels (the course's +1/-1), beside the
+    theory: the player to move loses on the multiples of k+1 (normal play), or one more
+    (misère)."""
+    error, status = None, 200
+    try:
+        n = read_int(request.args, "n", 5, 1, 8)
+        k = read_int(request.args, "k", 3, 1, 4)
+        variant = read_choice(request.args, "variant", "normal", ("normal", "misere"))
+    except BadRequest as err:
+        n, k, variant, error, status = 5, 3, "normal", translate(err, gettext), 400
+    game = Nim(n, k, variant)
+    result, agree = checked_tree(game)
+    return render("nim_theory.html", block="theory", status=status, error=error, game=game,
+                  result=result, view=unfold(result.tree, (), levels=99), agree=agree,
+                  n_nodes=len(result.tree.nodes), remaining_of=lambda v: n - sum(v.path))

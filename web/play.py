@@ -1,0 +1,159 @@
+"""Blueprint ``play``: the games of the games table (``web.games``), one set of views each:
+
+- ``GET /<game>``: show a position, as its link describes it; never plays a move, so a link
+  can be opened, reloaded and shared safely. If the AI is to move, the page asks for its move.
+- ``GET /<game>/move``: a person's move (the game's move parameter: ``col=``, ``take=``), then
+  the AI's reply if the AI is to move.
+- ``GET /<game>/ai``: the AI plays the side to move (AI first, AI against AI).
+- ``GET /<game>/tree``: the tree panel alone (unfold ``path=``, ``step=``);
+  ``/<game>/tree.svg``: its picture to download; ``/<game>/peek``: a node's position;
+  ``/<game>/compare``: the algorithms side by side.
+
+A move answers htmx with the ``game`` block and ``HX-Push-Url`` (the position's canonical
+link); a plain browser is redirected (303) to that link. A wrong parameter is a 400 showing
+the game as it was, the message beside the field to blame.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from flask import Blueprint, Response, redirect, render_template, request
+from flask_babel import gettext
+from markupsafe import escape
+
+from ai.compare import compare as compare_algorithms, variants_for
+from ai.heuristics import make_heuristic
+from ai.messages import translate
+
+from .charts import comparison_charts
+from .games import GameSpec
+from .htmx import is_htmx, render
+from .panel import ai_move, tree_panel
+from .params import (BadRequest, Game, as_bad_request, parse_game,
+                     parse_game_keeping_what_is_right, read_int)
+
+bp = Blueprint("play", __name__)
+
+
+def game_page(g: Game, *, status=200, error=None, error_param=None, ai=None, push_url=None,
+              result=None, args=None) -> Response:
+    """The game's page (or its ``game`` block), with the tree panel when it is on."""
+    panel = None
+    if g.settings.show_tree and error is None:
+        panel = tree_panel(g, args if args is not None else {}, result)
+    return render(g.spec.template, block="game", status=status, push_url=push_url, g=g,
+                  error=error, error_param=error_param, ai=ai, panel=panel)
+
+
+@bp.errorhandler(BadRequest)
+def bad_request(err: BadRequest):
+    """A 400 that keeps the game: the position and the settings that were right, the message
+    beside the field to blame; the address bar gets the link of what is shown."""
+    spec = request.view_args["game"]
+    g = parse_game_keeping_what_is_right(spec, request.args)
+    return game_page(g, status=400, error=translate(err, gettext), error_param=err.param,
+                     push_url=g.url())
+
+
+def with_tree(g: Game) -> Game:
+    return replace(g, settings=replace(g.settings, show_tree=True))
+
+
+@bp.get("/<game:game>")
+def show(game: GameSpec):
+    """A position, as its link describes it (never plays a move)."""
+    return game_page(parse_game(game, request.args), args=request.args)
+
+
+@bp.get("/<game:game>/move")
+def move(game: GameSpec):
+    """A person's move, then the AI's reply if it is the AI's turn."""
+    g = parse_game(game, request.args).truncated()
+    if g.over:
+        raise BadRequest("the game is over: start a new game or undo")
+    if g.ai_to_move:
+        raise BadRequest("it is the AI's turn, not yours")
+    try:
+        g = g.play(g.rules.parse_move(request.args.get(game.move_param, "")))
+    except ValueError as err:
+        raise as_bad_request(err) from None
+    reply = result = None
+    if g.ai_to_move and g.settings.mode != "ai-ai":
+        g, reply, result = play_ai(g)
+    return answer(g, reply, result)
+
+
+@bp.get("/<game:game>/ai")
+def ai(game: GameSpec):
+    """The AI plays the side to move."""
+    g = parse_game(game, request.args).truncated()
+    if g.over:
+        raise BadRequest("the game is over: start a new game or undo")
+    if not g.ai_to_move:
+        raise BadRequest("it is your turn, not the AI's")
+    return answer(*play_ai(g))
+
+
+def play_ai(g: Game):
+    """The AI's move in ``g``, recording its tree when the panel will show it."""
+    reply, result = ai_move(g, record=g.settings.show_tree)
+    g = g.play(reply.move)
+    if g.settings.show_tree:
+        g = replace(g, settings=replace(g.settings, tree_depth=result.stats.depth or None))
+    return g, reply, result
+
+
+def answer(g: Game, reply, result) -> Response:
+    """After a move: the new position's block for htmx, a redirect to its link otherwise."""
+    if is_htmx():
+        return game_page(g, ai=reply, push_url=g.url(), result=result)
+    return redirect(g.url(), code=303)
+
+
+@bp.get("/<game:game>/tree")
+def tree(game: GameSpec):
+    """The tree panel alone: unfold a node (``path``) or step through the search (``step``)."""
+    g = with_tree(parse_game(game, request.args))
+    panel = tree_panel(g, request.args)
+    page_url = panel.url(step=panel.step) if panel else g.url()
+    return render(game.template, block="tree", push_url=page_url, g=g, panel=panel,
+                  error=None, ai=None)
+
+
+@bp.get("/<game:game>/tree.svg")
+def tree_svg(game: GameSpec):
+    """The tree panel's picture as a standalone SVG file, for a handout."""
+    g = with_tree(parse_game(game, request.args))
+    panel = tree_panel(g, request.args)
+    if panel is None:
+        raise BadRequest("no search to draw: the game is over")
+    name = f"{game.name}-{g.moves_text() or 'start'}-tree.svg"
+    return Response(render_template("tree.svg", panel=panel), mimetype="image/svg+xml",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@bp.get("/<game:game>/compare")
+def compare(game: GameSpec):
+    """The algorithms side by side on the position shown (depth ``cd``: by default the AI's,
+    within what minimax can do in the time budget)."""
+    g = parse_game(game, request.args)
+    if g.over:
+        raise BadRequest("the game is over: there is nothing to search")
+    depth = read_int(request.args, "cd", min(g.settings.depth, game.compare_depth), 1, 8)
+    runs, per_depth = compare_algorithms(
+        g.rules, g.state, depth, make_heuristic(g.rules, g.settings.heuristic or None),
+        window=g.settings.window)
+    return render("compare.html", block="compare", g=g, runs=runs, per_depth=per_depth,
+                  depth=depth, variants=variants_for(g.rules),
+                  charts=comparison_charts(runs, per_depth, depth))
+
+
+@bp.get("/<game:game>/peek")
+def peek(game: GameSpec):
+    """A small board: the position at a node of the tree (hover or focus)."""
+    try:
+        g = parse_game(game, request.args)
+    except BadRequest as err:
+        return Response(f'<p class="error">{escape(translate(err, gettext))}</p>', status=400,
+                        mimetype="text/html")
+    return render_template("_peek.html", g=g)

@@ -1,0 +1,40 @@
+"""What every template can use: asset links with a content hash, labels, formatters."""
+from __future__ import annotations
+
+import hashlib
+
+from flask import Flask, url_for
+from flask_babel import get_locale, gettext
+
+from ai.heuristics import heuristics_for
+from ai.levels import LEVELS
+from ai.messages import translate
+from ai.tree_view import path_of, walk, width
+
+from .games import GAMES, ORDER_LABELS
+from .i18n import (ALGORITHM_LABELS, LANGUAGES, LEVEL_LABELS, format_bound, lang_field, num,
+                   switch_lang)
+from .params import MAX_DEPTH, MAX_TIME_MS, MODES
+
+
+def init_app(app: Flask) -> None:
+    versions = {}
+
+    def asset(filename: str) -> str:
+        """A static file's URL with a hash of its content, so a browser that cached it
+        still fetches the new one after an update."""
+        if filename not in versions:
+            with app.open_resource(f"static/{filename}") as f:
+                versions[filename] = hashlib.sha256(f.read()).hexdigest()[:10]
+        return url_for("static", filename=filename, v=versions[filename])
+
+    app.jinja_env.globals.update(
+        asset=asset, GAMES=GAMES, MODES=MODES, LEVELS=LEVELS, ALGORITHM_LABELS=ALGORITHM_LABELS,
+        LEVEL_LABELS=LEVEL_LABELS, ORDER_LABELS=ORDER_LABELS, MAX_DEPTH=MAX_DEPTH,
+        MAX_TIME_MS=MAX_TIME_MS, LANGUAGES=LANGUAGES, heuristics_for=heuristics_for,
+        fmt=format_bound, walk=walk, view_width=width, path_of=path_of, lang_field=lang_field,
+        num=num, switch_lang=switch_lang, tr=lambda err: translate(err, gettext))
+
+    @app.context_processor
+    def page_language():
+        return {"locale": str(get_locale())}
