@@ -1,13 +1,13 @@
 """Random and hostile requests for every route, shared by the fuzz test (a few hundred in
 the suite) and ``bench/fuzz.py`` (10,000 or more, with a report)."""
-from urllib.parse import urlencode
+from urllib.parse import quote, quote_from_bytes, urlencode
 
 from hypothesis import strategies as st
 
 ROUTES = ["/", "/connect4", "/connect4/move", "/connect4/ai", "/connect4/tree",
           "/connect4/tree.svg", "/connect4/compare", "/connect4/peek", "/nim", "/nim/move",
           "/nim/ai", "/nim/tree", "/nim/tree.svg", "/nim/compare", "/nim/peek", "/nim/theory",
-          "/tree", "/static/app.css", "/nope"]
+          "/tree", "/static/app.css", "/nope", "/favicon.ico"]
 PARAMS = ["moves", "at", "col", "take", "mode", "level", "algo", "depth", "time", "heur",
           "window", "order", "w", "h", "n", "k", "variant", "play", "tree", "td", "proj", "path",
           "step", "lang", "t", "root", "check", "p", "v.R", "v.1", "v.2.1"]
@@ -22,16 +22,57 @@ HOSTILE = st.sampled_from([
 ])
 
 
+# Near-valid values, from a grammar of what people and scripts type: signs repeated ("--5",
+# which once crashed every integer parameter), padding, other digits, decimals, exponents,
+# underscores, huge numbers, move strings with a stray character.
+SIGN = st.sampled_from(["", "", "-", "+", "--", "---", "+-", "-+", "−", "‐"])
+DIGITS = st.one_of(st.from_regex(r"[0-9]{1,12}", fullmatch=True),
+                   st.sampled_from(["٣", "１２", "𝟙", "²", "½", "Ⅻ"]))
+PAD = st.sampled_from(["", "", " ", "\t", "\n", "\u00a0", "0"])
+NEAR_NUMBER = st.builds(lambda a, s, d, tail, b: a + s + d + tail + b, PAD, SIGN, DIGITS,
+                        st.sampled_from(["", "", ".0", ".5", "e3", "e999", "_000", "x", "j"]), PAD)
+NEAR_MOVES = st.builds(lambda m, c, i: m[:i] + c + m[i:], st.from_regex(r"[1-9]{0,30}", fullmatch=True),
+                       st.sampled_from(["", "0", "-", " ", "a", "%", "٣", "\x00"]), st.integers(0, 30))
+VALUES = st.one_of(HOSTILE, st.text(max_size=40), st.integers(-10**12, 10**12).map(str),
+                   st.from_regex(r"[1-9]{0,42}", fullmatch=True), NEAR_NUMBER, NEAR_MOVES)
+
+
+def encoded(name: str, value: str, raw: bytes | None) -> str:
+    """``name=value`` percent-encoded, or with raw bytes (not UTF-8) or broken escapes."""
+    if raw is not None:
+        return quote(name) + "=" + quote_from_bytes(raw)
+    return urlencode([(name, value)])
+
+
+ODD_QUERIES = st.sampled_from([
+    "n=%", "n=%2", "n=%zz", "n=%C3", "n=%FF%FE", "moves=%00", "k=%2D%2D5", "&&&", "=5", "n==5",
+    "n=5&n=--5", "n=--5&n=5", "lang=fr&lang=de", "depth", "%26=1", "n=5#frag", "a%00b=1",
+    "moves=4%0A4", "t=%5B%5B1%2C2%5D", "v.R=nan", "v.R=inf", "v.R=-inf", "v.R=1e999",
+])
+
+
 @st.composite
 def requests(draw):
     route = draw(st.sampled_from(ROUTES))
     names = draw(st.lists(st.one_of(st.sampled_from(PARAMS), st.text(max_size=8)), max_size=8))
-    values = st.one_of(HOSTILE, st.text(max_size=40), st.integers(-10**12, 10**12).map(str),
-                       st.from_regex(r"[1-9]{0,42}", fullmatch=True))
-    query = [(name, draw(values)) for name in names]
+    parts = [encoded(name, draw(VALUES), draw(st.one_of(st.none(), st.binary(max_size=6))))
+             for name in names]
+    parts += draw(st.lists(ODD_QUERIES, max_size=2))
     headers = {}
     if draw(st.booleans()):
         headers["HX-Request"] = "true"
     if draw(st.booleans()):
         headers["Accept-Language"] = draw(st.sampled_from(["fr", "en-GB,en;q=0.9", "*", "xx", "fr;q=abc"]))
-    return route + ("?" + urlencode(query) if query else ""), headers
+    return route + ("?" + "&".join(parts) if parts else ""), headers
+
+
+@st.composite
+def one_parameter(draw):
+    """One route, one of its parameters (repeated sometimes), one near-valid or odd value."""
+    route = draw(st.sampled_from(ROUTES[:-3]))
+    name = draw(st.sampled_from(PARAMS))
+    values = draw(st.lists(st.one_of(NEAR_NUMBER, NEAR_MOVES, HOSTILE, st.text(max_size=12)),
+                           min_size=1, max_size=3))
+    raw = draw(st.one_of(st.none(), st.binary(min_size=1, max_size=4)))
+    query = "&".join(encoded(name, v, raw) for v in values)
+    return f"{route}?{query}"

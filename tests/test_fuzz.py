@@ -4,14 +4,14 @@ import time
 
 from hypothesis import HealthCheck, given, settings
 
-from tests.fuzzing import requests
+from tests.fuzzing import one_parameter, requests
 
 # Searches are bounded at about 2 s (the tree panel may add a count); this generous bound
 # keeps the test about hangs, not about the machine's speed.
 BOUND_SECONDS = 6.0
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(req=requests())
 def test_no_request_crashes_or_hangs_the_app(client, req):
     url, headers = req    # the client keeps no state between requests: sharing it is safe
@@ -25,3 +25,23 @@ def test_no_request_crashes_or_hangs_the_app(client, req):
         body = r.get_data(as_text=True)
         assert 'role="alert"' in body or "<h1>400" in body or 'class="error"' in body, url
         assert "<script>alert(1)</script>" not in body
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(url=one_parameter())
+def test_every_parameter_of_every_route_answers_below_500_whatever_its_value(client, url):
+    """Issue 11: "--5", "---1", "+-3", percent-escapes that are not UTF-8, the same parameter
+    twice... A value that cannot be read is a 400 with a message, never a 500."""
+    r = client.get(url)
+    r.close()
+    assert r.status_code < 500, (url, r.status_code)
+
+
+def test_the_shapes_that_once_answered_500_are_400s(client):
+    for url in ["/nim?n=--5", "/nim?k=---1", "/nim?at=--5", "/connect4/compare?moves=44&cd=--5",
+                "/connect4/peek?moves=4&at=---1", "/nim/tree?moves=1&tree=1&step=---1",
+                "/connect4?w=--5", "/connect4?h=---1", "/nim/move?take=--1",
+                "/tree?mode=exercise&check=1&v.R=nan"]:
+        assert client.get(url).status_code == 400, url
+    for url in ["/nim?n=94&tree=1", "/nim?n=99&k=9&tree=1"]:
+        assert client.get(url).status_code == 200, url
