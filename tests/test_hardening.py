@@ -31,9 +31,9 @@ def test_typed_text_is_escaped_everywhere_it_comes_back(client):
 
 
 @pytest.mark.parametrize("url", [
-    "/connect4?level=custom&algo=minimax&depth=8&time=2000&moves=44",
-    "/connect4/ai?mode=ai-ai&level=custom&algo=minimax&depth=8&time=2000",
-    "/connect4?w=9&h=9&level=custom&algo=iterative&depth=20&time=2000&tree=1",
+    "/connect4?level=custom&algo=minimax&depth=8&time=1000&moves=44",
+    "/connect4/ai?mode=ai-ai&level=custom&algo=minimax&depth=8&time=1000",
+    "/connect4?w=9&h=9&level=custom&algo=iterative&depth=20&time=1000&tree=1",
     "/connect4/compare?w=9&h=9&level=custom&algo=alphabeta&depth=12",
 ])
 def test_the_heaviest_requests_stay_bounded_in_size(client, url):

@@ -20,7 +20,7 @@ def test_the_same_url_gives_the_full_page_or_the_fragment_and_says_it_varies(cli
     full = client.get("/connect4?moves=4453")
     frag = client.get("/connect4?moves=4453", headers=HX)
     assert full.status_code == frag.status_code == 200
-    assert full.headers["Vary"] == frag.headers["Vary"] == "HX-Request"
+    assert full.headers["Vary"] == frag.headers["Vary"] == "HX-Request, Accept-Encoding"
     assert "<html" in full.get_data(as_text=True)
     body = frag.get_data(as_text=True)
     assert "<html" not in body and "<h1" not in body
@@ -114,7 +114,7 @@ def test_winning_four_is_highlighted_and_no_more_moves_are_accepted(client):
     ("/connect4?h=abc", "Rows: a whole number from 4 to 9"),
     ("/connect4?mode=robot", "Who plays: one of"),
     ("/connect4?level=custom&depth=99", "Depth: from 1 to 20, not 99"),
-    ("/connect4?level=custom&time=999999", "Time budget (ms): from 10 to 2000"),
+    ("/connect4?level=custom&time=999999", "Time budget (ms): from 10 to 1000"),
     ("/connect4?level=custom&algo=dfs", "Algorithm: one of"),
     ("/connect4?at=9&moves=44", "Move shown: from 0 to 2"),
     ("/connect4?moves=" + "1" * 300, "too long"),

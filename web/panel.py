@@ -11,12 +11,13 @@ from ai.heuristics import make_heuristic
 from ai.search import SearchResult, search
 from ai.tree_view import caption_counts, replay, unfold
 
+from .admission import admitted
 from .i18n import ALGORITHM_LABELS, format_value
 from .params import BadRequest, Game, Settings, label, read_int
 
 MAX_NODES = 400_000          # no search may visit more nodes than this
 TREE_MAX_NODES = 60_000      # recording more than this is refused (the panel says so)
-TREE_TIME = 2.0              # seconds
+TREE_TIME = 1.0              # seconds: no request needs more than about 1 s of CPU
 STEP_MAX_EVENTS = 2_000      # step-by-step replay for trees up to a few hundred nodes
 
 
@@ -54,10 +55,22 @@ def run_search(settings: Settings, rules, state, *, record=False, depth=None,
     return search(settings.algorithm, rules, state, **kwargs)
 
 
+def is_heavy(settings: Settings, record: bool = False) -> bool:
+    """Whether a search may take long: recorded for the tree panel, the expert level, or a
+    deep custom search (the admission lanes of ``web.admission``)."""
+    if record or settings.level == "expert":
+        return True
+    if settings.level != "custom":
+        return False
+    return (settings.depth >= 7 or settings.time_ms > 500
+            or settings.algorithm == "minimax" and settings.depth >= 5)
+
+
 def ai_move(g: Game, record=False) -> tuple[AIMove, SearchResult]:
     """The AI's move for the side to move, and the search behind it."""
     start = time.perf_counter()
-    r = run_search(g.settings, g.rules, g.state, record=record)
+    r = admitted(lambda: run_search(g.settings, g.rules, g.state, record=record),
+                 heavy=is_heavy(g.settings, record))
     ms = (time.perf_counter() - start) * 1000
     return (AIMove(r.move, g.rules.format_move(r.move), r.value, r.stats.nodes, r.stats.depth,
                    ms, ALGORITHM_LABELS[g.settings.algorithm], r.complete), r)
@@ -127,9 +140,9 @@ def tree_panel(g: Game, args, result: SearchResult | None = None) -> TreePanel |
         return None
     base, about = found
     if result is None or result.tree is None:
-        result = run_search(g.settings, g.rules, g.states[base], record=True,
-                            depth=g.settings.tree_depth, time_limit=TREE_TIME,
-                            max_nodes=TREE_MAX_NODES)
+        result = admitted(lambda: run_search(
+            g.settings, g.rules, g.states[base], record=True, depth=g.settings.tree_depth,
+            time_limit=TREE_TIME, max_nodes=TREE_MAX_NODES), heavy=True)
     if result.tree is None:     # iterative deepening did not finish even depth 1
         return None
     try:

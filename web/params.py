@@ -26,7 +26,7 @@ from .i18n import ALGORITHM_LABELS
 MODES = ("human-ai", "ai-human", "human-human", "ai-ai")
 WINDOWS = ("infinite", "course")
 MAX_DEPTH = {"minimax": 8, "alphabeta": 12, "alphabeta-tt": 14, "iterative": 20}
-MAX_TIME_MS = 2000          # no search may run longer than this
+MAX_TIME_MS = 1000          # no search may run longer than this: ~1 s of CPU per request at most
 MAX_PARAM = 200             # longest accepted parameter value (moves included)
 
 # How the page labels each parameter, for messages ("Depth: at most 8 for minimax").

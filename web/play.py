@@ -25,6 +25,7 @@ from ai.compare import compare as compare_algorithms, variants_for
 from ai.heuristics import make_heuristic
 from ai.messages import translate
 
+from .admission import Busy, admitted
 from .charts import comparison_charts
 from .games import GameSpec
 from .htmx import is_htmx, render
@@ -48,9 +49,16 @@ def game_page(g: Game, *, status=200, error=None, error_param=None, ai=None, pus
 @bp.errorhandler(BadRequest)
 def bad_request(err: BadRequest):
     """A 400 that keeps the game: the position and the settings that were right, the message
-    beside the field to blame; the address bar gets the link of what is shown."""
+    beside the field to blame; the address bar gets the link of what is shown. A search the
+    server cannot take now (Busy) is a 503 or 429 with Retry-After, the game kept too."""
     spec = request.view_args["game"]
     g = parse_game_keeping_what_is_right(spec, request.args)
+    if isinstance(err, Busy):
+        g = parse_game(spec, request.args)
+        response = game_page(replace(g, settings=replace(g.settings, show_tree=False)),
+                             status=err.status, error=translate(err, gettext))
+        response.headers["Retry-After"] = str(err.retry_after)
+        return response
     return game_page(g, status=400, error=translate(err, gettext), error_param=err.param,
                      push_url=g.url())
 
@@ -107,7 +115,9 @@ def answer(g: Game, reply, result) -> Response:
     """After a move: the new position's block for htmx, a redirect to its link otherwise."""
     if is_htmx():
         return game_page(g, ai=reply, push_url=g.url(), result=result)
-    return redirect(g.url(), code=303)
+    response = redirect(g.url(), code=303)
+    response.headers["Vary"] = "HX-Request"     # the same URL answers htmx with a block
+    return response
 
 
 @bp.get("/<game:game>/tree")
@@ -140,9 +150,9 @@ def compare(game: GameSpec):
     if g.over:
         raise BadRequest("the game is over: there is nothing to search")
     depth = read_int(request.args, "cd", min(g.settings.depth, game.compare_depth), 1, 8)
-    runs, per_depth = compare_algorithms(
+    runs, per_depth = admitted(lambda: compare_algorithms(
         g.rules, g.state, depth, make_heuristic(g.rules, g.settings.heuristic or None),
-        window=g.settings.window)
+        time_budget=1.0, window=g.settings.window), heavy=True)
     return render("compare.html", block="compare", g=g, runs=runs, per_depth=per_depth,
                   depth=depth, variants=variants_for(g.rules),
                   charts=comparison_charts(runs, per_depth, depth))

@@ -13,12 +13,24 @@ GZIP_TYPES = ("text/html", "text/css", "text/javascript", "application/javascrip
               "image/svg+xml", "application/json")
 
 
+def _vary(response, header: str) -> None:
+    vary = response.headers.get("Vary")
+    if not vary:
+        response.headers["Vary"] = header
+    elif header.lower() not in vary.lower():
+        response.headers["Vary"] = f"{vary}, {header}"
+
+
 def gzip_response(response):
     """Compress a text response when the browser accepts gzip (a board fragment of 13 KB
-    goes over the wire as about 2 KB)."""
-    if (response.status_code not in (200, 400) or "Content-Encoding" in response.headers
-            or response.mimetype not in GZIP_TYPES
-            or "gzip" not in request.headers.get("Accept-Encoding", "")):
+    goes over the wire as about 2 KB). Every compressible response says it varies with
+    Accept-Encoding, compressed or not, and the compressed form has its own ETag, so no cache
+    hands a gzip body to a client that did not ask for one."""
+    if response.mimetype not in GZIP_TYPES or "Content-Encoding" in response.headers:
+        return response
+    _vary(response, "Accept-Encoding")
+    if (response.status_code not in (200, 400, 503)
+            or not request.accept_encodings.quality("gzip")):
         return response
     response.direct_passthrough = False    # static files too: read the file to compress it
     data = response.get_data()
@@ -27,8 +39,9 @@ def gzip_response(response):
     response.set_data(gzip.compress(data, compresslevel=6))
     response.headers["Content-Encoding"] = "gzip"
     response.headers["Content-Length"] = str(len(response.get_data()))
-    vary = response.headers.get("Vary")
-    response.headers["Vary"] = f"{vary}, Accept-Encoding" if vary else "Accept-Encoding"
+    etag, weak = response.get_etag()
+    if etag:
+        response.set_etag(etag + "-gzip", weak=weak)
     return response
 
 
@@ -39,6 +52,11 @@ def add_headers(response):
     h.setdefault("X-Content-Type-Options", "nosniff")
     h.setdefault("Referrer-Policy", "same-origin")
     h.setdefault("X-Frame-Options", "DENY")
+    if request.endpoint == "static" and request.args.get("v") and response.status_code == 200:
+        # asset() puts a hash of the file's content in its URL: that URL never changes meaning
+        response.cache_control.public = True
+        response.cache_control.max_age = 31_536_000
+        response.cache_control.immutable = True
     return gzip_response(response)
 
 

@@ -1,0 +1,55 @@
+"""Issue 11's HTTP details: caches can never mix up the page and its fragment, the compressed
+and the plain body; hashed assets are cached for a year."""
+import re
+
+GZ = {"Accept-Encoding": "gzip"}
+
+
+def fetch(client, url, headers=None):
+    """The response, read and closed (a static file's handle is released on close)."""
+    r = client.get(url, headers=headers or {})
+    r.get_data()
+    r.close()
+    return r
+
+
+def test_the_redirect_after_a_move_says_it_varies_with_hx_request(client):
+    r = fetch(client, "/connect4/move?moves=44&col=3&level=beginner")
+    assert r.status_code == 303 and "HX-Request" in r.headers["Vary"]
+
+
+def test_every_compressible_response_varies_with_accept_encoding_compressed_or_not(client):
+    for headers in ({}, GZ, {"Accept-Encoding": "gzip;q=0"}):
+        for url in ["/connect4", "/nim?n=5", "/static/app.css", "/tree"]:
+            r = fetch(client, url, headers)
+            assert "Accept-Encoding" in r.headers.get("Vary", ""), (url, headers)
+    assert "Content-Encoding" not in fetch(client, "/connect4", {"Accept-Encoding": "gzip;q=0"}).headers
+    assert fetch(client, "/connect4", GZ).headers["Content-Encoding"] == "gzip"
+
+
+def test_the_compressed_and_plain_forms_of_a_file_have_different_etags(client):
+    plain = fetch(client, "/static/app.css")
+    packed = fetch(client, "/static/app.css", GZ)
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert plain.headers["ETag"] and packed.headers["ETag"]
+    assert plain.headers["ETag"] != packed.headers["ETag"]
+
+
+def test_assets_whose_url_carries_their_hash_are_cached_for_a_year(client):
+    html = fetch(client, "/").get_data(as_text=True)
+    css = re.search(r'href="(/static/app\.css\?v=[0-9a-f]+)"', html).group(1)
+    cache = fetch(client, css).headers["Cache-Control"]
+    assert "immutable" in cache and "max-age=31536000" in cache
+    assert "immutable" not in fetch(client, "/static/app.css").headers.get("Cache-Control", "")
+
+
+def test_a_client_that_asked_for_too_much_search_time_gets_429_and_keeps_its_game():
+    from app import create_app
+    client = create_app({"TESTING": True, "CLIENT_SEARCH_SECONDS": 0.05}).test_client()
+    url = "/connect4/compare?moves=4453&cd=5"      # a heavy search: well over 50 ms
+    assert fetch(client, url).status_code == 200
+    r = fetch(client, "/connect4/move?moves=4453&col=4", {"HX-Request": "true"})
+    assert r.status_code == 429 and int(r.headers["Retry-After"]) > 0
+    html = r.get_data(as_text=True)
+    assert "many searches" in html
+    assert html.split('class="legend"')[0].count('class="disc p') == 4   # the game as linked

@@ -1,0 +1,91 @@
+"""Admission control for searches: a heavy search never makes plain pages wait, and a burst of
+them gets a clear "busy, try again" instead of a queue.
+
+Under the README's server (gunicorn's gevent worker: one event loop per process holds hundreds
+of connections, slow ones included), a search is CPU work that would block that loop: it runs in
+a native thread of gevent's pool, so the loop keeps answering pages, static files and cheap
+clicks meanwhile. Searches run in two lanes per worker:
+
+- light (the preset levels up to "hard" on a click, Nim, small custom depths): a few slots,
+  waited for briefly;
+- heavy (expert, deep custom searches, the tree panel, the comparison): ``HEAVY_SEARCHES``
+  slots (1 by default), never waited for: when they are taken the answer is a 503 with
+  ``Retry-After``, and the page keeps the game.
+
+Each client (by address) may also ask for at most ``CLIENT_SECONDS`` of search time per
+``WINDOW`` seconds in a worker; beyond, a 429 with ``Retry-After``. Bounds are per worker: in
+total, at most workers x (light + heavy slots) searches run at once.
+Outside gevent (tests, ``flask run``) searches run inline with the same accounting.
+"""
+from __future__ import annotations
+
+import collections
+import os
+import threading
+import time
+
+from flask import current_app, request
+
+from .params import BadRequest
+
+LIGHT_SLOTS = int(os.environ.get("LIGHT_SEARCHES", 3))
+HEAVY_SLOTS = int(os.environ.get("HEAVY_SEARCHES", 1))
+LIGHT_WAIT = 1.0          # seconds a light search may wait for a slot
+CLIENT_SECONDS = float(os.environ.get("CLIENT_SEARCH_SECONDS", 20))   # app config overrides
+WINDOW = 60.0             # seconds
+
+_light = threading.BoundedSemaphore(LIGHT_SLOTS)
+_heavy = threading.BoundedSemaphore(HEAVY_SLOTS)
+
+
+class Busy(BadRequest):
+    """The server cannot take this search now: 503 (all slots taken) or 429 (this client
+    asked for too much search time lately), with the seconds to wait."""
+
+    def __init__(self, template: str, status: int, retry_after: int, **values):
+        super().__init__(template, None, **values)
+        self.status, self.retry_after = status, retry_after
+
+
+def _offload(fn):
+    """``fn()`` in a native thread when gevent runs the server, else right here."""
+    try:
+        from gevent import monkey
+    except ImportError:
+        return fn()
+    if not monkey.is_module_patched("threading"):
+        return fn()
+    import gevent
+    return gevent.get_hub().threadpool.apply(fn)
+
+
+def _history(client: str) -> collections.deque:
+    """(start, seconds) of the client's searches in this app (this worker)."""
+    spent = current_app.extensions.setdefault(
+        "search_time", collections.defaultdict(collections.deque))
+    return spent[client]
+
+
+def _client_spent(spent: collections.deque, now: float) -> float:
+    while spent and spent[0][0] < now - WINDOW:
+        spent.popleft()
+    return sum(seconds for _, seconds in spent)
+
+
+def admitted(fn, *, heavy: bool):
+    """Run the search ``fn()`` in its lane, charged to the client; raise Busy if it cannot."""
+    spent = _history(request.remote_addr or "?")
+    now = time.monotonic()
+    if _client_spent(spent, now) >= current_app.config.get("CLIENT_SEARCH_SECONDS", CLIENT_SECONDS):
+        wait = int(spent[0][0] + WINDOW - now) + 1
+        raise Busy("you have asked for many searches in a short time: try again in %(s)s s",
+                   429, wait, s=wait)
+    lane = _heavy if heavy else _light
+    if not lane.acquire(timeout=0 if heavy else LIGHT_WAIT):
+        raise Busy("the server is busy with other searches: try again in %(s)s s", 503, 2, s=2)
+    start = time.monotonic()
+    try:
+        return _offload(fn)
+    finally:
+        lane.release()
+        spent.append((now, time.monotonic() - start))
