@@ -11,7 +11,7 @@
 
   function press(selector) {
     var el = document.querySelector(selector);
-    if (el && !el.disabled) { el.click(); return true; }
+    if (el && !el.disabled) { el.click(); return true; }   // aria-disabled: refused visibly below
     return false;
   }
 
@@ -91,5 +91,57 @@
     if (!most) return;
     depth.max = most;
     if (Number(depth.value) > most) depth.value = most;
+  });
+  // While the AI thinks (or while our own move is on its way), a move is refused visibly:
+  // the buttons are aria-disabled (so focus can stay on them) and a click shows why.
+  var MOVES = "#game .drop-button, #game .take button";
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest(MOVES);
+    if (!button || button.getAttribute("aria-disabled") !== "true") return;
+    event.preventDefault();
+    event.stopPropagation();
+    var note = document.querySelector("#game .wait-note");
+    if (note) { note.hidden = false; }
+    var live = document.getElementById("live");
+    if (live && note) { live.textContent = note.textContent; }
+  }, true);
+
+  // What had the focus before a swap, to give it back after (same column, node, control).
+  var focused = null;
+  function describe(el) {
+    if (!el || el === document.body) return null;
+    var node = el.closest("[data-path]");
+    if (el.dataset.col) return '#game [data-col="' + el.dataset.col + '"]';
+    if (el.dataset.take) return '#game [data-take="' + el.dataset.take + '"]';
+    if (node) return '[data-path="' + node.dataset.path + '"]';
+    if (el.dataset.key) return '[data-key="' + el.dataset.key + '"]';
+    return null;
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    focused = describe(document.activeElement);
+    var form = event.detail.elt.closest && event.detail.elt.closest("form.drop, form.take");
+    if (form) {
+      document.querySelectorAll(MOVES).forEach(function (b) { b.setAttribute("aria-disabled", "true"); });
+    }
+  });
+
+  document.addEventListener("htmx:afterSettle", function (event) {
+    // one live region, outside the swapped part: the new status is read out once
+    var status = document.getElementById("status"), live = document.getElementById("live");
+    if (status && live && live.textContent !== status.textContent.trim()) {
+      live.textContent = status.textContent.trim();
+    }
+    // focus stays where the person was
+    if (focused && (!document.activeElement || document.activeElement === document.body)) {
+      var again = document.querySelector(focused);
+      if (again && again.matches("[data-path]")) { again = again.querySelector("a") || again; }
+      if (again && !again.disabled) { again.focus({ preventScroll: true }); }
+    }
+    // the tree just opened: bring it into view (it opens below the board on a laptop)
+    var elt = event.detail.requestConfig && event.detail.requestConfig.elt;
+    var panel = document.getElementById("tree-panel");
+    if (elt && elt.dataset && elt.dataset.key === "tree" && panel) {
+      panel.scrollIntoView({ block: "start", behavior: "auto" });
+    }
   });
 })();

@@ -86,8 +86,9 @@ def test_a_game_added_to_the_table_has_its_page(race_client):
 def test_a_game_added_to_the_table_is_played_against_the_ai(race_client):
     # From 3 (goal 7), adding 1 leaves 4 = goal - 3: the AI, to move there, loses whatever it
     # does; our move 1 is the winning one, and the AI's reply is 1 or 2.
-    r = race_client.get("/race/move?moves=12&add=1", headers=HX)
-    assert r.status_code == 200
+    r = race_client.get("/race/move?moves=12&add=1", headers=HX)   # our move, at once
+    assert r.status_code == 200 and "total 4 of 7" in r.get_data(as_text=True)
+    r = race_client.get("/race/ai?moves=121", headers=HX)           # then the AI's reply
     moves = parse_qs(urlparse(r.headers["HX-Push-Url"]).query)["moves"][0]
     assert moves[:3] == "121" and len(moves) == 4 and moves[3] in "12"
     assert "total" in r.get_data(as_text=True)

@@ -48,7 +48,7 @@ def test_a_client_that_asked_for_too_much_search_time_gets_429_and_keeps_its_gam
     client = create_app({"TESTING": True, "CLIENT_SEARCH_SECONDS": 0.05}).test_client()
     url = "/connect4/compare?moves=4453&cd=5"      # a heavy search: well over 50 ms
     assert fetch(client, url).status_code == 200
-    r = fetch(client, "/connect4/move?moves=4453&col=4", {"HX-Request": "true"})
+    r = fetch(client, "/connect4/ai?moves=4453&mode=ai-human", {"HX-Request": "true"})
     assert r.status_code == 429 and int(r.headers["Retry-After"]) > 0
     html = r.get_data(as_text=True)
     assert "many searches" in html

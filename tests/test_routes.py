@@ -32,17 +32,24 @@ def test_a_history_restore_request_gets_the_whole_page(client):
     assert "<html" in r.get_data(as_text=True)
 
 
-def test_a_click_plays_the_move_and_the_ai_reply_and_pushes_the_new_link(client):
+def test_a_click_shows_the_move_at_once_then_the_page_asks_for_the_ai_reply(client):
+    """Issue 9, item 9: the person's disc appears at once with "thinking", the reply after."""
     r = client.get("/connect4/move?moves=4453&col=4", headers=HX)
     assert r.status_code == 200
     pushed = r.headers["HX-Push-Url"]
-    moves = query(pushed)["moves"]
-    assert moves.startswith("44534") and len(moves) == 6      # our 4, then the AI's reply
+    assert query(pushed)["moves"] == "44534"                    # our 4, no reply yet
+    html = r.get_data(as_text=True)
+    assert "is thinking" in html and 'class="spinner"' in html  # visibly thinking
+    assert 'hx-get="/connect4/ai?moves=44534"' in html and 'hx-trigger="load' in html
+    assert 'aria-disabled="true"' in html                       # a click meanwhile is refused
+    r = client.get("/connect4/ai?moves=44534", headers=HX)      # what the page asks next
+    moves = query(r.headers["HX-Push-Url"])["moves"]
+    assert moves.startswith("44534") and len(moves) == 6
     html = r.get_data(as_text=True)
     assert "AI:" in html and "nodes" in html                    # the search summary
     assert 'class="cell last"' in html                          # the AI's move highlighted
     # The pushed link, opened without htmx, is the same position as a whole page.
-    page = client.get(pushed).get_data(as_text=True)
+    page = client.get(r.headers["HX-Push-Url"]).get_data(as_text=True)
     assert page.count('class="disc p') == html.count('class="disc p')
 
 
@@ -65,11 +72,11 @@ def test_the_ai_endpoint_plays_for_the_ai(client):
 
 
 def test_nim_move_then_ai_reply_in_both_variants(client):
-    r = client.get("/nim/move?take=1", headers=HX)          # 21 -> 20, AI to move
-    assert r.status_code == 200
-    assert len(query(r.headers["HX-Push-Url"])["moves"]) == 2
-    r = client.get("/nim/move?take=3&variant=misere&n=10", headers=HX)
-    q = query(r.headers["HX-Push-Url"])
+    r = client.get("/nim/move?take=1")                      # 21 -> 20, then the AI's reply
+    assert r.status_code == 303
+    assert len(query(r.headers["Location"])["moves"]) == 2
+    r = client.get("/nim/move?take=3&variant=misere&n=10")
+    q = query(r.headers["Location"])
     assert q["variant"] == "misere" and q["n"] == "10" and len(q["moves"]) == 2
 
 
@@ -78,6 +85,7 @@ def test_settings_survive_in_every_link(client):
     q = query(r.headers["HX-Push-Url"])
     assert q == {"moves": q["moves"], "w": "6", "h": "5", "level": "custom", "algo": "alphabeta",
                  "depth": "3", "heur": "cells"}
+    r = client.get("/connect4/ai?moves=4&w=6&h=5&level=custom&algo=alphabeta&depth=3&heur=cells", headers=HX)
     assert "alpha-beta, depth 3" in r.get_data(as_text=True)
 
 

@@ -40,7 +40,9 @@ def game_page(g: Game, *, status=200, error=None, error_param=None, ai=None, pus
               result=None, args=None) -> Response:
     """The game's page (or its ``game`` block), with the tree panel when it is on."""
     panel = None
-    if g.settings.show_tree and error is None:
+    # When the page is about to ask for the AI's move, its tree comes with that move.
+    asking = g.ai_to_move and g.live and (g.settings.mode != "ai-ai" or g.settings.autoplay)
+    if g.settings.show_tree and error is None and not (asking and result is None):
         panel = tree_panel(g, args if args is not None else {}, result)
     return render(g.spec.template, block="game", status=status, push_url=push_url, g=g,
                   error=error, error_param=error_param, ai=ai, panel=panel)
@@ -75,7 +77,7 @@ def show(game: GameSpec):
 
 @bp.get("/<game:game>/move")
 def move(game: GameSpec):
-    """A person's move, then the AI's reply if it is the AI's turn."""
+    """A person's move; without JavaScript, the AI's reply too if it is the AI's turn."""
     g = parse_game(game, request.args).truncated()
     if g.over:
         raise BadRequest("the game is over: start a new game or undo")
@@ -86,8 +88,12 @@ def move(game: GameSpec):
     except ValueError as err:
         raise as_bad_request(err) from None
     reply = result = None
+    if is_htmx():
+        # The person's move is shown at once; the page then asks for the AI's reply itself
+        # (ai_trigger), showing that the AI is thinking meanwhile.
+        return answer(g, reply, result)
     if g.ai_to_move and g.settings.mode != "ai-ai":
-        g, reply, result = play_ai(g)
+        g, reply, result = play_ai(g)      # without JavaScript: both moves, then the new link
     return answer(g, reply, result)
 
 
