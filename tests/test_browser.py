@@ -46,9 +46,11 @@ def test_play_a_whole_nim_game_in_both_variants(page, live_server, variant):
     while not game_over(page):
         n = len(moves_of(page))
         page.locator("#game .take button:not([disabled])").first.click()
+        # Our take shows at once, then the AI thinks (the buttons refuse clicks meanwhile):
+        # wait for the AI's reply, that is our turn again or the end of the game.
         page.wait_for_function(
-            "n => (new URLSearchParams(location.search).get('moves') || '').length > n", arg=n)
-        page.wait_for_load_state()
+            "n => (new URLSearchParams(location.search).get('moves') || '').length > n + 1"
+            " || document.querySelector('#status strong')", arg=n)
         expect(page.locator("#game")).not_to_have_class(re.compile("htmx-request"))
     # Against the exact AI, playing 1 each time loses: the AI wins.
     expect(page.locator("#status strong")).to_have_text("The AI wins!")
