@@ -4,6 +4,7 @@
 # failures and latency percentiles, then stops the server. Loopback only.
 #   bench/load.sh            # 50 players, 2 minutes
 #   USERS=10 DURATION=30s bench/load.sh
+#   KILL_AFTER=60 bench/load.sh   # kill -9 one gunicorn worker 60 s in, then check it came back
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup >/dev/null
@@ -15,6 +16,10 @@ SERVER=$!
 trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null || true' EXIT
 for _ in $(seq 50); do curl -fs "http://127.0.0.1:$PORT/" >/dev/null && break; sleep 0.2; done
 OUT=$(mktemp -d)
+WORKERS_BEFORE=$(pgrep -P "$SERVER" | wc -l)
+if [ -n "${KILL_AFTER:-}" ]; then
+  ( sleep "$KILL_AFTER"; W=$(pgrep -P "$SERVER" | head -1); kill -9 "$W" && echo "killed worker $W at ${KILL_AFTER}s" ) &
+fi
 .venv/bin/locust -f bench/locustfile.py --headless --users "$USERS" --spawn-rate 10 \
   --run-time "$DURATION" --stop-timeout 10 --host "http://127.0.0.1:$PORT" \
   --csv "$OUT/load" --only-summary > "$OUT/locust.log" 2>&1 || true
@@ -26,3 +31,8 @@ for r in rows:
     print(f"{r['Name']:<22}{r['Request Count']:>8}{r['Failure Count']:>6}{r['50%']:>8}{r['95%']:>8}"
           f"{r['99%']:>8}{float(r['Max Response Time']):>8.0f}")
 PY
+echo "workers: $WORKERS_BEFORE before, $(pgrep -P "$SERVER" | wc -l) after"
+# The game is in the link: any worker, old or new, opens any position.
+for link in "/connect4?moves=4453&level=expert" "/nim?n=21&variant=misere&moves=312" "/connect4?moves=44&tree=1"; do
+  printf '%s %s\n' "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT$link")" "$link"
+done
