@@ -1,7 +1,7 @@
 """Blueprint ``pages``: the home page, and the error pages of the whole app."""
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from flask import Blueprint, redirect, render_template, url_for
 from werkzeug.exceptions import HTTPException
 
 bp = Blueprint("pages", __name__)
@@ -11,6 +11,12 @@ bp = Blueprint("pages", __name__)
 def home():
     """The home page: what the app does for a lesson and for a game."""
     return render_template("home.html")
+
+
+@bp.get("/favicon.ico")
+def favicon():
+    """The icon, for clients that ask for it at its old address without reading the page."""
+    return redirect(url_for("static", filename="favicon.svg"), code=301)
 
 
 @bp.app_errorhandler(HTTPException)
