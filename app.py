@@ -14,7 +14,7 @@ from __future__ import annotations
 from flask import Flask
 from werkzeug.routing import BaseConverter, ValidationError
 
-from web import i18n, lab, pages, play, security, templating
+from web import i18n, lab, pages, play, projector, security, templating
 from web.games import GAMES
 
 
@@ -40,6 +40,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config.update(test_config)
     app.url_map.converters["game"] = GameConverter
     i18n.init_app(app)
+    projector.init_app(app)
     templating.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(lab.bp)       # before play: /tree is the lab, not a game
