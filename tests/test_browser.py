@@ -301,23 +301,3 @@ def test_play_a_move_with_the_keyboard_alone(page, live_server):
     page.keyboard.press("Enter")
     wait_moves(page, 4)
     expect(page.locator("#status")).to_contain_text(re.compile("turn|win"))
-
-
-FRENCH_PAGES = {
-    "home": "/", "connect4": "/connect4?moves=4453342", "nim": "/nim?moves=32&n=15",
-    "tree": "/connect4?moves=4453&tree=1&level=medium",
-    "steps": "/nim?n=5&mode=ai-human&tree=1&level=custom&algo=alphabeta&depth=2&heur=course"
-             "&window=course&order=reverse&moves=1&td=2&step=6",
-    "theory": "/nim/theory?n=5", "lab": "/tree?mode=exercise&check=1&v.R=3&v.2=4&p=2.2",
-    "compare": "/connect4/compare?moves=4453",
-}
-
-
-@pytest.mark.parametrize("name", FRENCH_PAGES)
-def test_screenshots_in_french(browser, live_server, artifacts, name):
-    pg = browser.new_page(viewport={"width": 1280, "height": 900}, locale="fr-FR")
-    url = FRENCH_PAGES[name]
-    pg.goto(live_server + url + ("&" if "?" in url else "?") + "lang=fr")
-    expect(pg.locator("html")).to_have_attribute("lang", "fr")
-    pg.screenshot(path=str(artifacts / f"fr-{name}.png"), full_page=True)
-    pg.close()
