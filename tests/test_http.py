@@ -53,3 +53,16 @@ def test_a_client_that_asked_for_too_much_search_time_gets_429_and_keeps_its_gam
     html = r.get_data(as_text=True)
     assert "many searches" in html
     assert html.split('class="legend"')[0].count('class="disc p') == 4   # the game as linked
+
+
+def test_the_downloaded_svg_may_use_its_own_styles_and_nothing_else(client):
+    """Issue 11: the tree's SVG keeps its <style> (it must look the same opened from a disk);
+    the app's page policy (style-src 'self') would block it when the file is opened from us."""
+    r = fetch(client, "/nim/tree.svg?n=5&tree=1&moves=1&mode=ai-human")
+    assert r.status_code == 200 and "<style>" in r.get_data(as_text=True)
+    policy = dict(d.strip().split(" ", 1) for d in r.headers["Content-Security-Policy"].split(";"))
+    assert "'unsafe-inline'" in policy["style-src"]
+    assert policy["default-src"] == "'none'" and "script-src" not in policy   # no script at all
+    # pages keep theirs: no inline style or script
+    page = fetch(client, "/nim?n=5").headers["Content-Security-Policy"]
+    assert "unsafe-inline" not in page

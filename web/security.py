@@ -9,6 +9,9 @@ from flask import Flask, request
 # indicator styles come from app.css (includeIndicatorStyles: false).
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+# A picture of a tree downloaded for a handout carries its styles inside (a <style> element),
+# so that it looks the same opened from a disk; served here it may use them and nothing else.
+SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"
 GZIP_TYPES = ("text/html", "text/css", "text/javascript", "application/javascript",
               "image/svg+xml", "application/json")
 
@@ -48,7 +51,8 @@ def gzip_response(response):
 def add_headers(response):
     """Security headers on every response, and gzip for text bodies."""
     h = response.headers
-    h.setdefault("Content-Security-Policy", CSP)
+    h.setdefault("Content-Security-Policy",
+                 SVG_CSP if response.mimetype == "image/svg+xml" else CSP)
     h.setdefault("X-Content-Type-Options", "nosniff")
     h.setdefault("Referrer-Policy", "same-origin")
     h.setdefault("X-Frame-Options", "DENY")
