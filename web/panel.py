@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from flask import url_for
 
 from ai.heuristics import make_heuristic
+from ai.levels import LEVELS
 from ai.search import SearchResult, search
 from ai.tree_view import caption_counts, replay, unfold
 
@@ -40,8 +41,11 @@ class AIMove:
 
 
 def run_search(settings: Settings, rules, state, *, record=False, depth=None,
-               time_limit=None, max_nodes=MAX_NODES) -> SearchResult:
-    """The AI's search as ``settings`` say, always bounded by depth, nodes and time."""
+               time_limit=None, max_nodes=None) -> SearchResult:
+    """The AI's search as ``settings`` say, always bounded by depth, nodes and time (a preset
+    level's own node budget, which makes its move independent of the server's load)."""
+    if max_nodes is None:
+        max_nodes = LEVELS[settings.level].max_nodes if settings.level in LEVELS else MAX_NODES
     kwargs = dict(heuristic=make_heuristic(rules, settings.heuristic or None),
                   order=settings.order, time_limit=time_limit or settings.time_ms / 1000,
                   max_nodes=max_nodes, record=record)

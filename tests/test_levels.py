@@ -1,0 +1,43 @@
+"""Issue 11: a shared link shows the same reply whatever the server's load. The preset levels
+are decided by counts (depth and nodes); their time budget only keeps a request from pinning a
+worker, and stays out of the way on a server ten times slower than this machine."""
+import time
+
+import pytest
+
+from ai.connect4 import Connect4
+from ai.game import play
+from ai.levels import DEFAULT_LEVEL, LEVELS
+
+# Positions where the default level needs 30,000-42,000 nodes (most need 5,000-20,000).
+HEAVY_POSITIONS = ["44744475", "144444", "4674451414", "44444"]
+
+
+class SlowClock:
+    """``time.perf_counter`` of a loaded server: 10 ms pass between two readings, whatever the
+    real speed of the machine running the test (the fast loop reads it every 1,024 nodes: about
+    100,000 nodes a second, a tenth of this machine's speed)."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        self.now += 0.010
+        return self.now
+
+
+@pytest.mark.parametrize("moves", HEAVY_POSITIONS)
+def test_the_default_level_plays_the_same_move_on_a_loaded_server(monkeypatch, moves):
+    game = Connect4()
+    state = play(game, game.parse_moves(moves))
+    level = LEVELS[DEFAULT_LEVEL]
+    quiet = level.play(game, state)
+    monkeypatch.setattr(time, "perf_counter", SlowClock())
+    loaded = level.play(game, state)
+    assert quiet.stats.depth == loaded.stats.depth == level.depth
+    assert (loaded.move, loaded.value, loaded.stats.nodes) == (quiet.move, quiet.value, quiet.stats.nodes)
+
+
+def test_only_the_expert_level_depends_on_the_clock():
+    assert [name for name, lv in LEVELS.items() if not lv.load_independent] == ["expert"]
+    assert LEVELS[DEFAULT_LEVEL].load_independent
