@@ -66,7 +66,7 @@ class CellValues(_C4Heuristic):
     moins ... J1")."""
 
     name = "cells"
-    label = N_("cell values (seed 000)")
+    label = N_("cell values (course, minmax chapter)")
 
     def __init__(self, game):
         super().__init__(game)
@@ -99,7 +99,7 @@ class AdjustedCells(_C4Heuristic):
     """
 
     name = "adjusted"
-    label = N_("adjusted cell values (seed 004)")
+    label = N_("adjusted cell values (“Minimax et ses variantes”)")
     alpha = 0.2
 
     def __init__(self, game):
@@ -205,7 +205,7 @@ class NimCourse:
     ``HEURISTIC_MAX``, which keeps it below every win score."""
 
     name = "course"
-    label = N_("maxScore - remaining/total (seed 003)")
+    label = N_("maxScore − remaining/total (course, depth-limited MIN-MAX)")
 
     def __init__(self, game: Nim):
         self.game = game

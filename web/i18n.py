@@ -93,7 +93,7 @@ def check_lang():
     lang = request.args.get("lang")
     if lang is not None and lang not in LANGUAGES:
         error = dict(code=400, name=gettext("Bad Request"),
-                     description=gettext("lang must be one of %(choices)s, not %(raw)r",
+                     description=gettext("lang must be one of %(choices)s, not “%(raw)s”",
                                          choices=", ".join(LANGUAGES), raw=lang[:20]))
         return Response(render_template("error.html", error=error), status=400,
                         mimetype="text/html")

@@ -1,0 +1,148 @@
+"""French as a French teacher writes it, and every number in the page's language (issue 9,
+items 7, 16, 19, 20, 21).
+
+Most tests here are general: they read the whole French catalogue, or render the main pages in
+both languages and read what a person sees there (text nodes and the attributes read out:
+aria-label, title, alt, placeholder, and the copy button's "copied" word). Moves strings
+(``343455334``) are notation, not numbers: the pages mark them ``translate="no"``, and a tree
+node's name in its tooltip ("max 34: ...") is its moves from the root.
+"""
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+ROOT = Path(__file__).resolve().parent.parent
+NNBSP = "\u202f"     # narrow no-break space: French puts one before : ; ? ! and groups digits
+
+SEED_003 = ("/nim?n=5&mode=ai-human&tree=1&level=custom&algo=alphabeta&depth=2&heur=course"
+            "&window=course&order=reverse&moves=1&td=2")
+# The main pages (issue 9's list), a 404, and a few states with more words and numbers.
+PAGES = [
+    "/", "/connect4?moves=4453&tree=1", "/nim?tree=1", "/nim/theory", "/tree",
+    "/tree?mode=exercise", "/connect4/compare?moves=4453", "/nim/compare", "/no-such-page",
+    SEED_003, SEED_003 + "&step=6",
+    "/nim?n=20&tree=1&level=custom&algo=alphabeta&depth=3",
+    "/tree?mode=exercise&check=1&v.R=3&v.1=3&v.2=5&p=1.2",
+    "/connect4?moves=4453&mode=human-human",
+    "/tree?t=" + "[1," * 1400 + "1" + "]" * 1400,                  # too long: a 400 page
+]
+
+
+def catalogue():
+    with open(ROOT / "translations/fr/LC_MESSAGES/messages.po", "rb") as f:
+        return [m for m in read_po(f) if m.id]
+
+
+def forms(value) -> tuple:
+    return value if isinstance(value, tuple) else (value,)
+
+
+class Reader(HTMLParser):
+    """What a person reads on a page: text nodes and the attributes read out, each with
+    whether it is notation (inside an element marked translate="no")."""
+
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+            "source", "track", "wbr"}
+
+    def __init__(self):
+        super().__init__()
+        self.chunks, self.stack = [], []      # stack: (tag, notation, hidden)
+
+    def _state(self):
+        return (any(n for _, n, _ in self.stack), any(h for _, _, h in self.stack))
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        notation, hidden = self._state()
+        for name in ("aria-label", "title", "placeholder", "alt", "data-copied"):
+            if attrs.get(name):
+                self.chunks.append((attrs[name], notation))
+        if tag not in self.VOID:
+            self.stack.append((tag, attrs.get("translate") == "no",
+                               tag in ("script", "style")))
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        if tag not in self.VOID:
+            self.stack.pop()
+
+    def handle_endtag(self, tag):
+        for i in range(len(self.stack) - 1, -1, -1):
+            if self.stack[i][0] == tag:
+                del self.stack[i:]
+                break
+
+    def handle_data(self, data):
+        notation, hidden = self._state()
+        if data.strip() and not hidden:
+            self.chunks.append((data, notation))
+
+
+def read(client, url, lang):
+    r = client.get(url + ("&" if "?" in url else "?") + "lang=" + lang)
+    assert r.status_code in (200, 400, 404), (url, r.status_code)
+    reader = Reader()
+    reader.feed(r.get_data(as_text=True))
+    return reader.chunks
+
+
+def prose(chunks):
+    """The chunks that are words and numbers, not notation; node names dropped."""
+    return [re.sub(r"\b(max|min) [\d.]+", r"\1", text)
+            for text, notation in chunks if not notation]
+
+
+@pytest.fixture(scope="module")
+def pages():
+    """Every page of PAGES in both languages: {(lang, url): [chunk, ...]}."""
+    from app import create_app
+    client = create_app({"TESTING": True}).test_client()
+    return {(lang, url): read(client, url, lang) for lang in ("fr", "en") for url in PAGES}
+
+
+# -- item 19: nothing left in English ------------------------------------------------------------
+
+# Common English words that may come from outside the catalogue (Werkzeug's error pages, a label
+# left in code); the catalogue's own English-only words are added to these.
+def test_the_lab_examples_and_the_404_page_are_french(client):
+    """Issue 9, item 19: the lab's examples (strings of web/, which the catalogue missed) and
+    the 404 page (Werkzeug's English "Not Found") read in French."""
+    lab = client.get("/tree?lang=fr").get_data(as_text=True)
+    assert "Plus profond, avec des coupures à deux niveaux" in lab
+    assert "Quatre niveaux (la figure alpha-bêta de Wikipédia)" in lab
+    assert "Deeper" not in lab
+    missing = client.get("/no-such-page?lang=fr")
+    assert missing.status_code == 404
+    assert "Page introuvable" in missing.get_data(as_text=True)
+    assert "Not Found" not in missing.get_data(as_text=True)
+    assert "Page not found" in client.get("/no-such-page?lang=en").get_data(as_text=True)
+
+
+# -- item 20: the course, not our file names -----------------------------------------------------
+
+def test_no_message_says_seed_in_either_language():
+    """Issue 9, item 20: "seed 000", "(étiquetage du seed 000)", "(seed 003)" are our file
+    names; people know the course ("cours, chapitre minmax") and its figures' titles."""
+    said = [s for m in catalogue() for s in forms(m.id) + forms(m.string)
+            if re.search(r"seed", s, re.I)]
+    assert not said
+
+
+def test_no_page_says_seed_in_either_language(pages):
+    """Issue 9, item 20: nor does any rendered page (the heuristics' labels on the game pages,
+    the legend of /nim/theory), in French or in English."""
+    said = {key: [t for t in prose(chunks) if re.search(r"seed", t, re.I)]
+            for key, chunks in pages.items()}
+    assert not {k: v for k, v in said.items() if v}
+
+
+def test_the_course_is_named_as_the_course(client):
+    """Issue 9, item 20: the heuristic and the labels cite the course by its chapter."""
+    fr = client.get("/connect4?lang=fr").get_data(as_text=True)
+    assert "valeurs des cases (cours, chapitre minmax)" in fr
+    theory = client.get("/nim/theory?lang=fr").get_data(as_text=True)
+    assert "(étiquetage du cours, chapitre minmax)" in theory
+
