@@ -103,6 +103,52 @@ def pages():
     return {(lang, url): read(client, url, lang) for lang in ("fr", "en") for url in PAGES}
 
 
+# -- item 16: every number through the locale ----------------------------------------------------
+
+def test_no_number_of_four_digits_or_more_is_left_ungrouped(pages):
+    """Issue 9, item 16: "12990 pruned subtrees" beside "10,392 nodes" (and "12527" beside
+    "14 962" in French): on every page, in both languages, a number of 4 digits or more is
+    grouped (1,234 in English, 1 234 with a narrow no-break space in French)."""
+    bad = {}
+    for (lang, url), chunks in pages.items():
+        found = [m for text in prose(chunks) for m in re.findall(r"\d{4,}", text)]
+        if found:
+            bad[lang, url] = found[:5]
+    assert not bad
+
+
+def test_french_groups_with_a_narrow_no_break_space_and_english_with_a_comma(client):
+    """Issue 9, item 16: the Nim tree of 20 matches has 266,079 nodes (the course: "plus de
+    250'000 sommets"); the caption counts against it in the page's language."""
+    url = "/nim?n=20&tree=1&level=custom&algo=alphabeta&depth=3"
+    fr = client.get(url + "&lang=fr").get_data(as_text=True)
+    en = client.get(url + "&lang=en").get_data(as_text=True)
+    assert f"sommets sur 266{NNBSP}079" in fr
+    assert "of 266,079 nodes" in en
+
+
+def test_values_bounds_and_error_numbers_follow_the_locale(app):
+    """Issue 9, item 16: a search value (+2,5), a bound (7 654), a proven win (V3 in French:
+    victoire) and the numbers inside an error message go through the locale."""
+    from ai.messages import GameError
+    from ai.search import MAX_SCORE
+    from web.i18n import format_bound, format_value, tr
+
+    too_long = GameError("the tree is too long (%(n)s characters, at most %(most)s)",
+                         n=5000, most=4000)
+    with app.test_request_context("/?lang=fr"):
+        assert format_value(2.5) == "+2,5" and format_value(-0.25) == "-0,25"
+        assert format_value(3) == "+3"
+        assert format_bound(7654) == f"7{NNBSP}654" and format_bound(-1.5) == "-1,5"
+        assert format_bound(MAX_SCORE - 3) == "V3" and format_bound(3 - MAX_SCORE) == "D3"
+        assert format_bound(7654, group=False) == "7654"      # a form field reads it back
+        assert tr(too_long) == f"l'arbre est trop long (5{NNBSP}000 caractères, 4{NNBSP}000 au maximum)"
+    with app.test_request_context("/?lang=en"):
+        assert format_value(2.5) == "+2.5" and format_bound(7654) == "7,654"
+        assert format_bound(MAX_SCORE - 3) == "W3" and format_bound(3 - MAX_SCORE) == "L3"
+        assert tr(too_long) == "the tree is too long (5,000 characters, at most 4,000)"
+
+
 # -- item 19: nothing left in English ------------------------------------------------------------
 
 # Common English words that may come from outside the catalogue (Werkzeug's error pages, a label

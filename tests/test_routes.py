@@ -122,7 +122,7 @@ def test_winning_four_is_highlighted_and_no_more_moves_are_accepted(client):
     ("/connect4?h=abc", "Rows: a whole number from 4 to 9"),
     ("/connect4?mode=robot", "Who plays: one of"),
     ("/connect4?level=custom&depth=99", "Depth: from 1 to 20, not 99"),
-    ("/connect4?level=custom&time=999999", "Time budget (ms): from 10 to 1000"),
+    ("/connect4?level=custom&time=999999", "Time budget (ms): from 10 to 1,000"),
     ("/connect4?level=custom&algo=dfs", "Algorithm: one of"),
     ("/connect4?at=9&moves=44", "Move shown: from 0 to 2"),
     ("/connect4?moves=" + "1" * 300, "too long"),

@@ -8,6 +8,7 @@ from flask_babel import Babel, format_decimal, get_locale, gettext, lazy_gettext
 from babel.numbers import get_group_symbol
 from markupsafe import Markup
 
+from ai.messages import translate
 from ai.search import INF, MAX_SCORE, WIN_THRESHOLD
 
 LANGUAGES = {"en": "English", "fr": "Français"}
@@ -46,15 +47,27 @@ def lang_field() -> Markup | str:
 
 
 def num(value, digits=None) -> str:
-    """A number in the page's locale: 1,234 in English, 1 234 in French. Whole numbers of
-    any size (a Nim tree of 99 matches has 10^28 nodes) are grouped by hand: Babel's
-    decimal context would raise on them."""
+    """A number in the page's locale: 1,234 in English, 1 234 in French (a narrow no-break
+    space). Whole numbers of any size (a Nim tree of 99 matches has 10^28 nodes) are grouped
+    by hand: Babel's decimal context would raise on them."""
     if isinstance(value, int) and digits is None:
         return f"{value:,}".replace(",", get_group_symbol(locale=get_locale()))
     if digits is not None:
         return format_decimal(round(value, digits),
                               format="#,##0." + "0" * digits if digits else "#,##0")
     return format_decimal(value)
+
+
+def _numbers_in_locale(values: dict) -> dict:
+    return {k: num(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
+            for k, v in values.items()}
+
+
+def tr(err: Exception) -> str:
+    """An error's message in the page's language, its numbers too (``GameError`` from
+    ``ai/``, ``BadRequest`` from ``web.params``; any other exception keeps its message)."""
+    return translate(err, lambda template, **values: gettext(template,
+                                                             **_numbers_in_locale(values)))
 
 
 def switch_lang(lang: str) -> str:
@@ -65,16 +78,20 @@ def switch_lang(lang: str) -> str:
 
 
 def format_value(value) -> str:
-    """A search value for people: a proven result in words, an estimate as a number."""
+    """A search value for people: a proven result in words, an estimate as a signed number
+    in the page's locale (+2.5 in English, +2,5 in French)."""
     if value >= WIN_THRESHOLD:
-        return gettext("win in %(n)s", n=int(MAX_SCORE - value))
+        return gettext("win in %(n)s", n=num(int(MAX_SCORE - value)))
     if value <= -WIN_THRESHOLD:
-        return gettext("loss in %(n)s", n=int(MAX_SCORE + value))
-    return f"{value:+.2f}".rstrip("0").rstrip(".") if value != int(value) else f"{int(value):+d}"
+        return gettext("loss in %(n)s", n=num(int(MAX_SCORE + value)))
+    return format_decimal(round(value, 2), format="+#,##0.##;-#,##0.##")
 
 
-def format_bound(value) -> str:
-    """An alpha or beta bound, short enough for a tree node."""
+def format_bound(value, group: bool = True) -> str:
+    """A value or an alpha or beta bound, short enough for a tree node: W3 (a win in 3
+    plies), L3 (a loss), or a number in the page's locale. ``group=False`` for a form
+    field, which reads the number back (no thousands separator, the locale's decimal
+    sign)."""
     if value is None:
         return ""
     if value == INF:
@@ -82,10 +99,12 @@ def format_bound(value) -> str:
     if value == -INF:
         return "−∞"
     if abs(value) >= WIN_THRESHOLD:
-        return ("W" if value > 0 else "L") + str(int(MAX_SCORE - abs(value)))
+        plies = num(int(MAX_SCORE - abs(value)))
+        # the letters of "win" and "loss": V and D in French (victoire, défaite)
+        return gettext("W%(n)s", n=plies) if value > 0 else gettext("L%(n)s", n=plies)
     if value == int(value):
-        return str(int(value))
-    return format_decimal(round(value, 2))
+        return num(int(value)) if group else str(int(value))
+    return format_decimal(round(value, 2), format="#,##0.##" if group else "0.##")
 
 
 def check_lang():

@@ -3,16 +3,15 @@ or answer and be checked) and the whole Nim tree beside its theory (``/nim/theor
 from __future__ import annotations
 
 from flask import Blueprint, request
-from flask_babel import gettext
 
 from ai.exercise import check as check_answer
-from ai.messages import translate
 from ai.nim import Nim
 from ai.nim_tree import checked_tree
 from ai.tree_view import unfold
 
 from .exercise import LAB_EXAMPLES, LabPanel, parse_answer, parse_lab
 from .htmx import render
+from .i18n import tr
 from .params import BadRequest, as_bad_request, read_choice, read_int
 
 bp = Blueprint("lab", __name__)
@@ -37,7 +36,7 @@ def lab():
     except BadRequest as err:
         lab = parse_lab({})
         lab["text"] = request.args.get("t", "")[:4000]   # keep what they typed, to fix it
-        return render("lab.html", block="lab", status=400, error=translate(err, gettext), lab=lab,
+        return render("lab.html", block="lab", status=400, error=tr(err), lab=lab,
                       panel=LabPanel(lab["solved"], {}), verdicts=None, examples=LAB_EXAMPLES,
                       answer=({}, set()))
     return render("lab.html", block="lab", error=None, lab=lab, panel=panel,
@@ -55,7 +54,7 @@ def nim_theory():
         k = read_int(request.args, "k", 3, 1, 4)
         variant = read_choice(request.args, "variant", "normal", ("normal", "misere"))
     except BadRequest as err:
-        n, k, variant, error, status = 5, 3, "normal", translate(err, gettext), 400
+        n, k, variant, error, status = 5, 3, "normal", tr(err), 400
     game = Nim(n, k, variant)
     result, agree = checked_tree(game)
     return render("nim_theory.html", block="theory", status=status, error=error, game=game,

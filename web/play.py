@@ -18,17 +18,16 @@ from __future__ import annotations
 from dataclasses import replace
 
 from flask import Blueprint, Response, redirect, render_template, request
-from flask_babel import gettext
 from markupsafe import escape
 
 from ai.compare import compare as compare_algorithms, variants_for
 from ai.heuristics import make_heuristic
-from ai.messages import translate
 
 from .admission import Busy, admitted
 from .charts import comparison_charts
 from .games import GameSpec
 from .htmx import is_htmx, render
+from .i18n import tr
 from .panel import ai_move, tree_panel
 from .params import (BadRequest, Game, as_bad_request, parse_game,
                      parse_game_keeping_what_is_right, read_int)
@@ -58,10 +57,10 @@ def bad_request(err: BadRequest):
     if isinstance(err, Busy):
         g = parse_game(spec, request.args)
         response = game_page(replace(g, settings=replace(g.settings, show_tree=False)),
-                             status=err.status, error=translate(err, gettext))
+                             status=err.status, error=tr(err))
         response.headers["Retry-After"] = str(err.retry_after)
         return response
-    return game_page(g, status=400, error=translate(err, gettext), error_param=err.param,
+    return game_page(g, status=400, error=tr(err), error_param=err.param,
                      push_url=g.url())
 
 
@@ -170,6 +169,6 @@ def peek(game: GameSpec):
     try:
         g = parse_game(game, request.args)
     except BadRequest as err:
-        return Response(f'<p class="error">{escape(translate(err, gettext))}</p>', status=400,
+        return Response(f'<p class="error">{escape(tr(err))}</p>', status=400,
                         mimetype="text/html")
     return render_template("_peek.html", g=g)

@@ -4,16 +4,15 @@ from __future__ import annotations
 import hashlib
 
 from flask import Flask, url_for
-from flask_babel import get_locale, gettext
+from flask_babel import get_locale
 
 from ai.heuristics import heuristics_for
 from ai.levels import LEVELS
-from ai.messages import translate
 from ai.tree_view import path_of, walk, width
 
 from .games import GAMES, ORDER_LABELS
 from .i18n import (ALGORITHM_LABELS, LANGUAGES, LEVEL_LABELS, format_bound, lang_field, num,
-                   switch_lang)
+                   switch_lang, tr)
 from .params import MAX_DEPTH, MAX_TIME_MS, MODES
 
 
@@ -33,7 +32,7 @@ def init_app(app: Flask) -> None:
         LEVEL_LABELS=LEVEL_LABELS, ORDER_LABELS=ORDER_LABELS, MAX_DEPTH=MAX_DEPTH,
         MAX_TIME_MS=MAX_TIME_MS, LANGUAGES=LANGUAGES, heuristics_for=heuristics_for,
         fmt=format_bound, walk=walk, view_width=width, path_of=path_of, lang_field=lang_field,
-        num=num, switch_lang=switch_lang, tr=lambda err: translate(err, gettext))
+        num=num, switch_lang=switch_lang, tr=tr)
 
     @app.context_processor
     def page_language():
