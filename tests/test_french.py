@@ -153,6 +153,44 @@ def test_values_bounds_and_error_numbers_follow_the_locale(app):
 
 # Common English words that may come from outside the catalogue (Werkzeug's error pages, a label
 # left in code); the catalogue's own English-only words are added to these.
+ENGLISH = {"the", "of", "and", "with", "not", "was", "found", "requested", "server", "please",
+           "your", "this", "that", "is", "are", "at", "by", "from", "to", "in", "it", "nodes",
+           "node", "move", "moves", "seed", "deeper", "four", "levels", "copied", "hit", "hits",
+           "win", "loss", "wins", "left", "turn", "search", "tree", "game", "link"}
+SHARED = {"minimax", "lab", "max", "min", "maxScore", "TT", "SVG", "Tab", "AIMA", "MIN", "MAX",
+          "ms"}    # "lab": the app's name, minimax-lab
+
+
+def words(text: str) -> list[str]:
+    return [w for w in re.findall(r"[^\W\d_]+", text) if len(w) > 1]
+
+
+def english_only_words() -> set[str]:
+    """Words of the English messages that no French translation uses."""
+    english, french = set(), set()
+    for m in catalogue():
+        english.update(w.lower() for s in forms(m.id) for w in words(re.sub(r"%\(\w+\)\w", " ", s)))
+        french.update(w.lower() for s in forms(m.string) for w in words(re.sub(r"%\(\w+\)\w", " ", s)))
+    return (english - french | ENGLISH) - {w.lower() for w in SHARED}
+
+
+def test_no_english_is_left_in_the_french_pages(pages):
+    """Issue 9, item 19: the lab's examples ("Deeper, with cut-offs at two levels"), the 404
+    page, "W3/L3" and every other string read in French; no English-only word remains."""
+    english = english_only_words()
+    assert {"deeper", "beta", "found"} <= english          # the check can see English
+    left = {}
+    for (lang, url), chunks in pages.items():
+        if lang != "fr":
+            continue
+        text = " ".join(prose(chunks))
+        found = sorted({w for w in words(text) if w.lower() in english})
+        found += re.findall(r"\b[WL]\d+\b", text)          # W3 / L3: V3 / D3 in French
+        if found:
+            left[url] = found[:8]
+    assert not left
+
+
 def test_the_lab_examples_and_the_404_page_are_french(client):
     """Issue 9, item 19: the lab's examples (strings of web/, which the catalogue missed) and
     the 404 page (Werkzeug's English "Not Found") read in French."""
@@ -165,6 +203,14 @@ def test_the_lab_examples_and_the_404_page_are_french(client):
     assert "Page introuvable" in missing.get_data(as_text=True)
     assert "Not Found" not in missing.get_data(as_text=True)
     assert "Page not found" in client.get("/no-such-page?lang=en").get_data(as_text=True)
+
+
+def test_the_tree_legend_is_french(client):
+    """Issue 9, item 19: "W3/L3" and "TT" were left as they are; in French a win in 3 is V3
+    (victoire) and a loss D3 (défaite), and TT is explained as the transposition table."""
+    tree = client.get("/connect4?moves=4453&tree=1&level=medium&lang=fr").get_data(as_text=True)
+    assert "V3/D3 = victoire/défaite en 3 demi-coups" in tree and "W3/L3" not in tree
+    assert '<abbr title="table de transposition">TT</abbr> trouvé dans la table' in tree
 
 
 # -- item 20: the course, not our file names -----------------------------------------------------
@@ -192,3 +238,125 @@ def test_the_course_is_named_as_the_course(client):
     theory = client.get("/nim/theory?lang=fr").get_data(as_text=True)
     assert "(étiquetage du cours, chapitre minmax)" in theory
 
+
+# -- item 21: grammar and typography --------------------------------------------------------------
+
+def unspaced(text: str) -> list[str]:
+    """The : ; ? ! in ``text`` with no narrow no-break space before them (a sign alone is a
+    key name, as in the help's "?")."""
+    if text.strip() in (":", ";", "?", "!"):
+        return []
+    return [text[max(0, m.start() - 12):m.end() + 1]
+            for m in re.finditer(r"[:;?!]", text) if text[m.start() - 1:m.start()] != NNBSP]
+
+
+def test_every_french_message_has_a_narrow_no_break_space_before_double_punctuation():
+    """Issue 9, item 21: in French, a narrow no-break space (U+202F) before : ; ? ! in every
+    message, never a plain space, a no-break space (U+00A0) or nothing."""
+    bad = {m.id: found for m in catalogue() for s in forms(m.string) if (found := unspaced(s))}
+    assert not bad
+
+
+def test_french_pages_have_a_narrow_no_break_space_before_double_punctuation(pages):
+    """Issue 9, item 21: the same on the rendered pages, where templates join messages
+    ("max racine: valeur 9" in a node's tooltip, "343455334; valeur 9")."""
+    bad = {url: found for (lang, url), chunks in pages.items() if lang == "fr"
+           for found in [[f for t in prose(chunks) for f in unspaced(t)]] if found}
+    assert not bad
+
+
+COUNT_NOUNS = (r"nodes?|matches?|children|child|subtrees?|cut-offs?|table hits?|characters?"
+               r"|levels?|leaves|leaf|answers?|columns?|rows?|steps?")
+# Counts that are never 1, and why.
+NEVER_ONE = {
+    # a board has 4 to 9 columns and rows (checked below)
+    "Board, %(w)s columns by %(h)s rows; row 1 is the bottom",
+    # taking 1 match is legal whenever a match is left (and with none left, the game is over)
+    "cannot take %(move)s matches: take 1 to %(most)s (%(left)s left)",
+}
+
+
+def test_every_message_counting_things_is_a_plural():
+    """Issue 9, item 21: "1 fils élagués", "1 allumettes": a message with a number followed
+    by what it counts is an ngettext plural. A limit (%(most)s, a constant over 1) and a
+    count reported as over that limit in the same message are always plural."""
+    from web.games import CONNECT4
+    assert CONNECT4.param("width").lo == CONNECT4.param("height").lo == 4
+    singular_only = []
+    for m in catalogue():
+        if (isinstance(m.id, tuple) or m.id in NEVER_ONE
+                or "at most %(most)s" in m.id or "up to %(most)s" in m.id):
+            continue
+        for name in re.findall(r"%\((\w+)\)s (?:" + COUNT_NOUNS + r")\b", m.id):
+            if name != "most":
+                singular_only.append(m.id)
+    assert not singular_only
+
+
+# Plural words that a French singular form (n = 0 or 1) must not use.
+FRENCH_PLURALS = {"sommets", "allumettes", "élagués", "sous-arbres", "coupures", "restantes",
+                  "repliés", "réponses", "caractères", "niveaux"}
+
+
+def test_french_singular_forms_are_singular():
+    """Issue 9, item 21: every plural message has a French singular ("1 fils élagué",
+    "1 allumette restante") that is really singular."""
+    plurals = [m for m in catalogue() if isinstance(m.id, tuple)]
+    assert len(plurals) >= 12
+    bad = []
+    for m in plurals:     # the two words after the count (a placeholder, or 1)
+        for after in re.findall(r"(?:%\(\w+\)s|\b1) ([\w-]+)(?: ([\w-]+))?", m.string[0]):
+            if set(after) & FRENCH_PLURALS:
+                bad.append(m.string[0])
+    assert not bad
+
+
+def test_counts_of_one_read_in_the_singular(client):
+    """Issue 9, item 21: the known ones, rendered with a count of 1."""
+    nim = client.get("/nim?n=4&k=1&moves=111&mode=human-human&lang=fr").get_data(as_text=True)
+    assert "1 allumette restante" in nim and "Prenez 1 allumette." in nim
+    assert "1 allumettes" not in nim
+    # [[3, 5], [2, 9]]: alpha-beta cuts the 9 after the 2 (one child pruned)
+    steps = [client.get(f"/tree?t=[[3,5],[2,9]]&step={i}&lang=fr").get_data(as_text=True)
+             for i in range(20)]
+    cut = [html for html in steps if "Coupure au sommet" in html]
+    assert cut and f"Coupure au sommet min 2{NNBSP}: 1 fils élagué." in cut[0]
+    lab = client.get("/tree?mode=exercise&check=1&v.R=3&v.1=3&v.2=4&v.3=2&p=2.2&p=2.3&lang=fr")
+    assert f"1 réponse à corriger{NNBSP}: le sommet 2 vaut 2, pas 4" in lab.get_data(as_text=True)
+
+
+ELISION = re.compile(r"(?<![\w-])(que|de|le|la|ne|se|ce|je|me|te) (?=[aeiouàâäéèêëîïôöûü])", re.I)
+# placeholders filled with words, which may begin with a vowel ("alpha-bêta", "IA Jaune")
+WORD_PLACEHOLDER = re.compile(r"(?<![\w-])(que|de|le|la|ne|se|ce|je) %\((who|algo|field|err|note|"
+                              r"verdict|label)\)s", re.I)
+
+
+def test_french_elides_before_a_vowel():
+    """Issue 9, item 21: "que alpha-bêta" is "qu'alpha-bêta" (or another turn of phrase); no
+    message writes que/de/le/la... before a vowel, or before a word that may start with one."""
+    bad = [s for m in catalogue() for s in forms(m.string)
+           if s and (ELISION.search(s) or WORD_PLACEHOLDER.search(s))]
+    assert not bad
+
+
+def test_french_pages_elide_before_a_vowel(pages):
+    """Issue 9, item 21: nor does any French page once the values are filled in."""
+    bad = {url: ELISION.findall(" ".join(prose(chunks)))
+           for (lang, url), chunks in pages.items() if lang == "fr"}
+    assert not {k: v for k, v in bad.items() if v}
+
+
+def test_french_uses_the_course_words():
+    """Issue 9, item 21: the course says "pions" (Puissance 4), "a exploré 9 sommets sur 28";
+    not "jetons", "explorés N sommets", "succès dans la table" or "l'appli"."""
+    banned = re.compile(r"jeton|: explorés|explorés \d|succès|\bappli\b", re.I)
+    bad = [s for m in catalogue() for s in forms(m.string) if s and banned.search(s)]
+    assert not bad
+
+
+def test_the_course_figure_reads_as_the_course_says(client):
+    """Issue 9, item 21: the course's figure, "Seuls 9 sommets sur 28 sont explorés", reads
+    "alpha-bêta a exploré 9 sommets sur 28" in the app."""
+    html = client.get(SEED_003 + "&lang=fr").get_data(as_text=True)
+    assert "alpha-bêta a exploré 9 sommets sur 28" in html
+    assert "Lâchez des pions, alignez-en quatre." in client.get("/?lang=fr").get_data(as_text=True)
