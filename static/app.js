@@ -69,7 +69,7 @@
     var field = document.querySelector(".link-field");
     var done = function () {
       button.dataset.label = button.dataset.label || button.textContent;
-      button.textContent = button.dataset.copied || "Copied";
+      button.textContent = button.dataset.copied || "✓";   // the page gives the word, translated
       setTimeout(function () { button.textContent = button.dataset.label; }, 1500);
     };
     if (navigator.clipboard && window.isSecureContext) {

@@ -103,6 +103,30 @@ def pages():
     return {(lang, url): read(client, url, lang) for lang in ("fr", "en") for url in PAGES}
 
 
+# -- item 7: "Copy link" says "copied" in the page's language ----------------------------------
+
+def test_the_copy_button_carries_its_copied_word_in_the_page_language(client):
+    """Issue 9, item 7: static/app.js shows the button's data-copied word; the page gives it
+    translated, and the script has no English word of its own to fall back on."""
+    for lang, word in (("fr", "Lien copié"), ("en", "Link copied")):
+        html = client.get(f"/connect4?moves=44&lang={lang}").get_data(as_text=True)
+        button = re.search(r"<button[^>]*class=\"button copy-link\"[^>]*>", html).group(0)
+        assert f'data-copied="{word}"' in button
+    assert '"Copied"' not in (ROOT / "static/app.js").read_text()
+
+
+@pytest.mark.browser
+def test_clicking_copy_link_in_french_says_lien_copie(page, live_server):
+    """Issue 9, item 7: in Chromium, the French button turns into "Lien copié"."""
+    from playwright.sync_api import expect
+    page.goto(live_server + "/connect4?moves=44&lang=fr")
+    button = page.locator("button.copy-link")
+    expect(button).to_have_text("Copier le lien")
+    button.click()
+    expect(button).to_have_text("Lien copié")
+    expect(button).to_have_text("Copier le lien")          # and back after a moment
+
+
 # -- item 16: every number through the locale ----------------------------------------------------
 
 def test_no_number_of_four_digits_or_more_is_left_ungrouped(pages):
