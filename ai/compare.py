@@ -62,43 +62,46 @@ def run_variant(variant, game, state, depth, heuristic, *, max_nodes, time_limit
                r.stats.tt_hits, r.stats.elapsed * 1000)
 
 
-def compare(game, state, depth: int, heuristic=None, *, max_nodes: int = 150_000,
-            time_budget: float = 2.0, window="infinite"):
+def compare(game, state, depth: int, heuristic=None, *, max_nodes: int = 40_000,
+            total_nodes: int = 150_000, time_budget: float = 3.0, window="infinite"):
     """Each variant at ``depth``, then each at depths 1..depth for the chart.
 
     Returns ``(runs, per_depth)``: ``runs`` one Run per variant at ``depth``;
     ``per_depth[variant]`` a list of Runs at depths 1..depth (shorter when a depth did not
-    fit: deeper ones would not either). The whole comparison stays within ``time_budget``
-    seconds, each run within ``max_nodes``.
+    fit: deeper ones would not either).
+
+    Budgets are counted in nodes, so that the same position gives the same table on any
+    machine under any load: each run at most ``max_nodes``, the whole comparison at most
+    ``total_nodes`` (about 1 s of CPU here). ``time_budget`` is a safety cap that only a
+    badly overloaded machine reaches.
     """
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
         raise ValueError(f"depth must be a whole number >= 1, not {depth!r}")
     deadline = time.perf_counter() + time_budget
-    # Two thirds of the budget for the runs at full depth, the rest for the chart.
+    spent = 0
+
+    def run(variant, d):
+        nonlocal spent
+        budget = min(max_nodes, total_nodes - spent)
+        if budget < 1 or time.perf_counter() >= deadline:
+            return None
+        r = run_variant(variant, game, state, d, heuristic, max_nodes=budget,
+                        time_limit=deadline - time.perf_counter(), window=window)
+        spent += r.nodes
+        return r
+
     variants = variants_for(game)
-    share = time_budget * 2 / 3 / len(variants)
-
-    def left():
-        return max(0.01, min(share, deadline - time.perf_counter()))
-
-    runs = [run_variant(v, game, state, depth, heuristic, max_nodes=max_nodes,
-                        time_limit=left(), window=window) for v, _ in variants]
-    share = max(0.01, (deadline - time.perf_counter()) / len(variants))
+    runs = []
+    for v, label in variants:
+        r = run(v, depth)
+        runs.append(r or Run(v, label, depth, False, None, None, 0, 0, 0, 0.0))
     per_depth = {}
-    for v, _ in variants:
+    for (v, _), full in zip(variants, runs):
         series = []
         for d in range(1, depth + 1):
-            if time.perf_counter() >= deadline:
+            r = full if d == depth else run(v, d)   # the full-depth run is not repeated
+            if r is None or not r.complete:
                 break
-            run = run_variant(v, game, state, d, heuristic, max_nodes=max_nodes,
-                              time_limit=left(), window=window)
-            if not run.complete:
-                break
-            series.append(run)
+            series.append(r)
         per_depth[v] = series
-    # a run cut short at full depth may have fitted in the chart's pass: use that one
-    for i, run in enumerate(runs):
-        done = [r for r in per_depth[run.variant] if r.depth == depth]
-        if not run.complete and done:
-            runs[i] = done[0]
     return runs, per_depth

@@ -32,3 +32,28 @@ def test_a_variant_that_does_not_fit_the_budget_is_reported_not_waited_for():
     mm = next(r for r in runs if r.variant == "minimax")
     assert not mm.complete and mm.value is None
     assert len(per_depth["minimax"]) < 9
+
+
+def test_the_table_is_the_same_on_a_loaded_server(monkeypatch, client):
+    """Issue 11: budgets in nodes, not seconds. A machine whose clock runs 10 ms per reading
+    (what a busy server looks like from inside a search) shows the same comparison, minimax
+    at depth 5 included (the page's default depth on Connect-4)."""
+    import time
+
+    game = Connect4()
+    state = game.from_moves("4453")
+    quiet, _ = compare(game, state, 5, Threats(game))
+    quiet_page = client.get("/connect4/compare?moves=4453").get_data(as_text=True)
+    now = [0.0]
+
+    def slow_clock():
+        now[0] += 0.010
+        return now[0]
+
+    monkeypatch.setattr(time, "perf_counter", slow_clock)
+    loaded, _ = compare(game, state, 5, Threats(game))
+    assert all(r.complete for r in quiet)
+    assert [(r.variant, r.value, r.move, r.nodes) for r in loaded] == \
+           [(r.variant, r.value, r.move, r.nodes) for r in quiet]
+    page = client.get("/connect4/compare?moves=4453").get_data(as_text=True)
+    assert "did not fit" not in page and "did not fit" not in quiet_page

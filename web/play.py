@@ -150,14 +150,14 @@ def tree_svg(game: GameSpec):
 @bp.get("/<game:game>/compare")
 def compare(game: GameSpec):
     """The algorithms side by side on the position shown (depth ``cd``: by default the AI's,
-    within what minimax can do in the time budget)."""
+    within what minimax can do in the comparison's node budget)."""
     g = parse_game(game, request.args)
     if g.over:
         raise BadRequest("the game is over: there is nothing to search")
     depth = read_int(request.args, "cd", min(g.settings.depth, game.compare_depth), 1, 8)
     runs, per_depth = admitted(lambda: compare_algorithms(
         g.rules, g.state, depth, make_heuristic(g.rules, g.settings.heuristic or None),
-        time_budget=1.0, window=g.settings.window), heavy=True)
+        window=g.settings.window), heavy=True)
     return render("compare.html", block="compare", g=g, runs=runs, per_depth=per_depth,
                   depth=depth, variants=variants_for(g.rules),
                   charts=comparison_charts(runs, per_depth, depth))
