@@ -9,7 +9,7 @@ from flask import url_for
 
 from ai.heuristics import make_heuristic
 from ai.search import SearchResult, search
-from ai.tree_view import caption_counts, replay, unfold
+from ai.tree_view import at_step, caption_counts, counts_at, finished_search, unfold
 
 from .admission import admitted
 from .i18n import ALGORITHM_LABELS, format_value
@@ -88,12 +88,30 @@ class TreePanel:
     view: object               # ai.tree_view.ViewNode
     total: int | None          # nodes of the whole tree to that depth, when countable
     step: int | None = None
-    replay: list | None = None
+    shown: dict | None = None  # node id -> ai.tree_view.Shown: what the picture may say
     event: tuple | None = None
+
+    def __post_init__(self):
+        if self.shown is None:
+            self.shown = finished_search(self.view)
+
+    def go_to_step(self, step: int) -> None:
+        """Show the search replayed to ``step``: only what it had done by then."""
+        self.step = step
+        self.shown, self.event = at_step(self.result.tree, self.view, step)
 
     @property
     def counts(self):
+        """The caption's counts: of the whole search, or of what it had done at the step."""
+        if self.step is not None:
+            return counts_at(self.result.tree, self.step)
         return caption_counts(self.result.tree)
+
+    @property
+    def outcome_known(self) -> bool:
+        """Whether the picture may give the search's outcome (its best line and value): not
+        before a replay reaches its end."""
+        return self.step is None or self.step == len(self.result.tree.events)
 
     @property
     def steppable(self) -> bool:
@@ -156,6 +174,5 @@ def tree_panel(g: Game, args, result: SearchResult | None = None) -> TreePanel |
     total = g.spec.tree_size(g.rules, g.states[base], result.stats.depth)
     panel = TreePanel(g, base, about, result, path, view, total)
     if "step" in args and panel.steppable:
-        panel.step = read_int(args, "step", 0, 0, len(result.tree.events))
-        panel.replay, panel.event = replay(result.tree, panel.step)
+        panel.go_to_step(read_int(args, "step", 0, 0, len(result.tree.events)))
     return panel
