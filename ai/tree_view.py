@@ -158,7 +158,7 @@ class Shown:
     """What the picture says about one node. A node the picture must not show at all (a
     step before the search reached it) has no ``Shown``."""
 
-    value: float | None = None   # None: not known (yet)
+    value: float | None = None   # None: not known (still being searched, or never finished)
     alpha: float | None = None   # the window shown beside the node (None: none shown)
     beta: float | None = None
     pruned: bool = False         # a cut skipped it: drawn dashed
@@ -167,13 +167,16 @@ class Shown:
     table_hit: bool = False      # a table entry gave its value
     folded: int = 0              # explored nodes below it that the view does not draw (+N)
     current: bool = False        # the event just replayed is about this node
+    unfinished: bool = False     # a budget stopped the search before it had a value
 
 
 def finished_search(view: ViewNode) -> dict[int, Shown]:
     """Every node of ``view`` as the search left it: values, the windows on entry, cuts,
-    pruned children, the principal variation."""
+    pruned children, the principal variation. A node still without a value was left
+    unfinished when a budget stopped the search."""
     return {v.node.id: Shown(v.node.value, v.node.alpha, v.node.beta, v.node.pruned,
-                             v.node.cutoff, v.node.pv, v.node.table == "hit", v.folded)
+                             v.node.cutoff, v.node.pv, v.node.table == "hit", v.folded,
+                             unfinished=v.node.value is None and not v.node.pruned)
             for v in walk(view)}
 
 

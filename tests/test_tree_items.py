@@ -1,4 +1,4 @@
-"""Issue 9, items 4 and 5: what the tree panel and the exercise lab may say, read off the
+"""Issue 9, items 3, 4 and 5: what the tree panel and the exercise lab may say, read off the
 HTML the server sends (Flask test client). Item 2 (the position preview) is measured in the
 browser: tests/test_browser_tree.py.
 
@@ -26,9 +26,12 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+import web.panel
+
 HX = {"HX-Request": "true"}
 SEED_003 = ("/nim?n=5&mode=ai-human&tree=1&level=custom&algo=alphabeta&depth=2&heur=course"
             "&window=course&order=reverse&moves=1&td=2")
+NNBSP = "\u202f"
 
 
 def tree_svg(html: str) -> ET.Element:
@@ -197,6 +200,69 @@ def test_after_checking_the_page_shows_the_correction(client):
     html = client.get(EXERCISE + "&check=1&v.R=31&v.1=31&v.2=21&v.3=22&p=2.2&p=2.3").get_data(
         as_text=True)
     assert "All correct!" in html
+
+
+# -- item 3: a search cut short by its budget says so -----------------------------------------
+
+ITEM_3 = "/connect4?moves=4453&tree=1&level=custom&algo=minimax&depth=6"
+
+
+def test_a_search_cut_by_its_budget_says_so_in_words(client):
+    """Issue 9, item 3, the link of the report: minimax to depth 6 does not fit the tree
+    panel's budget (60,000 nodes, 1 s: whichever runs out first on this machine). The caption
+    says so, never "N of 1 nodes · depth 0", and the nodes it explored are drawn, the root
+    with "?" for the value it never had."""
+    html = client.get(ITEM_3).get_data(as_text=True)
+    text = caption(html)
+    assert re.match(r"minimax stopped at its budget of (60,000 nodes|1,000 ms) before "
+                    r"finishing depth 6; shown: the [\d,]+ nodes it explored", text), text
+    assert "of 1 nodes" not in text and "depth 0" not in text
+    nodes = drawn_nodes(html)
+    assert len(nodes) >= 3
+    assert texts(nodes[""])[0] == "?"
+    assert tooltip(nodes[""]).startswith("max root: not finished when the budget ran out")
+    assert "Principal variation" not in html
+
+
+def test_the_node_budget_caption_and_the_partial_tree(client, monkeypatch):
+    """Issue 9, item 3, with a node budget small enough to be the one that stops it: the
+    first 500 nodes of a depth-first search go down the centre column (4), then 44; all
+    three are unfinished, and 44 holds the other 497 folded."""
+    monkeypatch.setattr(web.panel, "TREE_MAX_NODES", 500)
+    monkeypatch.setattr(web.panel, "TREE_TIME", 60.0)
+    html = client.get(ITEM_3, headers=HX).get_data(as_text=True)
+    assert caption(html) == ("minimax stopped at its budget of 500 nodes before finishing "
+                             "depth 6; shown: the 500 nodes it explored · 0 pruned subtrees, "
+                             "0 cut-offs")
+    nodes = drawn_nodes(html)
+    assert set(nodes) == {"", "4", "44"}
+    assert all("unfinished" in classes(g) for g in nodes.values())
+    assert texts(nodes["44"]) == ["?", "α −∞", "β +∞", "+497"]
+    french = client.get(ITEM_3 + "&lang=fr", headers=HX).get_data(as_text=True)
+    assert caption(french).startswith(
+        f"minimax{NNBSP}: arrêté par son budget de 500 sommets avant la fin de la "
+        f"profondeur 6{NNBSP}; affichés{NNBSP}: les 500 sommets explorés")
+
+
+def test_the_ai_summary_says_which_budget_stopped_its_search(client, monkeypatch):
+    """Issue 9, item 3: the AI's own move, when its budget cuts the search short, is not
+    "depth 0, value +0": the summary names the budget and the depth it did not finish."""
+    r = client.get("/connect4/ai?moves=445&level=custom&algo=minimax&depth=6&time=10",
+                   headers=HX)
+    html = r.get_data(as_text=True)
+    summary = one_line(re.search(r'id="ai-summary">(.*?)</p>', html, re.S).group(1))
+    assert re.match(r"AI: minimax stopped at its budget of 10 ms before finishing depth 6 "
+                    r"\([\d,]+ nodes, [\d,]+ ms\): (best move found so far|no move was "
+                    r"searched to the end, it plays the first one it tried) → ", summary), summary
+    assert "depth 0" not in summary and "value" not in summary
+    monkeypatch.setattr(web.panel, "MAX_NODES", 300)
+    html = client.get("/connect4/ai?moves=445&level=custom&algo=minimax&depth=6&time=1000",
+                      headers=HX).get_data(as_text=True)
+    summary = one_line(re.search(r'id="ai-summary">(.*?)</p>', html, re.S).group(1))
+    assert summary.startswith("AI: minimax stopped at its budget of 300 nodes before "
+                              "finishing depth 6 (300 nodes, ")
+    assert summary.endswith("): no move was searched to the end, it plays the first one it "
+                            "tried → <strong>4</strong>")
 
 
 @pytest.mark.parametrize("url", [SEED_003 + "&step=-1", SEED_003 + "&step=x",
