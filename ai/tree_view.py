@@ -7,6 +7,11 @@
   their children), in abstract units the SVG template scales.
 - ``replay(tree, step)``: what the search knew after ``step`` events, for step-by-step play.
 - ``caption_counts(tree)``: explored and pruned counts for "alpha-beta explored 9 of 28".
+- What the picture may say about each node (``Shown``): ``finished_search`` (everything the
+  search found), ``at_step`` (only what had happened after ``step`` events: a teacher can ask
+  "what gets pruned next?") and ``question`` (an exercise: the leaves' given values, nothing
+  the search found). The templates draw from these alone, so what must stay hidden is never
+  in the page, not even in a tooltip.
 
 Plain data in, plain data out: no Flask, no SVG here.
 """
@@ -146,6 +151,80 @@ def replay(tree: SearchTree, step: int):
                     states[c].seen = True
         current = event
     return states, current
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What the picture says about one node. A node the picture must not show at all (a
+    step before the search reached it) has no ``Shown``."""
+
+    value: float | None = None   # None: not known (still being searched, or never finished)
+    alpha: float | None = None   # the window shown beside the node (None: none shown)
+    beta: float | None = None
+    pruned: bool = False         # a cut skipped it: drawn dashed
+    cut: bool = False            # it skipped its remaining children (✂)
+    pv: bool = False             # on the principal variation
+    table_hit: bool = False      # a table entry gave its value
+    folded: int = 0              # explored nodes below it that the view does not draw (+N)
+    current: bool = False        # the event just replayed is about this node
+    unfinished: bool = False     # a budget stopped the search before it had a value
+
+
+def finished_search(view: ViewNode) -> dict[int, Shown]:
+    """Every node of ``view`` as the search left it: values, the windows on entry, cuts,
+    pruned children, the principal variation. A node still without a value was left
+    unfinished when a budget stopped the search."""
+    return {v.node.id: Shown(v.node.value, v.node.alpha, v.node.beta, v.node.pruned,
+                             v.node.cutoff, v.node.pv, v.node.table == "hit", v.folded,
+                             unfinished=v.node.value is None and not v.node.pruned)
+            for v in walk(view)}
+
+
+def at_step(tree: SearchTree, view: ViewNode, step: int) -> tuple[dict[int, Shown], tuple | None]:
+    """What had happened after the first ``step`` events of the search, for the nodes of
+    ``view`` (a view of ``tree``): a node appears when the search enters it, its value when
+    it is scored or returns, its window as it was at that step, a pruned child when the cut
+    that skips it happens, the principal variation after the last event only. Nothing the
+    search had not done yet is in the result.
+
+    Returns ``(shown, current)``: ``current`` is the event just replayed (None at step 0).
+    Raises ValueError for a step outside 0..len(tree.events)."""
+    states, current = replay(tree, step)
+    over = step == len(tree.events)
+    # explored nodes seen so far in each subtree, for the "+N" of a folded node
+    seen_below = [0] * len(tree.nodes)
+    for node in reversed(tree.nodes):
+        seen_below[node.id] = ((states[node.id].seen and not node.pruned)
+                               + sum(seen_below[c] for c in node.children))
+    shown = {}
+    for v in walk(view):
+        n, st = v.node, states[v.node.id]
+        if not st.seen:
+            continue
+        shown[n.id] = Shown(
+            value=st.value if st.done else None,
+            alpha=None if n.pruned else st.alpha, beta=None if n.pruned else st.beta,
+            pruned=n.pruned, cut=st.cut, pv=over and n.pv,
+            table_hit=n.table == "hit" and st.done,
+            folded=seen_below[n.id] - (not n.pruned) if v.folded else 0,
+            current=current is not None and current[1] == n.id)
+    return shown, current
+
+
+def counts_at(tree: SearchTree, step: int) -> dict:
+    """``caption_counts`` of what the search had done after ``step`` events."""
+    states, _ = replay(tree, step)
+    return {"explored": sum(1 for n in tree.nodes if states[n.id].seen and not n.pruned),
+            "pruned": sum(1 for n in tree.nodes if states[n.id].seen and n.pruned),
+            "cutoffs": sum(1 for st in states if st.cut),
+            "table_hits": sum(1 for n in tree.nodes if n.table == "hit" and states[n.id].done)}
+
+
+def question(view: ViewNode) -> dict[int, Shown]:
+    """The tree as an exercise asks it: every node drawn alike, the leaves with their given
+    values; no value, window, cut, pruned mark or best move that the search found."""
+    return {v.node.id: Shown(value=v.node.value if v.node.kind == "terminal" else None)
+            for v in walk(view)}
 
 
 def full_tree_size(game, state, depth: int, limit: int = 25_000) -> int | None:

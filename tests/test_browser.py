@@ -174,6 +174,8 @@ def test_tree_panel_after_an_ai_move_unfold_step_and_reload(page, live_server, a
     page.keyboard.press(" ")
     expect(page.locator(".step-count")).to_have_text(re.compile("step 1 of"))
     page.locator('[data-key="step"]').click()
+    # the next click must reach the new "forward" link (step 3), not the one being replaced
+    expect(page.locator(".step-count")).to_have_text(re.compile("step 2 of"))
     page.locator('[data-key="step"]').click()
     expect(page.locator(".step-count")).to_have_text(re.compile("step 3 of"))
     page.locator('[data-key="step-back"]').click()

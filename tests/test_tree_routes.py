@@ -37,7 +37,8 @@ def test_step_by_step_is_in_the_url(client):
     html = client.get(url + "&step=1").get_data(as_text=True)
     assert "step 1 of" in html and "Enter max root with α = L1, β = W1." in html
     html = client.get(url + "&step=4").get_data(as_text=True)
-    assert "step 4 of" in html and 'class="tnode unseen' in html
+    # after 4 events the search has entered the root, its first child and a grandchild
+    assert "step 4 of" in html and html.count('<g class="tnode') == 3
     assert client.get(url + "&step=999").status_code == 400
 
 

@@ -10,7 +10,7 @@ from flask_babel import lazy_gettext as _l
 
 from ai.exercise import Solved, name as node_name, solve as solve_tree
 from ai.exercise_tree import ExerciseTree, format_tree
-from ai.tree_view import replay, unfold
+from ai.tree_view import at_step, counts_at, finished_search, question, unfold
 
 from .params import WINDOWS, BadRequest, read_choice
 
@@ -41,21 +41,42 @@ class LabSettings:
 @dataclass
 class LabPanel:
     """The lab's tree for the SVG macro (the same one as the game's tree panel): the solved
-    tree whole, or the search replayed to ``step``."""
+    tree whole, the search replayed to ``step``, or (``exercise``) the question alone, with
+    nothing of the answer in the page."""
 
     solved: Solved
     args: dict
     step: int | None = None
+    exercise: bool = False
     path: tuple = ()
     g: LabSettings = field(init=False)
 
     def __post_init__(self):
         self.g = LabSettings(self.solved.game)
-        tree = self.solved.result.tree if self.step is not None else self.solved.full
         self.result = self.solved.result
+        self.event = None
+        if self.exercise:
+            self.step = None        # replaying the search would show the answer
+        tree = self.solved.result.tree if self.step is not None else self.solved.full
         self.view = unfold(tree, (), levels=99)
-        self.replay, self.event = (replay(self.solved.result.tree, self.step)
-                                   if self.step is not None else (None, None))
+        if self.exercise:
+            self.shown = question(self.view)
+        elif self.step is not None:
+            self.shown, self.event = at_step(tree, self.view, self.step)
+        else:
+            self.shown = finished_search(self.view)
+
+    @property
+    def explored(self) -> int:
+        """Nodes explored: by the whole search, or so far at the step."""
+        if self.step is None:
+            return self.solved.explored
+        return counts_at(self.solved.result.tree, self.step)["explored"]
+
+    @property
+    def outcome_known(self) -> bool:
+        """Whether the root's value may be shown: not before a replay reaches its end."""
+        return self.step is None or self.step == len(self.solved.result.tree.events)
 
     def path_text(self, path) -> str:
         return node_name(path) if path else ""

@@ -25,7 +25,7 @@ def lab():
         step = None
         if request.args.get("step") not in (None, ""):
             step = read_int(request.args, "step", 0, 0, len(lab["solved"].result.tree.events))
-        panel = LabPanel(lab["solved"], request.args, step)
+        panel = LabPanel(lab["solved"], request.args, step, exercise=lab["mode"] == "exercise")
         verdicts, answer = None, ({}, set())
         if lab["mode"] == "exercise" and request.args.get("check") == "1":
             answer = parse_answer(request.args)
@@ -34,11 +34,18 @@ def lab():
             except ValueError as err:
                 raise as_bad_request(err) from None
     except BadRequest as err:
-        lab = parse_lab({})
-        lab["text"] = request.args.get("t", "")[:4000]   # keep what they typed, to fix it
+        # Keep what was right: the typed tree when only the answer or the step was wrong,
+        # and the exercise mode, so that a typo in an answer never shows the solution.
+        args = request.args
+        try:
+            lab = parse_lab(args)
+        except BadRequest:
+            args = {"mode": "exercise"} if args.get("mode") == "exercise" else {}
+            lab = parse_lab(args)
+            lab["text"] = request.args.get("t", "")[:4000]   # keep what they typed, to fix it
         return render("lab.html", block="lab", status=400, error=tr(err), lab=lab,
-                      panel=LabPanel(lab["solved"], {}), verdicts=None, examples=LAB_EXAMPLES,
-                      answer=({}, set()))
+                      panel=LabPanel(lab["solved"], args, exercise=lab["mode"] == "exercise"),
+                      verdicts=None, examples=LAB_EXAMPLES, answer=({}, set()))
     return render("lab.html", block="lab", error=None, lab=lab, panel=panel,
                   verdicts=verdicts, examples=LAB_EXAMPLES, answer=answer)
 

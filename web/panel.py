@@ -10,7 +10,7 @@ from flask import url_for
 from ai.heuristics import make_heuristic
 from ai.levels import LEVELS
 from ai.search import SearchResult, search
-from ai.tree_view import caption_counts, replay, unfold
+from ai.tree_view import at_step, caption_counts, counts_at, finished_search, unfold
 
 from .admission import admitted
 from .i18n import ALGORITHM_LABELS, format_value
@@ -20,6 +20,29 @@ MAX_NODES = 400_000          # no search may visit more nodes than this
 TREE_MAX_NODES = 60_000      # recording more than this is refused (the panel says so)
 TREE_TIME = 1.0              # seconds: no request needs more than about 1 s of CPU
 STEP_MAX_EVENTS = 2_000      # step-by-step replay for trees up to a few hundred nodes
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Why a search ended before its depth: which budget ran out, and the depth it was
+    working on. The page says it in words ("stopped at its budget of 60,000 nodes before
+    finishing depth 6") instead of a depth 0 it never meant."""
+
+    budget: str          # "nodes" or "time"
+    limit: int           # nodes, or milliseconds
+    depth: int           # the depth it did not finish
+
+
+def stop_of(result: SearchResult, max_nodes: int | None, seconds: float | None) -> Stop | None:
+    """None when ``result`` finished; else which of its two budgets stopped it."""
+    if result.complete:
+        return None
+    # The search counts the node that broke the budget, so the count reaches the limit only
+    # when the node budget ran out; otherwise the clock did.
+    depth = result.depth or result.stats.depth + 1   # iterative deepening: the next depth
+    if max_nodes is not None and result.stats.nodes >= max_nodes:
+        return Stop("nodes", max_nodes, depth)
+    return Stop("time", round((seconds or 0) * 1000), depth)
 
 
 @dataclass(frozen=True)
@@ -34,6 +57,8 @@ class AIMove:
     ms: float
     algorithm: str
     complete: bool
+    stop: Stop | None = None       # why it ended early, when it did
+    searched_to_end: bool = True   # some move was searched to the end (else: the first move)
 
     @property
     def value_text(self) -> str:
@@ -47,7 +72,7 @@ def run_search(settings: Settings, rules, state, *, record=False, depth=None,
     if max_nodes is None:
         max_nodes = LEVELS[settings.level].max_nodes if settings.level in LEVELS else MAX_NODES
     kwargs = dict(heuristic=make_heuristic(rules, settings.heuristic or None),
-                  order=settings.order, time_limit=time_limit or settings.time_ms / 1000,
+                  order=settings.order, time_limit=time_limit or ai_seconds(settings),
                   max_nodes=max_nodes, record=record)
     if settings.algorithm != "minimax":
         kwargs["window"] = settings.window
@@ -73,11 +98,20 @@ def is_heavy(settings: Settings, record: bool = False) -> bool:
 def ai_move(g: Game, record=False) -> tuple[AIMove, SearchResult]:
     """The AI's move for the side to move, and the search behind it."""
     start = time.perf_counter()
-    r = admitted(lambda: run_search(g.settings, g.rules, g.state, record=record),
-                 heavy=is_heavy(g.settings, record))
+    r = admitted(lambda: run_search(g.settings, g.rules, g.state, record=record,
+                                    max_nodes=MAX_NODES), heavy=is_heavy(g.settings, record))
     ms = (time.perf_counter() - start) * 1000
-    return (AIMove(r.move, g.rules.format_move(r.move), r.value, r.stats.nodes, r.stats.depth,
-                   ms, ALGORITHM_LABELS[g.settings.algorithm], r.complete), r)
+    stop = stop_of(r, MAX_NODES, ai_seconds(g.settings))
+    # The node that broke a node budget is counted but was never searched.
+    nodes = min(r.stats.nodes, MAX_NODES) if stop and stop.budget == "nodes" else r.stats.nodes
+    return (AIMove(r.move, g.rules.format_move(r.move), r.value, nodes, r.stats.depth, ms,
+                   ALGORITHM_LABELS[g.settings.algorithm], r.complete, stop,
+                   bool(r.root_values)), r)
+
+
+def ai_seconds(settings: Settings) -> float:
+    """The AI's time budget for one move (``run_search``'s default)."""
+    return settings.time_ms / 1000
 
 
 @dataclass
@@ -91,13 +125,33 @@ class TreePanel:
     path: tuple
     view: object               # ai.tree_view.ViewNode
     total: int | None          # nodes of the whole tree to that depth, when countable
+    stop: Stop | None = None   # the budget that cut the search short, if one did
     step: int | None = None
-    replay: list | None = None
+    shown: dict | None = None  # node id -> ai.tree_view.Shown: what the picture may say
     event: tuple | None = None
+
+    def __post_init__(self):
+        if self.shown is None:
+            self.shown = finished_search(self.view)
+
+    def go_to_step(self, step: int) -> None:
+        """Show the search replayed to ``step``: only what it had done by then."""
+        self.step = step
+        self.shown, self.event = at_step(self.result.tree, self.view, step)
 
     @property
     def counts(self):
+        """The caption's counts: of the whole search, or of what it had done at the step."""
+        if self.step is not None:
+            return counts_at(self.result.tree, self.step)
         return caption_counts(self.result.tree)
+
+    @property
+    def outcome_known(self) -> bool:
+        """Whether the picture may give the search's outcome (its best line and value): the
+        search finished, and a replay has reached its end."""
+        return self.stop is None and (self.step is None
+                                      or self.step == len(self.result.tree.events))
 
     @property
     def steppable(self) -> bool:
@@ -143,7 +197,9 @@ def tree_panel(g: Game, args, result: SearchResult | None = None) -> TreePanel |
     if found is None:
         return None
     base, about = found
+    budget = (MAX_NODES, ai_seconds(g.settings))       # the search of the AI's move
     if result is None or result.tree is None:
+        budget = (TREE_MAX_NODES, TREE_TIME)
         result = admitted(lambda: run_search(
             g.settings, g.rules, g.states[base], record=True, depth=g.settings.tree_depth,
             time_limit=TREE_TIME, max_nodes=TREE_MAX_NODES), heavy=True)
@@ -154,12 +210,13 @@ def tree_panel(g: Game, args, result: SearchResult | None = None) -> TreePanel |
         view = unfold(result.tree, path, levels=2)
     except ValueError as err:
         raise BadRequest("%(field)s: %(err)s", "path", field=label("path"), err=err) from None
+    stop = stop_of(result, *budget)
     # Nim counts against its whole game tree, as the course does; a Connect-4 game tree is
     # astronomically large, so there the count is the tree minimax would visit to the same
-    # depth, when it is small enough to count.
-    total = g.spec.tree_size(g.rules, g.states[base], result.stats.depth)
-    panel = TreePanel(g, base, about, result, path, view, total)
+    # depth, when it is small enough to count. A search cut short by its budget finished no
+    # depth: its caption says so instead of counting against a depth-0 tree of 1 node.
+    total = None if stop else g.spec.tree_size(g.rules, g.states[base], result.stats.depth)
+    panel = TreePanel(g, base, about, result, path, view, total, stop)
     if "step" in args and panel.steppable:
-        panel.step = read_int(args, "step", 0, 0, len(result.tree.events))
-        panel.replay, panel.event = replay(result.tree, panel.step)
+        panel.go_to_step(read_int(args, "step", 0, 0, len(result.tree.events)))
     return panel

@@ -1,0 +1,273 @@
+"""Issue 9, items 3, 4 and 5: what the tree panel and the exercise lab may say, read off the
+HTML the server sends (Flask test client). Item 2 (the position preview) is measured in the
+browser: tests/test_browser_tree.py.
+
+Seed 003's example, as the app replays it: 5 matches, J0 (max) to move, alpha-beta to
+depth 2, window [-maxScore, +maxScore], moves tried 3, 2, 1 (a node is named by the matches
+taken on the way: "32" is "take 3, then 2"). Its 25 events:
+
+     1 enter root           [L1, W1]        13 enter 1
+     2 enter 3              [L2, W2]        14 enter 13 ... 22 (1's children, scored)
+     3 enter 32                             23 1 returns 999.4
+     4 32 scores L2 (J1 took the last)      24 root: alpha = 999.4
+     5 cut at 3: 31 pruned                  25 root returns 999.4: take 1
+     6 3 returns L2
+     7 root: alpha = L2, beta = W1
+     8 enter 2                [L2, W2]
+     9 enter 23
+    10 23 scores L2
+    11 cut at 2: 22 and 21 pruned
+    12 2 returns L2
+
+9 sommets explored of 28, 3 pruned subtrees: "Seuls 9 sommets sur 28 sont explorés".
+"""
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+import web.panel
+
+HX = {"HX-Request": "true"}
+SEED_003 = ("/nim?n=5&mode=ai-human&tree=1&level=custom&algo=alphabeta&depth=2&heur=course"
+            "&window=course&order=reverse&moves=1&td=2")
+NNBSP = "\u202f"
+
+
+def tree_svg(html: str) -> ET.Element:
+    """The tree's SVG element, parsed (the server writes it as well-formed XML)."""
+    found = re.search(r'<svg [^>]*class="tree-svg.*?</svg>', html, re.S)
+    assert found, "no tree drawn"
+    return ET.fromstring(found.group(0))
+
+
+def drawn_nodes(html: str) -> dict:
+    """data-path -> the node's <g>, for every node drawn."""
+    return {g.get("data-path"): g for g in tree_svg(html).iter("g")
+            if "tnode" in g.get("class", "").split()}
+
+
+def classes(g) -> set:
+    return set(g.get("class").split())
+
+
+def texts(g) -> list:
+    """The texts drawn in a node (its tooltip excluded)."""
+    return [t.text for t in g.iter("text")]
+
+
+def tooltip(g) -> str:
+    return g.find("title").text
+
+
+def one_line(text: str) -> str:
+    """Template whitespace folded to single spaces (the narrow no-break spaces of French
+    typography kept: Python counts them as whitespace too)."""
+    return re.sub(r"[ \t\r\n]+", " ", text).strip()
+
+
+def caption(html: str) -> str:
+    return one_line(re.search(r'id="tree-caption">(.*?)</p>', html, re.S).group(1))
+
+
+# -- item 5: step by step shows only what has happened ----------------------------------------
+
+def test_step_0_draws_nothing_of_the_search_yet(client):
+    """Issue 9, item 5: at step 0 no node, value, window, pruned box or principal variation is
+    drawn, and the caption does not announce the counts to come."""
+    html = client.get(SEED_003 + "&step=0").get_data(as_text=True)
+    assert "step 0 of 25" in html
+    svg = tree_svg(html)
+    assert drawn_nodes(html) == {}
+    assert svg.findall("line") == [] and svg.findall("text") == []
+    markup = ET.tostring(svg, encoding="unicode")
+    for told in ("α", "β", "pruned", "pv", "✂", "L2", "999"):
+        assert told not in markup, told
+    assert "Principal variation" not in html
+    assert caption(html).startswith("alpha-beta, step by step: 0 of 28 nodes explored so far")
+
+
+def test_at_step_10_only_the_first_10_events_are_drawn(client):
+    """Issue 9, item 5: at step 10 (23 just scored, the cut at 2 still to come) the nodes
+    entered so far are drawn, with the window each has now; the one box pruned so far (31) is
+    dashed; 22 and 21, which the next event prunes, are not drawn at all, nor is node 1."""
+    html = client.get(SEED_003 + "&step=10").get_data(as_text=True)
+    nodes = drawn_nodes(html)
+    assert set(nodes) == {"", "3", "32", "31", "2", "23"}
+    assert [p for p, g in nodes.items() if "pruned" in classes(g)] == ["31"]
+    assert not any("pv" in classes(g) for g in nodes.values())
+    # the root is still being searched: no value yet, alpha raised to L2 at event 7 (on entry
+    # it was L1, which is what the whole tree shows)
+    assert texts(nodes[""]) == ["?", "α L2", "β W1"]
+    assert tooltip(nodes[""]) == "max root, α L2, β W1"
+    assert texts(nodes["2"]) == ["?", "α L2", "β W2"]            # entered, not finished
+    assert texts(nodes["3"]) == ["L2", "α L2", "β W2", "✂"]      # its cut has happened
+    assert "✂" not in texts(nodes["2"])                           # its cut has not
+    assert "current" in classes(nodes["23"]) and texts(nodes["23"])[0] == "L2"
+    assert caption(html).startswith("alpha-beta, step by step: 5 of 28 nodes explored so far")
+    assert "Principal variation" not in html
+
+
+def test_pruned_boxes_appear_when_their_cut_happens(client):
+    """Issue 9, item 5: 22 and 21 are absent before event 11 and dashed from it on."""
+    before = drawn_nodes(client.get(SEED_003 + "&step=10").get_data(as_text=True))
+    after = drawn_nodes(client.get(SEED_003 + "&step=11").get_data(as_text=True))
+    assert "22" not in before and "21" not in before
+    assert "pruned" in classes(after["22"]) and "pruned" in classes(after["21"])
+    assert tooltip(after["22"]) == "max 22: pruned"
+    assert "✂" in texts(after["2"])
+
+
+def test_the_principal_variation_is_drawn_at_the_last_step_only(client):
+    """Issue 9, item 5: take 1, then anything: the line is marked after event 25, not before."""
+    html = client.get(SEED_003 + "&step=24").get_data(as_text=True)
+    assert not any("pv" in classes(g) for g in drawn_nodes(html).values())
+    assert "Principal variation" not in html
+    html = client.get(SEED_003 + "&step=25").get_data(as_text=True)
+    nodes = drawn_nodes(html)
+    assert len(nodes) == 12                                       # 9 explored + 3 pruned
+    assert sorted(p for p, g in nodes.items() if "pv" in classes(g)) == ["", "1", "11"]
+    assert "Principal variation:" in html
+
+
+def test_the_lab_replays_without_showing_the_future_either(client):
+    """Issue 9, item 5: in the lab (AIMA's Figure 5.2), step 0 draws no node and gives no
+    value; the root's value 3 is given only at the last step."""
+    html = client.get("/tree?step=0").get_data(as_text=True)
+    assert drawn_nodes(html) == {}
+    assert "value 3" not in caption(html) and "so far" in caption(html)
+    html = client.get("/tree?step=28").get_data(as_text=True)
+    assert caption(html).endswith("· value 3")
+    assert len(drawn_nodes(html)) == 13
+
+
+# -- item 4: the exercise gives nothing away --------------------------------------------------
+
+# alpha-beta, left to right: R = 1 = 31; 2 = 21 (then 2.2 and 2.3 are pruned); 3 = 22
+EXERCISE = "/tree?mode=exercise&t=[[31,120,80],[21,40,60],[140,51,22]]"
+INNER = {"": ("max root", "R"), "1": ("min 1", "1"), "2": ("min 2", "2"), "3": ("min 3", "3")}
+
+
+def assert_no_answer(html: str):
+    nodes = drawn_nodes(html)
+    assert len(nodes) == 13                   # every node drawn alike, pruned ones too
+    for path, (title, name) in INNER.items():
+        g = nodes[path]
+        assert tooltip(g) == title            # no value, no window, no "pruned"
+        assert texts(g) == [name]
+        assert classes(g) == {"tnode"}
+        assert {k for k in g.attrib if k.startswith("data-")} == {"data-path"}
+    # the leaves a cut skips look like the others: their given value, nothing more
+    for path, value in (("2.1", "21"), ("2.2", "40"), ("2.3", "60")):
+        assert classes(nodes[path]) == {"tnode"}
+        assert texts(nodes[path]) == [value]
+        assert tooltip(nodes[path]) == f"max {path}: value {value}"
+    panel = html[html.index('id="tree-panel"'):]     # the tree, the question, the answer form
+    for told in ("α", "β", "∞", "✂", "explored", "Principal variation"):
+        assert told not in panel, told
+    assert not re.search(r'class="[^"]*\b(pruned|pv|cut|current|unfinished)\b', html)
+    assert not re.search(r'<line class="edge [^"]+"', html)      # no pruned or pv edge
+
+
+def test_the_exercise_page_holds_no_answer(client):
+    """Issue 9, item 4: the page of an exercise, and its htmx fragment, hold no value,
+    window, pruned flag or best-move mark of the answer (tooltips, classes, data-
+    attributes, text) for a screen reader or a curious student to find."""
+    assert_no_answer(client.get(EXERCISE).get_data(as_text=True))
+    r = client.get(EXERCISE, headers=HX)
+    assert "<html" not in r.get_data(as_text=True)
+    assert_no_answer(r.get_data(as_text=True))
+
+
+def test_the_exercise_gives_nothing_away_through_a_step_or_a_typo(client):
+    """Issue 9, item 4: a step in the link does not replay the search of an exercise, and a
+    typo in an answer (400) keeps the exercise instead of showing its solution."""
+    assert_no_answer(client.get(EXERCISE + "&step=5").get_data(as_text=True))
+    r = client.get(EXERCISE + "&check=1&v.R=abc")
+    assert r.status_code == 400
+    html = r.get_data(as_text=True)
+    assert "node R: “abc” is not a number" in html
+    assert "[[31, 120, 80], [21, 40, 60], [140, 51, 22]]" in html
+    assert_no_answer(html)
+
+
+def test_after_checking_the_page_shows_the_correction(client):
+    """Issue 9, item 4: check=1 gives the verdicts, as before."""
+    html = client.get(EXERCISE + "&check=1&v.R=31&v.1=31&v.2=40&v.3=22&p=2.2").get_data(
+        as_text=True)
+    assert ("2 to fix: node 2 is 21, not 40; node 2.3 should be marked pruned: the cut at "
+            "node 2 skips it") in html
+    html = client.get(EXERCISE + "&check=1&v.R=31&v.1=31&v.2=21&v.3=22&p=2.2&p=2.3").get_data(
+        as_text=True)
+    assert "All correct!" in html
+
+
+# -- item 3: a search cut short by its budget says so -----------------------------------------
+
+ITEM_3 = "/connect4?moves=4453&tree=1&level=custom&algo=minimax&depth=6"
+
+
+def test_a_search_cut_by_its_budget_says_so_in_words(client):
+    """Issue 9, item 3, the link of the report: minimax to depth 6 does not fit the tree
+    panel's budget (60,000 nodes, 1 s: whichever runs out first on this machine). The caption
+    says so, never "N of 1 nodes · depth 0", and the nodes it explored are drawn, the root
+    with "?" for the value it never had."""
+    html = client.get(ITEM_3).get_data(as_text=True)
+    text = caption(html)
+    assert re.match(r"minimax stopped at its budget of (60,000 nodes|1,000 ms) before "
+                    r"finishing depth 6; shown: the [\d,]+ nodes it explored", text), text
+    assert "of 1 nodes" not in text and "depth 0" not in text
+    nodes = drawn_nodes(html)
+    assert len(nodes) >= 3
+    assert texts(nodes[""])[0] == "?"
+    assert tooltip(nodes[""]).startswith("max root: not finished when the budget ran out")
+    assert "Principal variation" not in html
+
+
+def test_the_node_budget_caption_and_the_partial_tree(client, monkeypatch):
+    """Issue 9, item 3, with a node budget small enough to be the one that stops it: the
+    first 500 nodes of a depth-first search go down the centre column (4), then 44; all
+    three are unfinished, and 44 holds the other 497 folded."""
+    monkeypatch.setattr(web.panel, "TREE_MAX_NODES", 500)
+    monkeypatch.setattr(web.panel, "TREE_TIME", 60.0)
+    html = client.get(ITEM_3, headers=HX).get_data(as_text=True)
+    assert caption(html) == ("minimax stopped at its budget of 500 nodes before finishing "
+                             "depth 6; shown: the 500 nodes it explored · 0 pruned subtrees, "
+                             "0 cut-offs")
+    nodes = drawn_nodes(html)
+    assert set(nodes) == {"", "4", "44"}
+    assert all("unfinished" in classes(g) for g in nodes.values())
+    assert texts(nodes["44"]) == ["?", "α −∞", "β +∞", "+497"]
+    french = client.get(ITEM_3 + "&lang=fr", headers=HX).get_data(as_text=True)
+    assert caption(french).startswith(
+        f"minimax{NNBSP}: arrêté par son budget de 500 sommets avant la fin de la "
+        f"profondeur 6{NNBSP}; affichés{NNBSP}: les 500 sommets explorés")
+
+
+def test_the_ai_summary_says_which_budget_stopped_its_search(client, monkeypatch):
+    """Issue 9, item 3: the AI's own move, when its budget cuts the search short, is not
+    "depth 0, value +0": the summary names the budget and the depth it did not finish."""
+    r = client.get("/connect4/ai?moves=445&level=custom&algo=minimax&depth=6&time=10",
+                   headers=HX)
+    html = r.get_data(as_text=True)
+    summary = one_line(re.search(r'id="ai-summary">(.*?)</p>', html, re.S).group(1))
+    assert re.match(r"AI: minimax stopped at its budget of 10 ms before finishing depth 6 "
+                    r"\([\d,]+ nodes, [\d,]+ ms\): (best move found so far|no move was "
+                    r"searched to the end, it plays the first one it tried) → ", summary), summary
+    assert "depth 0" not in summary and "value" not in summary
+    monkeypatch.setattr(web.panel, "MAX_NODES", 300)
+    html = client.get("/connect4/ai?moves=445&level=custom&algo=minimax&depth=6&time=1000",
+                      headers=HX).get_data(as_text=True)
+    summary = one_line(re.search(r'id="ai-summary">(.*?)</p>', html, re.S).group(1))
+    assert summary.startswith("AI: minimax stopped at its budget of 300 nodes before "
+                              "finishing depth 6 (300 nodes, ")
+    assert summary.endswith("): no move was searched to the end, it plays the first one it "
+                            "tried → <strong>4</strong>")
+
+
+@pytest.mark.parametrize("url", [SEED_003 + "&step=-1", SEED_003 + "&step=x",
+                                 SEED_003 + "&step=26", "/tree?step=29"])
+def test_a_bad_step_is_a_400_with_a_message(client, url):
+    """Bad input gets a 4xx with a message, never a 500."""
+    r = client.get(url)
+    assert r.status_code == 400 and "Step" in r.get_data(as_text=True)
