@@ -137,7 +137,9 @@ def check(solved: Solved, values: dict, pruned: set) -> list[Verdict]:
     return verdicts
 
 
-def fmt(v) -> str:
+def fmt(v):
+    """A value for a message: a number (the page writes it in its language: 2,5 in French),
+    a whole one without ".0"; "?" for none."""
     if v is None:
         return "?"
-    return str(int(v)) if float(v).is_integer() else f"{v:g}"
+    return int(v) if float(v).is_integer() else float(v)

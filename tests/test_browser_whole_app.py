@@ -24,7 +24,8 @@ PAGES = {
     "nim-compare": "/nim/compare?n=11",
     "not-found": "/nowhere",
 }
-SIZES = {"phone": (390, 844, ""), "laptop": (1366, 768, ""), "projector": (1920, 1080, "&proj=1")}
+SIZES = {"phone": (390, 844, ""), "laptop": (1366, 768, ""), "projector": (1920, 1080, "&proj=1"),
+         "phone-projector": (390, 844, "&proj=1")}   # a teacher trying projector mode on a phone
 
 
 def visit(browser, live_server, url, size, lang):

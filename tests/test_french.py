@@ -384,3 +384,11 @@ def test_the_course_figure_reads_as_the_course_says(client):
     html = client.get(SEED_003 + "&lang=fr").get_data(as_text=True)
     assert "alpha-bêta a exploré 9 sommets sur 28" in html
     assert "Lâchez des pions, alignez-en quatre." in client.get("/?lang=fr").get_data(as_text=True)
+
+
+def test_item_16_the_lab_corrections_write_decimals_the_french_way(client):
+    """A correction's numbers go through the locale too: a decimal leaf is 2,5 in French."""
+    html = client.get("/tree?lang=fr&mode=exercise&t=[[2.5,3],[1]]&check=1&v.R=7&v.1=7"
+                      ).get_data(as_text=True)
+    verdict = re.search(r'<p class="verdict[^>]*>(.*?)</p>', html, re.S).group(1)
+    assert "2,5" in verdict and "2.5" not in verdict, verdict
