@@ -46,6 +46,7 @@ def test_assets_whose_url_carries_their_hash_are_cached_for_a_year(client):
 def test_a_client_that_asked_for_too_much_search_time_gets_429_and_keeps_its_game():
     from app import create_app
     client = create_app({"TESTING": True, "CLIENT_SEARCH_SECONDS": 0.05}).test_client()
+    fetch(client, "/connect4")                     # a browser: its first page gives its id
     url = "/connect4/compare?moves=4453&cd=5"      # a heavy search: well over 50 ms
     assert fetch(client, url).status_code == 200
     r = fetch(client, "/connect4/ai?moves=4453&mode=ai-human", {"HX-Request": "true"})
@@ -66,3 +67,21 @@ def test_the_downloaded_svg_may_use_its_own_styles_and_nothing_else(client):
     # pages keep theirs: no inline style or script
     page = fetch(client, "/nim?n=5").headers["Content-Security-Policy"]
     assert "unsafe-inline" not in page
+
+
+def test_a_classroom_behind_one_address_is_not_one_client():
+    """Thirty students behind a school's router share one address: each browser has its own
+    search-time budget (an anonymous cookie), so one student's heavy use never answers 429 to
+    another."""
+    from app import create_app
+    app = create_app({"TESTING": True, "CLIENT_SEARCH_SECONDS": 0.05})
+    alice, bob = app.test_client(), app.test_client()        # the same address, 127.0.0.1
+    for student in (alice, bob):
+        fetch(student, "/connect4")                           # the first page gives the id
+        assert student.get_cookie("client") is not None
+    assert fetch(alice, "/connect4/compare?moves=4453&cd=5").status_code == 200
+    hx = {"HX-Request": "true"}
+    assert fetch(alice, "/connect4/ai?moves=4453&mode=ai-human", hx).status_code == 429
+    assert fetch(bob, "/connect4/ai?moves=4453&mode=ai-human", hx).status_code == 200
+    # static files carry no cookie (caches share them)
+    assert "Set-Cookie" not in fetch(app.test_client(), "/static/app.css").headers

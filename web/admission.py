@@ -1,5 +1,5 @@
 """Admission control for searches: a heavy search never makes plain pages wait, and a burst of
-them gets a clear "busy, try again" instead of a queue.
+them gets a clear "busy, try again" after a short wait, not a long queue.
 
 Under the README's server (gunicorn's gevent worker: one event loop per process holds hundreds
 of connections, slow ones included), a search is CPU work that would block that loop: it runs in
@@ -9,28 +9,37 @@ clicks meanwhile. Searches run in two lanes per worker:
 - light (the preset levels up to "hard" on a click, Nim, small custom depths): a few slots,
   waited for briefly;
 - heavy (expert, deep custom searches, the tree panel, the comparison): ``HEAVY_SEARCHES``
-  slots (1 by default), never waited for: when they are taken the answer is a 503 with
-  ``Retry-After``, and the page keeps the game.
+  slots (1 by default), waited for at most ``HEAVY_WAIT`` seconds: beyond, the answer is a 503
+  with ``Retry-After``, and the page keeps the game.
 
-Each client (by address) may also ask for at most ``CLIENT_SECONDS`` of search time per
-``WINDOW`` seconds in a worker; beyond, a 429 with ``Retry-After``. Bounds are per worker: in
-total, at most workers x (light + heavy slots) searches run at once.
+Each client may also ask for at most ``CLIENT_SECONDS`` of search time per ``WINDOW`` seconds
+in a worker; beyond, a 429 with ``Retry-After``. A client is a browser, known by an anonymous
+random cookie that the app sets: not an address, since a whole classroom behind one school
+router shares its address. A client that sends no cookie (a script) is counted by its address.
+A script that forges a new cookie each time escapes the per-client count, not the lanes: plain
+pages never wait either way. Bounds are per worker: in total, at most workers x (light + heavy
+slots) searches run at once.
 Outside gevent (tests, ``flask run``) searches run inline with the same accounting.
 """
 from __future__ import annotations
 
 import collections
 import os
+import re
+import secrets
 import threading
 import time
 
-from flask import current_app, request
+from flask import Flask, current_app, request
 
 from .params import BadRequest
 
 LIGHT_SLOTS = int(os.environ.get("LIGHT_SEARCHES", 3))
 HEAVY_SLOTS = int(os.environ.get("HEAVY_SEARCHES", 1))
 LIGHT_WAIT = 1.0          # seconds a light search may wait for a slot
+HEAVY_WAIT = 1.5          # seconds a heavy one may wait (about one heavy search's length)
+COOKIE = "client"         # an anonymous random id, for the per-client search time only
+_CLIENT_ID = re.compile(r"[0-9a-f]{16}")
 CLIENT_SECONDS = float(os.environ.get("CLIENT_SEARCH_SECONDS", 20))   # app config overrides
 WINDOW = 60.0             # seconds
 
@@ -72,16 +81,31 @@ def _client_spent(spent: collections.deque, now: float) -> float:
     return sum(seconds for _, seconds in spent)
 
 
+def client_id() -> str:
+    """Who is asking: the browser's anonymous cookie, else the address."""
+    cid = request.cookies.get(COOKIE, "")
+    return cid if _CLIENT_ID.fullmatch(cid) else "address " + (request.remote_addr or "?")
+
+
+def give_client_id(response):
+    """Give a browser its anonymous id with its first page (not with static files, which
+    caches share)."""
+    if request.endpoint != "static" and not _CLIENT_ID.fullmatch(request.cookies.get(COOKIE, "")):
+        response.set_cookie(COOKIE, secrets.token_hex(8), max_age=30 * 86400, httponly=True,
+                            samesite="Lax")
+    return response
+
+
 def admitted(fn, *, heavy: bool):
     """Run the search ``fn()`` in its lane, charged to the client; raise Busy if it cannot."""
-    spent = _history(request.remote_addr or "?")
+    spent = _history(client_id())
     now = time.monotonic()
     if _client_spent(spent, now) >= current_app.config.get("CLIENT_SEARCH_SECONDS", CLIENT_SECONDS):
         wait = int(spent[0][0] + WINDOW - now) + 1
         raise Busy("you have asked for many searches in a short time: try again in %(s)s s",
                    429, wait, s=wait)
     lane = _heavy if heavy else _light
-    if not lane.acquire(timeout=0 if heavy else LIGHT_WAIT):
+    if not lane.acquire(timeout=HEAVY_WAIT if heavy else LIGHT_WAIT):
         raise Busy("the server is busy with other searches: try again in %(s)s s", 503, 2, s=2)
     start = time.monotonic()
     try:
@@ -89,3 +113,7 @@ def admitted(fn, *, heavy: bool):
     finally:
         lane.release()
         spent.append((now, time.monotonic() - start))
+
+
+def init_app(app: Flask) -> None:
+    app.after_request(give_client_id)
