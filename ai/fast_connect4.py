@@ -56,7 +56,7 @@ those whose value was used.
 Budgets: ``max_nodes`` and ``deadline`` (a ``time.perf_counter()`` value). The node count is
 compared with ``max_nodes`` after every node entered (leaves scored inside a depth-1 node are
 added when that node is done), the clock is read every 1024 nodes. When either runs out,
-``ai.search.SearchAborted`` is raised, carrying ``.stats`` (the statistics so far); the root
+``ai.scores.SearchAborted`` is raised, carrying ``.stats`` (the statistics so far); the root
 moves whose search finished are in the ``root_values`` dict if the caller passed one.
 A search whose node count stays within ``max_nodes`` therefore never aborts.
 """
@@ -67,6 +67,8 @@ import time
 from functools import lru_cache
 
 from .connect4 import Connect4
+from .scores import (EXACT, HEURISTIC_MAX, LOWER, MAX_SCORE, UPPER, WIN_THRESHOLD,
+                     SearchAborted)
 
 __all__ = ["fast_alphabeta", "supports", "winning_cells"]
 
@@ -297,7 +299,7 @@ def fast_alphabeta(game, state, depth, *, heuristic=None, table=None, quick_wins
         ``cutoffs``, ``tt_probes``, ``tt_hits``).
 
     Raises:
-        ai.search.SearchAborted: a budget ran out (``.stats`` holds the statistics so far).
+        ai.scores.SearchAborted: a budget ran out (``.stats`` holds the statistics so far).
         ValueError: an unsupported game or heuristic, or a bad depth.
     """
     kind = _kind(game, heuristic)
@@ -313,7 +315,7 @@ def fast_alphabeta(game, state, depth, *, heuristic=None, table=None, quick_wins
         depth = game.cells - state.moves    # the game cannot last longer: the same value
     if state.over or depth == 0:            # the root is a leaf
         if state.over == 1:
-            value = -_search_module().MAX_SCORE   # the player who just moved won, ply 0
+            value = -MAX_SCORE      # the player who just moved won, ply 0
         elif state.over or kind == _ZERO:
             value = 0
         else:
@@ -340,11 +342,9 @@ def _build(g: _Geometry, kind: int, quick: bool):
     ``run(current, mask, moves, depth, table, max_nodes, deadline, root_values)`` does one
     search and ``busy[0]`` is True while it runs. Built once per thread and reused: the
     per-search state (counters, table, budget) lives in the closure and is reset by ``run``."""
-    S = _search_module()
-    MAX, WT = S.MAX_SCORE, S.WIN_THRESHOLD
-    EXACT, LOWER, UPPER = S.EXACT, S.LOWER, S.UPPER
-    LIMIT = S.HEURISTIC_MAX - 1
-    Aborted = S.SearchAborted
+    MAX, WT = MAX_SCORE, WIN_THRESHOLD
+    LIMIT = HEURISTIC_MAX - 1
+    Aborted = SearchAborted
 
     H, H1, CELLS = g.H, g.H1, g.cells
     BOTTOM, BOARD, SENT = g.bottom, g.board, g.sentinels

@@ -13,7 +13,7 @@ from functools import lru_cache
 from .connect4 import Connect4
 from .nim import Nim
 from .messages import N_
-from .search import HEURISTIC_MAX
+from .scores import HEURISTIC_MAX
 
 _LIMIT = HEURISTIC_MAX - 1
 

@@ -7,13 +7,11 @@ principal variation, the statistics, and (with ``record=True``) the tree explore
 
 Scores
 ------
-The course scores a won final position ``+maxScore`` and a lost one ``-maxScore`` (seed 003),
-and a heuristic strictly between them. Here ``MAX_SCORE = 10_000``, and by default a win found
+The course's scale (``ai.scores``): a won final position scores ``+maxScore``, a lost one
+``-maxScore``, a heuristic strictly between. ``MAX_SCORE = 10_000``; by default a win found
 ``p`` plies below the root scores ``MAX_SCORE - p``, so the search prefers a quick win to a
-slow one and a slow loss to a quick one (``quick_wins=False`` gives the seeds' flat scores).
-Heuristics stay strictly inside ``HEURISTIC_MAX = 1_000``, far below the slowest win, so a
-proven win always outranks any estimate. Exercise trees (``game.leaf_scores``) use their leaf
-values as they are.
+slow one (``quick_wins=False`` gives the seeds' flat scores). Exercise trees
+(``game.leaf_scores``) use their leaf values as they are.
 
 Internally values are negamax values (from the side to move); the recorded tree turns them
 back to the root player's side, as the course draws them.
@@ -28,71 +26,15 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Callable
 
 from .record import SearchTree
+from .scores import (EXACT, INF, LOWER, MAX_SCORE, UPPER, WIN_THRESHOLD, SearchAborted,
+                     SearchResult, SearchStats, terminal_score)
 
-MAX_SCORE = 10_000
-HEURISTIC_MAX = 1_000
-WIN_THRESHOLD = MAX_SCORE - 2_000   # |value| >= this: a proven win or loss
-INF = float("inf")
-EXACT, LOWER, UPPER = 0, 1, 2
 _TIE_EPS = 1e-9
 _CHECK_EVERY = 1023
-
-
-class SearchAborted(Exception):
-    """Raised inside a search when its node or time budget runs out."""
-
-
-@dataclass
-class SearchStats:
-    nodes: int = 0          # nodes visited (entered), root included: the seeds' count
-    leaves: int = 0         # positions scored: game over or depth limit reached
-    cutoffs: int = 0        # alpha-beta cuts (each skips the remaining children of a node)
-    tt_probes: int = 0      # transposition table look-ups
-    tt_hits: int = 0        # look-ups that found an entry usable at this depth
-    depth: int = 0          # depth fully searched (iterative deepening: the last finished)
-    elapsed: float = 0.0    # seconds
-
-    def as_dict(self):
-        return {"nodes": self.nodes, "leaves": self.leaves, "cutoffs": self.cutoffs,
-                "tt_probes": self.tt_probes, "tt_hits": self.tt_hits, "depth": self.depth,
-                "elapsed_ms": round(self.elapsed * 1000, 3)}
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    move: object                 # best move for the player to move (None if no move)
-    value: float                 # from the side of the player who searched
-    pv: tuple                    # principal variation, starting with ``move``
-    stats: SearchStats
-    algorithm: str
-    depth: int | None            # depth asked for (None: to the end of the game)
-    complete: bool = True        # False when a budget stopped the search early
-    tree: SearchTree | None = None
-    root_values: dict = field(default_factory=dict)  # move -> value (minimax: every move)
-
-    @property
-    def proven(self) -> int | None:
-        """+1 a forced win, -1 a forced loss (with best play), None if only estimated."""
-        if abs(self.value) >= WIN_THRESHOLD:
-            return 1 if self.value > 0 else -1
-        return None
-
-    @property
-    def plies_to_end(self) -> int | None:
-        """How many plies until the proven win or loss (quick-win scoring)."""
-        return int(MAX_SCORE - abs(self.value)) if self.proven is not None else None
-
-
-def terminal_score(game, state, player: int, ply: int, quick_wins: bool = True) -> float:
-    """The value of a final position for ``player``, found ``ply`` plies below the root."""
-    u = game.utility(state, player)
-    if getattr(game, "leaf_scores", False) or u == 0:
-        return u
-    return u * (MAX_SCORE - ply) if quick_wins else u * MAX_SCORE
 
 
 def _zero_heuristic(state, player):

@@ -40,8 +40,8 @@ import time  # noqa: E402
 from ai.connect4 import Connect4  # noqa: E402
 from ai.heuristics import Threats  # noqa: E402
 from ai.levels import DEFAULT_LEVEL, LEVELS  # noqa: E402
-from ai.search import (MAX_SCORE, WIN_THRESHOLD, alphabeta, alphabeta_tt,  # noqa: E402
-                       iterative_deepening)
+from ai.scores import MAX_SCORE, WIN_THRESHOLD  # noqa: E402
+from ai.search import alphabeta, alphabeta_tt, iterative_deepening  # noqa: E402
 
 # -- fixed positions ---------------------------------------------------------------------------
 #

@@ -14,8 +14,8 @@ from ai.connect4 import Connect4, alignment
 import ai.fast_connect4 as fc4
 from ai.fast_connect4 import _geometry, fast_alphabeta, supports, winning_cells
 from ai.heuristics import AdjustedCells, CellValues, Threats
-from ai.search import (MAX_SCORE, WIN_THRESHOLD, SearchAborted, TranspositionTable, alphabeta,
-                       alphabeta_tt, minimax)
+from ai.scores import MAX_SCORE, WIN_THRESHOLD, SearchAborted
+from ai.search import TranspositionTable, alphabeta, alphabeta_tt, minimax
 
 HEURISTICS = [None, Threats, CellValues]
 

@@ -12,7 +12,8 @@ from ai.game import play
 from ai.heuristics import CellValues, NimCourse, cell_values
 from ai.nim import Nim
 from ai.nim_tree import course_minmax, course_tree, nim_tree_size
-from ai.search import MAX_SCORE, alphabeta, alphabeta_tt, minimax
+from ai.scores import MAX_SCORE
+from ai.search import alphabeta, alphabeta_tt, minimax
 
 # Seed 000, Listing VIII.1: the printed dictionary for N=4, key for key.
 SEED_000_DICT = {
