@@ -14,7 +14,7 @@ from .nim import Nim
 from .scores import MAX_SCORE, SearchResult
 from .search import (ALGORITHMS, TranspositionTable, alphabeta, alphabeta_tt,
                      iterative_deepening, minimax)
-# ``search(name, ...)`` stays in ``ai.search``: re-exported here it would hide that module.
+# ``search(name, ...)`` is ``ai.engine.search``: re-exported here it would hide ``ai.search``.
 
 __all__ = [
     "ALGORITHMS", "Connect4", "DEFAULT_LEVEL", "ExerciseTree", "Game", "LEVELS", "MAX_SCORE",

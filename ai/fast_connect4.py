@@ -67,22 +67,16 @@ import time
 from functools import lru_cache
 
 from .connect4 import Connect4
+from .heuristics import CellValues, Threats, cell_values
 from .scores import (EXACT, HEURISTIC_MAX, LOWER, MAX_SCORE, UPPER, WIN_THRESHOLD,
-                     SearchAborted)
+                     SearchAborted, SearchResult, SearchStats, check_limits)
 
-__all__ = ["fast_alphabeta", "supports", "winning_cells"]
+__all__ = ["alphabeta", "fast_alphabeta", "supports", "winning_cells"]
 
 _CHECK_EVERY = 1024
 _TABLE_LOW_DEPTH = 5    # searches at least this deep use the table at depth-1 and -2 nodes too
 _INF = 1 << 60          # beyond every score; ints compare faster than floats with ints
 _THREATS, _CELLS, _ZERO = 1, 2, 0
-
-
-def _search_module():
-    # Imported lazily: ai.search may import this module (the two must not form an import
-    # cycle at load time).
-    from . import search
-    return search
 
 
 # -- geometry of one board size ----------------------------------------------------------------
@@ -159,7 +153,7 @@ class _Geometry:
         centre_cols = (W // 2,) if W % 2 else (W // 2 - 1, W // 2)
         self.centre = sum(self.colmask[c] for c in centre_cols)
         # -- CellValues: the value of each bit -------------------------------------------------
-        grid = _cell_values(W, H)
+        grid = cell_values(W, H)
         self.cell_value = {1 << (c * H1 + r): grid[H - 1 - r][c]
                            for c in range(W) for r in range(H)}
         # For a whole position: per column, each pattern of its stones -> layout bits, sum
@@ -190,11 +184,6 @@ class _Geometry:
         return out
 
 
-def _cell_values(w, h):
-    from .heuristics import cell_values
-    return cell_values(w, h)
-
-
 @lru_cache(maxsize=None)
 def _geometry(width: int, height: int) -> _Geometry:
     return _Geometry(width, height)
@@ -216,20 +205,11 @@ def winning_cells(stones: int, mask: int, g: _Geometry, wide: bool = False) -> i
 
 # -- which searches are supported --------------------------------------------------------------
 
-_HEURISTIC_CLASSES = []
-
-
 def _kind(game, heuristic):
     """_THREATS, _CELLS or _ZERO for a supported heuristic on ``game``, else None."""
     if type(game) is not Connect4 or getattr(game, "leaf_scores", False):
         return None
     if heuristic is None:
-        return _ZERO
-    if not _HEURISTIC_CLASSES:
-        from .heuristics import CellValues, Threats
-        _HEURISTIC_CLASSES[:] = [Threats, CellValues, _search_module()._zero_heuristic]
-    Threats, CellValues, zero = _HEURISTIC_CLASSES
-    if heuristic is zero:
         return _ZERO
     hg = getattr(heuristic, "game", None)
     if hg is None or (hg.width, hg.height) != (game.width, game.height):
@@ -268,6 +248,49 @@ def supports(game, heuristic=None, **options) -> bool:
 
 
 # -- the search --------------------------------------------------------------------------------
+
+def alphabeta(game, state=None, depth=None, *, heuristic=None, order=None, quick_wins=True,
+              window="infinite", table=None, record=False, max_nodes=None, time_limit=None,
+              tie_break="first", seed=None) -> SearchResult:
+    """``ai.search.alphabeta`` through this loop, with its arguments and its ``SearchResult``:
+    the same value, a move of that value (among equals maybe another), fewer nodes. ``order``
+    is accepted and not used (this loop has its own order, which changes no value); ``window``
+    "infinite" and "course" both give the minimax value. When a budget stops the search, the
+    best of the root moves settled so far is played, as ``ai.search`` does.
+
+    Raises:
+        ValueError: options ``supports`` refuses, a bad depth or budget.
+    """
+    if not supports(game, heuristic, window=window, tie_break=tie_break, record=record):
+        raise ValueError(f"the fast Connect-4 loop does not run {game!r} with heuristic "
+                         f"{heuristic!r}, window {window!r}, tie_break {tie_break!r}, "
+                         f"record={record!r}: use ai.search.alphabeta")
+    check_limits(depth, max_nodes, time_limit)
+    state = game.initial_state() if state is None else state
+    start = time.perf_counter()
+    deadline = None if time_limit is None else start + time_limit
+    values: dict = {}
+    complete = True
+    try:
+        move, value, pv, counts = fast_alphabeta(
+            game, state, depth, heuristic=heuristic, table=table, quick_wins=quick_wins,
+            max_nodes=max_nodes, deadline=deadline, root_values=values)
+    except SearchAborted as stop:
+        complete, counts = False, stop.stats
+        if values:
+            move = max(values, key=values.get)
+            value = values[move]
+        else:
+            moves = game.actions(state)
+            move, value = (moves[0] if moves else None), 0
+        pv = [move] if move is not None else []
+    stats = SearchStats(**counts)
+    stats.elapsed = time.perf_counter() - start
+    stats.depth = depth if complete and depth is not None else 0
+    return SearchResult(move, value, tuple(pv), stats,
+                        "alphabeta-tt" if table is not None else "alphabeta", depth, complete,
+                        None, values)
+
 
 _local = threading.local()      # per thread: (width, height, kind, quick_wins) -> searcher
 

@@ -76,3 +76,17 @@ def terminal_score(game, state, player: int, ply: int, quick_wins: bool = True) 
     if getattr(game, "leaf_scores", False) or u == 0:
         return u
     return u * (MAX_SCORE - ply) if quick_wins else u * MAX_SCORE
+
+
+def check_limits(depth, max_nodes, time_limit) -> None:
+    """The preconditions every engine shares: raises ValueError on a depth that is not a
+    whole number >= 0 (None: to the end of the game), a node budget that is not a positive
+    whole number, or a time budget that is not a positive number of seconds (None: no
+    budget)."""
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
+        raise ValueError(f"depth must be a whole number >= 0 (or None for the whole game), not {depth!r}")
+    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int)
+                                  or max_nodes < 1):
+        raise ValueError(f"max_nodes must be a positive whole number, not {max_nodes!r}")
+    if time_limit is not None and not time_limit > 0:
+        raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit!r}")

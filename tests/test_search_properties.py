@@ -6,6 +6,7 @@ drawn legal moves, never by filtering.
 """
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from ai import fast_connect4
 from ai.connect4 import Connect4
 from ai.exercise_tree import ExerciseTree
 from ai.heuristics import AdjustedCells, CellValues, NimCourse, NimExact, Threats
@@ -106,7 +107,7 @@ def test_iterative_deepening_to_a_depth_gives_that_depths_value(pos, depth):
     if game.is_terminal(state):
         return
     heuristic = Threats(game)
-    result = iterative_deepening(game, state, time_limit=None, max_depth=depth, heuristic=heuristic)
+    result = iterative_deepening(game, state, depth, time_limit=None, heuristic=heuristic)
     reached = result.stats.depth
     assert 1 <= reached <= depth
     assert result.value == minimax(game, state, reached, heuristic=heuristic).value
@@ -128,10 +129,9 @@ def test_a_search_stopped_by_its_budget_says_so_and_still_returns_a_legal_move()
     r = minimax(game, state, 9, heuristic=Threats(game), max_nodes=5_000)
     assert not r.complete and r.move in game.actions(state)
     assert r.stats.nodes <= 5_001
-    r = alphabeta(game, state, 6, heuristic=Threats(game), max_nodes=3_000, order="center",
-                  fast=False)
+    r = alphabeta(game, state, 6, heuristic=Threats(game), max_nodes=3_000, order="center")
     assert not r.complete and r.move in game.actions(state)
-    quick = alphabeta(game, state, 8, heuristic=Threats(game), max_nodes=200)   # the fast path
+    quick = fast_connect4.alphabeta(game, state, 8, heuristic=Threats(game), max_nodes=200)
     assert not quick.complete and quick.move in game.actions(state)
     # with enough budget for a few root moves, the best of those is kept
     assert set(r.root_values) <= set(game.actions(state))

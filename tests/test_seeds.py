@@ -170,8 +170,7 @@ def test_seed_004_zobrist_table_gives_the_same_values_as_plain_alphabeta_on_conn
     game = Connect4()
     state = play(game, [3, 3, 2, 4])
     for depth in (1, 2, 3, 4, 5):
-        plain = alphabeta(game, state, depth, heuristic=CellValues(game), fast=False)
-        tt = alphabeta_tt(game, state, depth, heuristic=CellValues(game), order="center",
-                          fast=False)
+        plain = alphabeta(game, state, depth, heuristic=CellValues(game))
+        tt = alphabeta_tt(game, state, depth, heuristic=CellValues(game), order="center")
         assert tt.value == plain.value, depth
         assert tt.stats.tt_probes > 0

@@ -7,9 +7,8 @@ from dataclasses import dataclass
 
 from flask import url_for
 
-from ai.heuristics import make_heuristic
-from ai.levels import LEVELS
-from ai.search import SearchResult, search
+from ai.levels import LEVELS, Level
+from ai.scores import SearchResult
 from ai.tree_view import caption_counts, replay, unfold
 
 from .admission import admitted
@@ -40,23 +39,25 @@ class AIMove:
         return format_value(self.value)
 
 
+def ai_level(settings: Settings) -> Level:
+    """The preset level of ``settings``, or their custom settings as a level of their own: the
+    course's algorithms as chosen (not the fast Connect-4 loop, whose order and node counts
+    are its own), bounded like every search."""
+    if settings.level in LEVELS:
+        return LEVELS[settings.level]
+    return Level("custom", settings.algorithm, settings.depth, settings.time_ms / 1000,
+                 {settings.game: settings.heuristic or None}, MAX_NODES, order=settings.order,
+                 window=settings.window, fast=False)
+
+
 def run_search(settings: Settings, rules, state, *, record=False, depth=None,
-               time_limit=None, max_nodes=None) -> SearchResult:
-    """The AI's search as ``settings`` say, always bounded by depth, nodes and time (a preset
-    level's own node budget, which makes its move independent of the server's load)."""
-    if max_nodes is None:
-        max_nodes = LEVELS[settings.level].max_nodes if settings.level in LEVELS else MAX_NODES
-    kwargs = dict(heuristic=make_heuristic(rules, settings.heuristic or None),
-                  order=settings.order, time_limit=time_limit or settings.time_ms / 1000,
-                  max_nodes=max_nodes, record=record)
-    if settings.algorithm != "minimax":
-        kwargs["window"] = settings.window
-    depth = depth or settings.depth
-    if settings.algorithm == "iterative":
-        kwargs["max_depth"] = depth
-    else:
-        kwargs["depth"] = depth
-    return search(settings.algorithm, rules, state, **kwargs)
+               **overrides) -> SearchResult:
+    """The AI's search as ``settings`` say (to ``depth`` when given), through the one way to
+    ask for a move (``ai.levels.Level.play``), always bounded by depth, nodes and time (a
+    preset level's own node budget, which makes its move independent of the server's load)."""
+    if depth:
+        overrides["depth"] = depth
+    return ai_level(settings).play(rules, state, record=record, **overrides)
 
 
 def is_heavy(settings: Settings, record: bool = False) -> bool:
