@@ -12,8 +12,8 @@ heuristic's own value. What changes is how the tree is walked:
   scored inline) whose constants are default arguments (fast local loads).
 - Wins are never found by testing a four after a move. Each node receives the opponent's
   *winning cells* from its parent (Pascal Pons' ``compute_winning_position``, computed for
-  all candidate moves at once on a "wide" board holding one copy per column, as in
-  ``ai.solver``). That gives, exactly:
+  all candidate moves at once on the "wide" board of ``ai.bitboard``, which the exact solver
+  shares). That gives, exactly:
 
   * the side to move wins at once (depth >= 1): value ``MAX_SCORE - (ply + 1)``, the best
     any node can get, so nothing else needs searching (checked at the root; below it the
@@ -66,12 +66,13 @@ import threading
 import time
 from functools import lru_cache
 
+from .bitboard import Geometry, geometry, non_losing, winning_cells
 from .connect4 import Connect4
 from .heuristics import CellValues, Threats, cell_values
 from .scores import (EXACT, HEURISTIC_MAX, LOWER, MAX_SCORE, UPPER, WIN_THRESHOLD,
                      SearchAborted, SearchResult, SearchStats, check_limits)
 
-__all__ = ["alphabeta", "fast_alphabeta", "supports", "winning_cells"]
+__all__ = ["alphabeta", "fast_alphabeta", "supports"]
 
 _CHECK_EVERY = 1024
 _TABLE_LOW_DEPTH = 5    # searches at least this deep use the table at depth-1 and -2 nodes too
@@ -79,52 +80,29 @@ _INF = 1 << 60          # beyond every score; ints compare faster than floats wi
 _THREATS, _CELLS, _ZERO = 1, 2, 0
 
 
-# -- geometry of one board size ----------------------------------------------------------------
+# -- the tables of one board size -------------------------------------------------------------
 
-class _Geometry:
-    """Everything the search needs for one board size, computed once (``_geometry``)."""
+class _Tables:
+    """What this loop needs for one board size beyond ``ai.bitboard``'s geometry (``g``),
+    computed once (``_tables``): the move lists with a given column first, and the
+    precomputed forms of the two heuristics (module docstring)."""
 
-    def __init__(self, W: int, H: int):
-        H1 = H + 1
-        self.W, self.H, self.H1 = W, H, H1
-        self.cells = W * H
-        self.bottom = sum(1 << (c * H1) for c in range(W))
-        self.board = self.bottom * ((1 << H) - 1)
-        self.sentinels = self.bottom << H
-        self.colmask = tuple(((1 << H) - 1) << (c * H1) for c in range(W))
-        centre = (W - 1) / 2
-        # the generic engine's "center" order: centre first, the lower column among equals
-        self.order = tuple(sorted(range(W), key=lambda c: (abs(c - centre), c)))
-        pri = [0] * W                       # sort priority, the centre highest
-        for i, c in enumerate(self.order):
-            pri[c] = W - 1 - i
-        self.priority = tuple(pri)
-        # The wide board: copy c (our stones plus a move in column c) at bit S*c. Shifts go at
-        # most 3*(H+2) bits either way, so copies that far apart never see each other.
-        self.stride = S = W * H1 + 3 * (H + 2)
-        self.rep = sum(1 << (S * c) for c in range(W))
-        self.diag = sum(self.colmask[c] << (S * c) for c in range(W))
-        # By priority: (column, column mask, shift of its copy on the wide board).
-        by_pri = [None] * 16
-        for c in range(W):
-            by_pri[pri[c]] = (c, self.colmask[c], S * c)
-        self.by_priority = tuple(by_pri)
-        # For each set of playable columns, as its sentinel pattern ((possible + board) &
-        # sentinels): the playable columns centre first as (column, column mask, wide-board
-        # shift, priority), and the same list with column t first (moves_first[t]).
-        self.moves = {}
-        self.moves_first = [dict() for _ in range(W)]
-        for bits in range(1 << W):
-            key = sum(1 << (c * H1 + H) for c in range(W) if bits >> c & 1)
-            cols = [c for c in self.order if bits >> c & 1]
-            entry = tuple((c, self.colmask[c], S * c, pri[c]) for c in cols)
-            self.moves[key] = entry
-            for t in range(W):
-                self.moves_first[t][key] = entry
+    def __init__(self, g: Geometry):
+        W, H, H1 = g.width, g.height, g.h1
+        self.g = g
+        # For each set of playable columns (g.playable's key): the same list with column t
+        # first (moves_first[t]), for the table's move and the killer move.
+        self.moves_first = [dict(g.playable) for _ in range(W)]
+        for key, entry in g.playable.items():
             for i, x in enumerate(entry):
                 if i:
                     self.moves_first[x[0]][key] = (x,) + entry[:i] + entry[i + 1:]
-        # -- Threats: the layout ---------------------------------------------------------------
+        self._threats_layout(W, H, H1, g)
+        self._cell_values(W, H, H1)
+
+    def _threats_layout(self, W, H, H1, g):
+        """Threats: every line of 4 cells or more of the four directions, its cells on
+        consecutive bits of the "layout"."""
         lines = []
         for dc, dr in ((0, 1), (1, 0), (1, 1), (1, -1)):
             for c in range(W):
@@ -151,12 +129,14 @@ class _Geometry:
         self.starts2 = starts | (starts << K)
         self.low = (1 << K) - 1
         centre_cols = (W // 2,) if W % 2 else (W // 2 - 1, W // 2)
-        self.centre = sum(self.colmask[c] for c in centre_cols)
-        # -- CellValues: the value of each bit -------------------------------------------------
+        self.centre = sum(g.colmask[c] for c in centre_cols)
+
+    def _cell_values(self, W, H, H1):
+        """CellValues: the value of each bit; and for a whole position, per column, each
+        pattern of its stones -> (layout bits, sum of values)."""
         grid = cell_values(W, H)
         self.cell_value = {1 << (c * H1 + r): grid[H - 1 - r][c]
                            for c in range(W) for r in range(H)}
-        # For a whole position: per column, each pattern of its stones -> layout bits, sum
         full = (1 << H) - 1
         self.column_layout, self.column_sum = [], []
         for c in range(W):
@@ -164,43 +144,29 @@ class _Geometry:
             for pat in range(1, full + 1):
                 low = pat & -pat            # a pattern = a smaller one plus its lowest stone
                 b = low << (c * H1)
-                lay[pat] = lay[pat ^ low] | layout.get(b, 0)
+                lay[pat] = lay[pat ^ low] | self.layout.get(b, 0)
                 tot[pat] = tot[pat ^ low] + self.cell_value[b]
             self.column_layout.append((c * H1, lay))
             self.column_sum.append((c * H1, tot))
 
     def to_layout(self, stones: int) -> int:
         """The layout bits of ``stones`` (the low half)."""
-        out, full = 0, (1 << self.H) - 1
+        out, full = 0, (1 << self.g.height) - 1
         for sh, lay in self.column_layout:
             out |= lay[(stones >> sh) & full]
         return out
 
     def cells_sum(self, stones: int) -> int:
         """The sum of the cell values (``CellValues``) of ``stones``."""
-        out, full = 0, (1 << self.H) - 1
+        out, full = 0, (1 << self.g.height) - 1
         for sh, tot in self.column_sum:
             out += tot[(stones >> sh) & full]
         return out
 
 
 @lru_cache(maxsize=None)
-def _geometry(width: int, height: int) -> _Geometry:
-    return _Geometry(width, height)
-
-
-def winning_cells(stones: int, mask: int, g: _Geometry, wide: bool = False) -> int:
-    """The empty cells (playable now or not) where ``stones`` would complete a four
-    (Pons' ``compute_winning_position``, written with pairs as in ``ai.solver``). With
-    ``wide=True``, ``stones`` is a wide board (copies at ``g.stride``) and the cells are
-    returned unmasked (occupied cells may appear: the caller masks each copy)."""
-    p = stones
-    r = (p << 1) & (p << 2) & (p << 3)
-    for s in (g.H, g.H1, g.H1 + 1):
-        t = p >> s
-        d = p & t
-        r |= ((d >> s) & ((p >> 3 * s) | (p << s))) | ((d << 2 * s) & (t | (p << 3 * s)))
-    return r if wide else r & (g.board ^ mask)
+def _tables(width: int, height: int) -> _Tables:
+    return _Tables(geometry(width, height))
 
 
 # -- which searches are supported --------------------------------------------------------------
@@ -353,14 +319,14 @@ def fast_alphabeta(game, state, depth, *, heuristic=None, table=None, quick_wins
     key = (game.width, game.height, kind, quick)
     searcher = cache.get(key)
     if searcher is None or searcher[1][0]:      # none yet, or this one is busy (re-entry)
-        searcher = _build(_geometry(game.width, game.height), kind, quick)
+        searcher = _build(_tables(game.width, game.height), kind, quick)
         if key not in cache:
             cache[key] = searcher
     return searcher[0](state.current, state.mask, state.moves, depth, table, max_nodes,
                        deadline, root_values)
 
 
-def _build(g: _Geometry, kind: int, quick: bool):
+def _build(t: _Tables, kind: int, quick: bool):
     """The search for one board size, heuristic kind and scoring: ``(run, busy)``, where
     ``run(current, mask, moves, depth, table, max_nodes, deadline, root_values)`` does one
     search and ``busy[0]`` is True while it runs. Built once per thread and reused: the
@@ -369,18 +335,16 @@ def _build(g: _Geometry, kind: int, quick: bool):
     LIMIT = HEURISTIC_MAX - 1
     Aborted = SearchAborted
 
-    H, H1, CELLS = g.H, g.H1, g.cells
+    g = t.g                                         # ai.bitboard's geometry
+    H1, CELLS = g.h1, g.cells
     BOTTOM, BOARD, SENT = g.bottom, g.board, g.sentinels
-    REP, DIAG = g.rep, g.diag
-    MOVES, MOVES_FIRST, BYPRI = g.moves, g.moves_first, g.by_priority
-    LAYOUT, LAYOUT_HI, STARTS2, LOW, K, CEN = (g.layout, g.layout_hi, g.starts2, g.low, g.K,
-                                               g.centre)
+    REP, DIAG, WINS = g.rep, g.diag, g.wins
+    MOVES, MOVES_FIRST, BYPRI = g.playable, t.moves_first, g.by_priority
+    LAYOUT, LAYOUT_HI, STARTS2, LOW, K, CEN = (t.layout, t.layout_hi, t.starts2, t.low, t.K,
+                                               t.centre)
     HS = STARTS2 & ~LOW                             # the window starts of the high half
     OFFSET = 16 * HS.bit_count()                    # (1 + 3 + 12) per high window start
-    VAL = g.cell_value
-    s0, s1, s2 = H, H1, H1 + 1                      # the two diagonals and horizontal
-    s0x2, s1x2, s2x2 = 2 * s0, 2 * s1, 2 * s2
-    s0x3, s1x3, s2x3 = 3 * s0, 3 * s1, 3 * s2
+    VAL = t.cell_value
     DRAWN = CELLS - 2
     n_ply = CELLS + 8
     if quick:
@@ -532,26 +496,17 @@ def _build(g: _Geometry, kind: int, quick: bool):
     # opponent's winning cells. h1, h2: the heuristic's running state (Threats: the layouts
     # seen from the side to move, and from the opponent; CellValues: the running sum, 0).
     def node(cur, mask, nb, depth, alpha, beta, ply, opp_wins, h1, h2,
-             BOTTOM=BOTTOM, BOARD=BOARD, SENT=SENT, REP=REP, DIAG=DIAG, MOVES=MOVES,
+             BOTTOM=BOTTOM, BOARD=BOARD, SENT=SENT, REP=REP, DIAG=DIAG, WINS=WINS,
+             NON_LOSING=non_losing, MOVES=MOVES,
              MOVES_FIRST=MOVES_FIRST, BYPRI=BYPRI, LAYOUT=LAYOUT, LAYOUT_HI=LAYOUT_HI,
              VAL=VAL, kind=kind, pvs=pvs, EMPTY=EMPTY, LOSS2=LOSS2, LO=LO, HI=HI,
-             DRAWN=DRAWN, EXACT=EXACT, LOWER=LOWER, UPPER=UPPER, WT=WT, node1=node1, H1=H1,
-             s0=s0, s1=s1, s2=s2, s0x2=s0x2, s1x2=s1x2, s2x2=s2x2,
-             s0x3=s0x3, s1x3=s1x3, s2x3=s2x3):
+             DRAWN=DRAWN, EXACT=EXACT, LOWER=LOWER, UPPER=UPPER, WT=WT, node1=node1, H1=H1):
         nonlocal nodes, leaves, cutoffs, probes, hits
         nodes += 1
         if nodes > checkpoint:
             check()
-        possible = (mask + BOTTOM) & BOARD
-        forced = possible & opp_wins
-        if forced:
-            if forced & (forced - 1):
-                leaves += 1             # two threats: every move loses at ply + 2
-                pvs[ply] = EMPTY
-                return LOSS2[ply]
-            possible = forced           # one threat: block it
-        possible &= ~(opp_wins >> 1)    # never under an opponent's winning cell
-        if not possible:
+        possible = NON_LOSING((mask + BOTTOM) & BOARD, opp_wins)
+        if not possible:                # every move lets the opponent win at ply + 2
             leaves += 1
             pvs[ply] = EMPTY
             return LOSS2[ply]
@@ -628,18 +583,7 @@ def _build(g: _Geometry, kind: int, quick: bool):
             empty = BOARD ^ mask
             if not possible & (possible - 1):
                 # a single move: its winning cells on the ordinary board
-                p = cur | possible
-                u = p << 1
-                r = ((p & u) << 2) & u
-                t = p >> s0
-                d = p & t
-                r |= ((d >> s0) & ((p >> s0x3) | (p << s0))) | ((d << s0x2) & (t | (p << s0x3)))
-                t = p >> s1
-                d = p & t
-                r |= ((d >> s1) & ((p >> s1x3) | (p << s1))) | ((d << s1x2) & (t | (p << s1x3)))
-                t = p >> s2
-                d = p & t
-                r |= ((d >> s2) & ((p >> s2x3) | (p << s2))) | ((d << s2x2) & (t | (p << s2x3)))
+                r = WINS(cur | possible)
                 bit = possible
                 best_move = (bit.bit_length() - 1) // H1
                 if kind == _THREATS:
@@ -657,18 +601,7 @@ def _build(g: _Geometry, kind: int, quick: bool):
                         cutoffs += 1
             else:
                 # Several moves: the winning cells after each, all at once on the wide board.
-                p = cur * REP | (possible * REP & DIAG)
-                u = p << 1
-                r = ((p & u) << 2) & u
-                t = p >> s0
-                d = p & t
-                r |= ((d >> s0) & ((p >> s0x3) | (p << s0))) | ((d << s0x2) & (t | (p << s0x3)))
-                t = p >> s1
-                d = p & t
-                r |= ((d >> s1) & ((p >> s1x3) | (p << s1))) | ((d << s1x2) & (t | (p << s1x3)))
-                t = p >> s2
-                d = p & t
-                r |= ((d >> s2) & ((p >> s2x3) | (p << s2))) | ((d << s2x2) & (t | (p << s2x3)))
+                r = WINS(cur * REP | (possible * REP & DIAG))
                 # the table's move first, then the most winning cells, then centre first
                 keys = []
                 for col, cm, sh, pri in MOVES[(possible + BOARD) & SENT]:
@@ -775,10 +708,10 @@ def _build(g: _Geometry, kind: int, quick: bool):
             root_values[col] = WIN1
             return col, WIN1, [col], stats()
         if kind == _THREATS:
-            lc, lo = g.to_layout(cur), g.to_layout(opp)
+            lc, lo = t.to_layout(cur), t.to_layout(opp)
             h1, h2 = lc | (lo << K), lo | (lc << K)
         elif kind == _CELLS:
-            h1, h2 = g.cells_sum(cur) - g.cells_sum(opp), 0
+            h1, h2 = t.cells_sum(cur) - t.cells_sum(opp), 0
         else:
             h1 = h2 = 0
         if depth == 1:
@@ -794,10 +727,7 @@ def _build(g: _Geometry, kind: int, quick: bool):
             return best_move, best, [best_move], stats()
         opp_wins = winning_cells(opp, mask, g)
         forced = possible & opp_wins
-        nonlosing = possible
-        if forced:
-            nonlosing = 0 if forced & (forced - 1) else forced
-        nonlosing &= ~(opp_wins >> 1)
+        nonlosing = non_losing(possible, opp_wins)
         if not nonlosing:
             for col, cm, _, _ in order:
                 root_values[col] = LOSS2[0]     # whatever we play, the opponent wins next
@@ -828,7 +758,7 @@ def _build(g: _Geometry, kind: int, quick: bool):
             moves = [(col, nonlosing & cm, 0) for col, cm, _, _ in seq]
         else:
             p = cur * REP | (nonlosing * REP & DIAG)
-            r = winning_cells(p, 0, g, wide=True)
+            r = WINS(p)
             keyed = []
             for col, cm, sh, pri in MOVES[(nonlosing + BOARD) & SENT]:
                 w = (r >> sh) & empty

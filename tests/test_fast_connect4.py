@@ -10,9 +10,9 @@ import time
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from ai.connect4 import Connect4, alignment
+from ai.connect4 import Connect4
 import ai.fast_connect4 as fc4
-from ai.fast_connect4 import _geometry, fast_alphabeta, supports, winning_cells
+from ai.fast_connect4 import fast_alphabeta, supports
 from ai.heuristics import AdjustedCells, CellValues, Threats
 from ai.scores import MAX_SCORE, WIN_THRESHOLD, SearchAborted
 from ai.search import TranspositionTable, alphabeta, alphabeta_tt, minimax
@@ -221,26 +221,7 @@ def test_a_table_with_max_entries_is_kept_bounded():
     assert all(k < 0 for k in table.data)
 
 
-# -- the rules the search uses are exact -----------------------------------------------------
-
-@settings(max_examples=200, deadline=None)
-@given(pos=connect4_positions())
-def test_winning_cells_are_the_cells_that_complete_a_four(pos):
-    game, state = pos
-    if game.is_terminal(state):
-        return
-    g = _geometry(game.width, game.height)
-    for player in (0, 1):
-        stones = game.stones(state, player)
-        cells = winning_cells(stones, state.mask, g)
-        for col in range(game.width):
-            for row in range(game.height):
-                bit = 1 << (col * game.h1 + row)
-                if state.mask & bit:
-                    assert not cells & bit
-                    continue
-                assert bool(cells & bit) == bool(alignment(stones | bit, game.h1))
-
+# -- the rules the search uses are exact (the winning cells: tests/test_bitboard.py) ----------
 
 def test_an_immediate_win_and_a_forced_loss_score_as_minimax():
     game = Connect4()

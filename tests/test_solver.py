@@ -424,17 +424,23 @@ def test_negative_budgets_are_refused():
         solve("44", time_limit=-0.5)
 
 
-def test_the_solver_module_imports_only_the_standard_library():
-    path = os.path.join(ROOT, "ai", "solver.py")
-    with open(path, encoding="utf-8") as f:
+def imports_of(name):
+    """The top-level modules a file of ai/ imports; ``.x`` for a module of ai/ itself."""
+    with open(os.path.join(ROOT, "ai", name), encoding="utf-8") as f:
         tree = ast.parse(f.read())
     imported = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             imported.update(a.name.split(".")[0] for a in node.names)
         elif isinstance(node, ast.ImportFrom):
-            imported.add((node.module or "").split(".")[0])
-    assert imported <= set(sys.stdlib_module_names) | {"__future__"}
+            imported.add("." * node.level + (node.module or "").split(".")[0])
+    return imported
+
+
+def test_the_solver_needs_only_the_standard_library_and_the_shared_bitboard():
+    stdlib = set(sys.stdlib_module_names) | {"__future__"}
+    assert imports_of("solver.py") <= stdlib | {".bitboard"}
+    assert imports_of("bitboard.py") <= stdlib
 
 
 def test_the_benchmark_script_checks_scores_and_prints_its_table():
