@@ -47,7 +47,8 @@ class Level:
                     heuristic=make_heuristic(game, self.heuristics.get(game.name)))
 
     def play(self, game, state=None, **overrides) -> SearchResult:
-        """The level's move in ``state`` (``overrides`` replace any search argument)."""
+        """The level's move in ``state`` (``overrides`` replace any search argument; with
+        ``record=True``, the result carries the tree of that same search: ``ai.engine``)."""
         return search(self.algorithm, game, state, **{**self.options(game), **overrides})
 
 

@@ -302,6 +302,10 @@ class _Search:
         self.negamax = self._build(g)
 
     def _build(self, g: Geometry):
+        """The negamax and root closures of one solve. Long on purpose: the speed-tuned inner
+        loop (with the fast search's ``_build``, the only function of ``ai/`` over ~80
+        lines); its constants are default arguments and its counter a cell of the closure,
+        which a split into smaller functions would trade for a call per node."""
         BOTTOM, BOARD, SENTINELS = g.bottom, g.board, g.sentinels
         REP, DIAG, WINS = g.rep, g.diag, g.wins
         (LOSS, LO, HI), DRAWN = _bounds(g.cells), g.cells - 2   # HI: only at the root

@@ -120,26 +120,8 @@ def test_a_table_shared_by_searches_of_any_depths_keeps_their_values(pos, depths
             assert move in game.actions(state)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(pos=connect4_positions(), h=st.sampled_from([Threats, CellValues]))
-def test_the_inline_heuristics_score_like_the_heuristic_objects(pos, h):
-    # At depth 1 the value is max over the moves of -h(child): every child is scored inline,
-    # so this compares the bit-parallel layout (Threats) and the running sum (CellValues)
-    # with the classes of ai.heuristics, move by move.
-    game, state = pos
-    heuristic = h(game)
-    if game.is_terminal(state):
-        return
-    for m in game.actions(state):
-        child = game.result(state, m)
-        if game.is_terminal(child):
-            continue
-        values = {}
-        fast_alphabeta(game, child, 1, heuristic=heuristic, root_values=values)
-        for reply, v in values.items():
-            leaf = game.result(child, reply)
-            if not game.is_terminal(leaf):
-                assert v == -heuristic(leaf, game.to_move(leaf))
+# The inline scoring of the depth-1 nodes against the heuristic objects themselves:
+# tests/test_one_search.py, test_the_fast_loops_tree_adds_up_and_counts_what_the_search_counted.
 
 
 POSITIONS = ["", "4453", "274552224131661", "7532455277545526", "271713432331713132",
@@ -340,7 +322,7 @@ def test_supports():
     assert not supports(game, AdjustedCells(game))
     assert not supports(game, Threats(Connect4(6, 6)))          # another board size
     assert not supports(game, lambda state, player: 0)
-    assert not supports(game, Threats(game), record=True)
+    assert supports(game, Threats(game), record=True)          # it records its own tree
     assert not supports(game, Threats(game), tie_break="random")
     assert not supports(game, Threats(game), window=(-5, 5))
 

@@ -16,8 +16,7 @@ from .i18n import ALGORITHM_LABELS, format_value
 from .params import BadRequest, Game, Settings, label, read_int
 
 MAX_NODES = 400_000          # no search may visit more nodes than this
-TREE_MAX_NODES = 60_000      # recording more than this is refused (the panel says so)
-TREE_TIME = 1.0              # seconds: no request needs more than about 1 s of CPU
+TREE_MAX_NODES = 60_000      # a search of more nodes is not recorded (ai.engine: record_limit)
 STEP_MAX_EVENTS = 2_000      # step-by-step replay for trees up to a few hundred nodes
 
 
@@ -50,14 +49,16 @@ def ai_level(settings: Settings) -> Level:
                  window=settings.window, fast=False)
 
 
-def run_search(settings: Settings, rules, state, *, record=False, depth=None,
-               **overrides) -> SearchResult:
+def run_search(settings: Settings, rules, state, *, record=False, depth=None) -> SearchResult:
     """The AI's search as ``settings`` say (to ``depth`` when given), through the one way to
     ask for a move (``ai.levels.Level.play``), always bounded by depth, nodes and time (a
-    preset level's own node budget, which makes its move independent of the server's load)."""
-    if depth:
-        overrides["depth"] = depth
-    return ai_level(settings).play(rules, state, record=record, **overrides)
+    preset level's own node budget, which makes its move independent of the server's load).
+    With ``record``, the tree is that of this same search (``ai.engine`` replays it), so
+    turning the tree on never changes the move; a search of more than ``TREE_MAX_NODES``
+    nodes keeps no tree."""
+    overrides = {"depth": depth} if depth else {}
+    return ai_level(settings).play(rules, state, record=record, record_limit=TREE_MAX_NODES,
+                                   **overrides)
 
 
 def is_heavy(settings: Settings, record: bool = False) -> bool:
@@ -144,11 +145,11 @@ def tree_panel(g: Game, args, result: SearchResult | None = None) -> TreePanel |
     if found is None:
         return None
     base, about = found
-    if result is None or result.tree is None:
+    if result is None:          # the same search as the move's: the same settings, to its depth
         result = admitted(lambda: run_search(
-            g.settings, g.rules, g.states[base], record=True, depth=g.settings.tree_depth,
-            time_limit=TREE_TIME, max_nodes=TREE_MAX_NODES), heavy=True)
-    if result.tree is None:     # iterative deepening did not finish even depth 1
+            g.settings, g.rules, g.states[base], record=True, depth=g.settings.tree_depth),
+            heavy=True)
+    if result.tree is None:     # too large to record (TREE_MAX_NODES), or no depth finished
         return None
     try:
         path = tuple(g.rules.parse_moves(args.get("path", "")))
