@@ -4,7 +4,7 @@ Random nested-list trees catch alpha-beta window bugs that shallow real-game pos
 through (see ../shared/STYLE.md); reachable Nim and Connect-4 states are built by playing
 drawn legal moves, never by filtering.
 """
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from ai import fast_connect4
 from ai.connect4 import Connect4
@@ -92,8 +92,7 @@ def test_every_alphabeta_variant_returns_the_minimax_value_on_reachable_connect4
 @given(pos=connect4_positions(), seed=st.integers(0, 2**16))
 def test_random_tie_breaks_pick_one_of_the_best_moves(pos, seed):
     game, state = pos
-    if game.is_terminal(state):
-        return
+    assume(not game.is_terminal(state))
     heuristic = CellValues(game)
     expected = minimax(game, state, 2, heuristic=heuristic)
     result = alphabeta(game, state, 2, heuristic=heuristic, tie_break="random", seed=seed)
@@ -104,8 +103,7 @@ def test_random_tie_breaks_pick_one_of_the_best_moves(pos, seed):
 @given(pos=connect4_positions(), depth=st.integers(1, 4))
 def test_iterative_deepening_to_a_depth_gives_that_depths_value(pos, depth):
     game, state = pos
-    if game.is_terminal(state):
-        return
+    assume(not game.is_terminal(state))
     heuristic = Threats(game)
     result = iterative_deepening(game, state, depth, time_limit=None, heuristic=heuristic)
     reached = result.stats.depth

@@ -84,10 +84,12 @@ def test_seed_003_alphabeta_depth_2_explores_12_nodes_trying_1_2_3():
 
 def test_seed_003_depth_limited_value_is_maxscore_minus_the_share_of_matches_left():
     # Depth 2 from 5 matches: J0 takes 1, and whatever J1 takes, J0 is to move with 3, 2 or 1
-    # matches left; J1 leaves the most, 3 of 5: maxScore - 3/5.
+    # matches left; J1 leaves the most, 3 of 5: maxScore - 3/5, with maxScore the heuristic's
+    # ceiling 1000.
     game = Nim(5)
     result = minimax(game, depth=2, heuristic=NimCourse(game))
-    assert result.value == pytest.approx(NimCourse(game)(game.initial_state(), 0) + (5 - 3) / 5)
+    assert result.value == pytest.approx(1000 - 3 / 5)
+    assert result.move == 1
 
 
 def test_seed_003_game_of_dimension_11_plays_out_as_the_trace():
