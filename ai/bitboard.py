@@ -50,6 +50,9 @@ class Geometry:
         for i, c in enumerate(self.order):
             pri[c] = W - 1 - i
         self.priority = tuple(pri)
+        # The centre column's cells (both middle columns' on an even width): the Threats
+        # heuristic gives a stone there 2 points.
+        self.centre = self.colmask[W // 2] | (0 if W % 2 else self.colmask[W // 2 - 1])
         # The wide board. Shifts go at most 3 * (H + 2) bits either way.
         self.stride = S = W * H1 + 3 * (H + 2)
         self.shift = tuple(S * c for c in range(W))

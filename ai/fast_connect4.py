@@ -111,10 +111,10 @@ class _Tables:
             for i, x in enumerate(entry):
                 if i:
                     self.moves_first[x[0]][key] = (x,) + entry[:i] + entry[i + 1:]
-        self._threats_layout(W, H, H1, g)
+        self._threats_layout(W, H, H1)
         self._cell_values(W, H, H1)
 
-    def _threats_layout(self, W, H, H1, g):
+    def _threats_layout(self, W, H, H1):
         """Threats: every line of 4 cells or more of the four directions, its cells on
         consecutive bits of the "layout"."""
         lines = []
@@ -142,8 +142,6 @@ class _Tables:
         self.layout_hi = {b: v << K for b, v in layout.items()}
         self.starts2 = starts | (starts << K)
         self.low = (1 << K) - 1
-        centre_cols = (W // 2,) if W % 2 else (W // 2 - 1, W // 2)
-        self.centre = sum(g.colmask[c] for c in centre_cols)
 
     def _cell_values(self, W, H, H1):
         """CellValues: the value of each bit; and for a whole position, per column, each
@@ -423,7 +421,7 @@ def _build(t: _Tables, kind: int, quick: bool):
     REP, DIAG, WINS = g.rep, g.diag, g.wins
     MOVES, MOVES_FIRST, BYPRI = g.playable, t.moves_first, g.by_priority
     LAYOUT, LAYOUT_HI, STARTS2, LOW, K, CEN = (t.layout, t.layout_hi, t.starts2, t.low, t.K,
-                                               t.centre)
+                                               g.centre)
     HS = STARTS2 & ~LOW                             # the window starts of the high half
     OFFSET = 16 * HS.bit_count()                    # (1 + 3 + 12) per high window start
     VAL = t.cell_value
