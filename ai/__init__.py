@@ -11,9 +11,10 @@ from .game import Game, play
 from .heuristics import cell_values, make_heuristic
 from .levels import DEFAULT_LEVEL, LEVELS
 from .nim import Nim
-from .search import (ALGORITHMS, MAX_SCORE, SearchResult, TranspositionTable, alphabeta,
-                     alphabeta_tt, iterative_deepening, minimax)
-# ``search(name, ...)`` stays in ``ai.search``: re-exported here it would hide that module.
+from .scores import MAX_SCORE, SearchResult
+from .search import (ALGORITHMS, TranspositionTable, alphabeta, alphabeta_tt,
+                     iterative_deepening, minimax)
+# ``search(name, ...)`` is ``ai.engine.search``: re-exported here it would hide ``ai.search``.
 
 __all__ = [
     "ALGORITHMS", "Connect4", "DEFAULT_LEVEL", "ExerciseTree", "Game", "LEVELS", "MAX_SCORE",

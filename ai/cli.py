@@ -8,13 +8,15 @@ import argparse
 import json
 import sys
 
-from .search import ALGORITHMS, minimax, search
 from .connect4 import Connect4
+from .engine import ALGORITHMS, search
 from .exercise_tree import ExerciseTree
 from .game import play
 from .heuristics import make_heuristic
+from .levels import LEVELS
 from .nim import Nim, VARIANTS
 from .nim_tree import course_tree, nim_tree_size
+from .search import minimax
 
 MAX_FULL_TREE_NODES = 5_000_000  # enumerating more than this is refused (use count's formula)
 DEFAULT_TIME_LIMIT = 10.0        # seconds: every CLI search is bounded unless told otherwise
@@ -112,34 +114,21 @@ def cmd_nim_dict(args):
 def cmd_search(args):
     game = _game(args)
     state = _state(game, args.moves)
-    heuristic = make_heuristic(game, args.heuristic)
-    if args.depth is None and args.time is None and args.algorithm != "iterative" and not args.full:
-        raise UsageError("give --depth N, --time SECONDS (iterative), or --full to search to the end")
-    kwargs = dict(heuristic=heuristic, order=_order(args.order),
-                  quick_wins=not args.flat_scores, tie_break="random" if args.random else "first",
-                  seed=args.seed, max_nodes=args.max_nodes, record=args.tree_size)
-    if args.algorithm != "minimax":
-        kwargs["window"] = args.window
-    if args.algorithm == "iterative":
-        kwargs["time_limit"] = args.time if args.time is not None else 0.3
-        kwargs["max_depth"] = args.depth
-    else:
-        kwargs["depth"] = None if args.full else args.depth
-        kwargs["time_limit"] = args.time if args.time is not None else DEFAULT_TIME_LIMIT
-    r = search(args.algorithm, game, state, **kwargs)
-    data = {"game": game.name, "algorithm": r.algorithm, "move": _move_json(game, r.move),
-            "value": r.value, "proven": r.proven,
+    r = _search(args, game, state)
+    data = {"game": game.name, "level": args.level, "algorithm": r.algorithm,
+            "move": _move_json(game, r.move), "value": r.value, "proven": r.proven,
             "pv": [_move_json(game, m) for m in r.pv], "complete": r.complete,
             **r.stats.as_dict()}
     if r.tree is not None:
         data["explored"] = r.tree.explored
         data["pruned"] = r.tree.pruned_count
+    whole = r.depth is None and r.algorithm != "iterative"
     lines = [f"move: {data['move']}", f"value: {r.value}"
              + (f" (proven {'win' if r.proven > 0 else 'loss'} in {r.plies_to_end} plies)" if r.proven else ""),
              f"principal variation: {' '.join(str(m) for m in data['pv'])}",
              f"nodes: {r.stats.nodes}  leaves: {r.stats.leaves}  cut-offs: {r.stats.cutoffs}  "
              f"table probes: {r.stats.tt_probes}  hits: {r.stats.tt_hits}",
-             f"depth: {'to the end' if r.depth is None and r.algorithm == 'minimax' or args.full else r.stats.depth}  time: {r.stats.elapsed * 1000:.1f} ms"
+             f"depth: {'to the end' if whole else r.stats.depth}  time: {r.stats.elapsed * 1000:.1f} ms"
              + ("" if r.complete else "  (budget ran out: incomplete)")]
     if r.tree is not None:
         # "Seuls 9 sommets sur 28 sont explorés": out of the whole tree below the position.
@@ -151,6 +140,32 @@ def cmd_search(args):
         lines.append(f"explored {r.tree.explored} nodes" + (f" of {total}" if total else "")
                      + f", {r.tree.pruned_count} pruned subtrees")
     _emit(args, data, lines)
+
+
+_SEARCH_FLAGS = ("algorithm", "depth", "full", "time", "max_nodes", "heuristic", "window",
+                 "order", "flat_scores", "random", "seed", "fast")
+
+
+def _search(args, game, state):
+    """The search the arguments ask for: a level's, as the app plays it, or the algorithm and
+    settings given (the course's algorithms unless ``--fast``)."""
+    if args.level:
+        given = [f"--{name.replace('_', '-')}" for name in _SEARCH_FLAGS
+                 if getattr(args, name) not in (None, False)]
+        if given:
+            raise UsageError(f"--level sets the whole search: leave out {', '.join(given)}")
+        return LEVELS[args.level].play(game, state, record=args.record)
+    algorithm = args.algorithm or "alphabeta"
+    if args.depth is None and args.time is None and algorithm != "iterative" and not args.full:
+        raise UsageError("give --depth N, --time SECONDS (iterative), --full to search to the "
+                         "end, or --level NAME")
+    time_limit = args.time if args.time is not None else (
+        0.3 if algorithm == "iterative" else DEFAULT_TIME_LIMIT)
+    return search(algorithm, game, state, None if args.full else args.depth, fast=args.fast,
+                  heuristic=make_heuristic(game, args.heuristic), order=_order(args.order),
+                  window=args.window or "infinite", quick_wins=not args.flat_scores,
+                  tie_break="random" if args.random else "first", seed=args.seed,
+                  max_nodes=args.max_nodes, time_limit=time_limit, record=args.record)
 
 
 def cmd_solve(args):
@@ -224,9 +239,15 @@ def build_parser() -> argparse.ArgumentParser:
                                    "1-indexed children.")
     _add_game_options(p)
     p.add_argument("--moves", default="", help="moves played from the start")
-    p.add_argument("--algorithm", choices=list(ALGORITHMS), default="alphabeta",
+    p.add_argument("--level", choices=list(LEVELS),
+                   help="play a level as the app does (its algorithm, depth, heuristic, "
+                        "budgets and the fast Connect-4 loop); no other search option then")
+    p.add_argument("--algorithm", choices=list(ALGORITHMS),
                    help="minimax, alphabeta, alphabeta-tt (transposition table), iterative "
                         "(iterative deepening under --time); default alphabeta")
+    p.add_argument("--fast", action="store_true",
+                   help="Connect-4: the specialised loop (ai.fast_connect4) where it gives the "
+                        "same values: faster, and fewer nodes than the course's algorithms")
     p.add_argument("--depth", type=int, help="plies to look ahead (iterative: the most)")
     p.add_argument("--full", action="store_true", help="search to the end of the game")
     p.add_argument("--time", type=float, help="time budget in seconds (iterative: default 0.3; "
@@ -234,15 +255,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-nodes", type=int, help="node budget")
     p.add_argument("--heuristic", help="Connect-4: threats (default), cells (seed 000), adjusted "
                                        "(seed 004); Nim: course (seed 003, default), exact")
-    p.add_argument("--window", default="infinite",
+    p.add_argument("--window",
                    help="initial alpha-beta window: infinite (default) or course ([-maxScore, +maxScore], seed 003)")
     p.add_argument("--order", help="move order: natural, reverse, center, or a list like 3,2,1")
     p.add_argument("--flat-scores", action="store_true",
                    help="score every win +maxScore (the seeds) instead of preferring quick wins")
     p.add_argument("--random", action="store_true", help="break ties between equal moves at random")
     p.add_argument("--seed", type=int, help="random seed for --random")
-    p.add_argument("--tree-size", action="store_true",
-                   help="record the explored tree and print explored/pruned counts")
+    p.add_argument("--record", "--tree-size", action="store_true", dest="record",
+                   help="record the tree of the search and print its explored/pruned counts")
     p.add_argument("--json", action="store_true",
                    help="print JSON (keys: move, value, nodes, pv, leaves, cutoffs, ...)")
     p.set_defaults(func=cmd_search)

@@ -42,18 +42,17 @@ class Run:
 
 
 def run_variant(variant, game, state, depth, heuristic, *, max_nodes, time_limit, window="infinite"):
-    # The course's algorithms, node for node: not the specialised Connect-4 inner loop.
+    # The course's algorithms (ai.search), node for node: not the fast Connect-4 loop.
     kwargs = dict(heuristic=heuristic, max_nodes=max_nodes, time_limit=time_limit)
-    ab = dict(kwargs, fast=False)
     if variant == "minimax":
         r = minimax(game, state, depth, **kwargs)
     elif variant == "alphabeta":
-        r = alphabeta(game, state, depth, window=window, **ab)
+        r = alphabeta(game, state, depth, window=window, **kwargs)
     elif variant == "ordered":
-        r = alphabeta(game, state, depth, window=window, order="center", **ab)
+        r = alphabeta(game, state, depth, window=window, order="center", **kwargs)
     elif variant == "table":
         r = alphabeta(game, state, depth, window=window, order="center",
-                      table=TranspositionTable(), **ab)
+                      table=TranspositionTable(), **kwargs)
     else:
         raise ValueError(f"unknown variant {variant!r}")
     label = dict(VARIANTS)[variant]

@@ -1,10 +1,10 @@
 """Connect-4 (Puissance 4) on a bitboard, any size from 4x4 to 9x9 (default 7 columns x 6 rows).
 
-The board layout is Pascal Pons' (blog.gamesolver.org), shared with the exact solver: cell
-(col, row), row 0 at the bottom, is bit ``col * (height + 1) + row``; each column has one
-spare bit on top, which keeps shifted alignments from wrapping into the next column.
-A position is two ints: ``mask`` (every stone) and ``current`` (the stones of the side to
-move), so playing a move and testing four in a row are a few integer operations.
+The board layout is Pascal Pons' (blog.gamesolver.org), in ``ai.bitboard``, shared with the
+fast search and the exact solver: cell (col, row), row 0 at the bottom, is bit
+``col * (height + 1) + row``. A position is two ints: ``mask`` (every stone) and ``current``
+(the stones of the side to move), so playing a move and testing four in a row are a few
+integer operations.
 
 Moves are 0-indexed columns inside ``ai/``; people write them 1-indexed, a game as the
 string of its columns, e.g. ``"4453"`` (``parse_moves`` / ``format_moves``).
@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import random
 from typing import NamedTuple
+
+from .bitboard import MAX_SIZE, MIN_SIZE, alignment, four_cells, geometry
 from .messages import GameError
 
-MIN_SIZE, MAX_SIZE = 4, 9
+__all__ = ["C4State", "Connect4", "MAX_SIZE", "MIN_SIZE"]
 
 
 class C4State(NamedTuple):
@@ -45,35 +47,23 @@ class C4State(NamedTuple):
         return hash((self[1], self[0]))
 
 
-def alignment(stones: int, h1: int) -> int:
-    """Bits of every stone that starts (lowest end) a four in a row, or 0."""
-    found = 0
-    for shift in (1, h1, h1 - 1, h1 + 1):  # vertical, horizontal, two diagonals
-        m = stones & (stones >> shift)
-        found |= m & (m >> 2 * shift)
-    return found
-
-
 class Connect4:
     """Connect-4 with ``width`` columns and ``height`` rows (4 to 9 each)."""
 
     name = "connect4"
 
     def __init__(self, width: int = 7, height: int = 6):
-        for label, v in (("width", width), ("height", height)):
-            if isinstance(v, bool) or not isinstance(v, int) or not MIN_SIZE <= v <= MAX_SIZE:
-                raise ValueError(f"board {label} must be from {MIN_SIZE} to {MAX_SIZE}, not {v!r}")
+        g = geometry(width, height)         # raises ValueError outside 4..9
         self.width, self.height = width, height
-        self.h1 = h1 = height + 1
-        self.cells = width * height
-        self.bottom = [1 << (c * h1) for c in range(width)]
-        self.top = [1 << (c * h1 + height - 1) for c in range(width)]
-        self.column_mask = [((1 << height) - 1) << (c * h1) for c in range(width)]
-        self.board_mask = sum(self.column_mask)
+        self.h1 = h1 = g.h1
+        self.cells = g.cells
+        self.bottom = g.column_bottom
+        self.top = g.column_top
+        self.column_mask = g.colmask
+        self.board_mask = g.board
         # Centre columns first: they take part in the most fours, so alpha-beta meets good
-        # moves early and cuts more (the order Pons' solver uses).
-        centre = (width - 1) / 2
-        self.center_order = sorted(range(width), key=lambda c: (abs(c - centre), c))
+        # moves early and cuts more (Pons' order, which the fast loop and the solver use too).
+        self.center_order = g.order
         # One fixed seed so that every process, every gunicorn worker and every test sees the
         # same keys: a recorded tree can then be recomputed identically from a link.
         rng = random.Random(f"zobrist-{width}x{height}")
@@ -189,18 +179,7 @@ class Connect4:
         winner = self.winner(state)
         if winner is None:
             return set()
-        stones, h1 = self.stones(state, winner), self.h1
-        cells = set()
-        for shift in (1, h1, h1 - 1, h1 + 1):
-            m = stones & (stones >> shift)
-            starts = m & (m >> 2 * shift)
-            while starts:
-                low = starts & -starts
-                starts ^= low
-                for i in range(4):
-                    b = (low << (i * shift)).bit_length() - 1
-                    cells.add((b // h1, b % h1))
-        return cells
+        return four_cells(self.stones(state, winner), self.h1)
 
     def playable_row(self, state: C4State, col: int):
         """The row a stone dropped in ``col`` would land on, or None if the column is full."""

@@ -12,8 +12,8 @@ heuristic's own value. What changes is how the tree is walked:
   scored inline) whose constants are default arguments (fast local loads).
 - Wins are never found by testing a four after a move. Each node receives the opponent's
   *winning cells* from its parent (Pascal Pons' ``compute_winning_position``, computed for
-  all candidate moves at once on a "wide" board holding one copy per column, as in
-  ``ai.solver``). That gives, exactly:
+  all candidate moves at once on the "wide" board of ``ai.bitboard``, which the exact solver
+  shares). That gives, exactly:
 
   * the side to move wins at once (depth >= 1): value ``MAX_SCORE - (ply + 1)``, the best
     any node can get, so nothing else needs searching (checked at the root; below it the
@@ -56,9 +56,22 @@ those whose value was used.
 Budgets: ``max_nodes`` and ``deadline`` (a ``time.perf_counter()`` value). The node count is
 compared with ``max_nodes`` after every node entered (leaves scored inside a depth-1 node are
 added when that node is done), the clock is read every 1024 nodes. When either runs out,
-``ai.search.SearchAborted`` is raised, carrying ``.stats`` (the statistics so far); the root
+``ai.scores.SearchAborted`` is raised, carrying ``.stats`` (the statistics so far); the root
 moves whose search finished are in the ``root_values`` dict if the caller passed one.
 A search whose node count stays within ``max_nodes`` therefore never aborts.
+
+The tree: given an ``ai.record.SearchTree`` (``alphabeta(record=True)``), the loop writes its
+own search into it as it goes (``_Recorder``), so the tree panel can show the search that
+chose the move, with its node count: ``tree.explored == stats["nodes"]``. The children a
+depth-1 node scores inline are recorded as leaves (their values from the heuristic object);
+a node a rule settles is a leaf of kind "settled". A search that records nothing pays one
+test per node (``rec is not None``). ``ai.engine`` records by replaying the search that
+decided (see there), so recording never changes a move.
+
+``_build`` is long on purpose: it is the speed-tuned inner loop (with the solver's, the only
+function of ``ai/`` over ~80 lines). Its node functions are closures whose constants are
+default arguments and whose counters are cells of the closure; splitting them into smaller
+functions would add a call per node, which is what the loop avoids.
 """
 from __future__ import annotations
 
@@ -66,9 +79,14 @@ import threading
 import time
 from functools import lru_cache
 
-from .connect4 import Connect4
+from .bitboard import Geometry, geometry, non_losing, winning_cells
+from .connect4 import C4State, Connect4
+from .heuristics import CellValues, Threats, cell_values
+from .record import SearchTree
+from .scores import (EXACT, HEURISTIC_MAX, INF, LOWER, MAX_SCORE, UPPER, WIN_THRESHOLD,
+                     SearchAborted, SearchResult, SearchStats, check_limits)
 
-__all__ = ["fast_alphabeta", "supports", "winning_cells"]
+__all__ = ["alphabeta", "fast_alphabeta", "supports"]
 
 _CHECK_EVERY = 1024
 _TABLE_LOW_DEPTH = 5    # searches at least this deep use the table at depth-1 and -2 nodes too
@@ -76,59 +94,29 @@ _INF = 1 << 60          # beyond every score; ints compare faster than floats wi
 _THREATS, _CELLS, _ZERO = 1, 2, 0
 
 
-def _search_module():
-    # Imported lazily: ai.search may import this module (the two must not form an import
-    # cycle at load time).
-    from . import search
-    return search
+# -- the tables of one board size -------------------------------------------------------------
 
+class _Tables:
+    """What this loop needs for one board size beyond ``ai.bitboard``'s geometry (``g``),
+    computed once (``_tables``): the move lists with a given column first, and the
+    precomputed forms of the two heuristics (module docstring)."""
 
-# -- geometry of one board size ----------------------------------------------------------------
-
-class _Geometry:
-    """Everything the search needs for one board size, computed once (``_geometry``)."""
-
-    def __init__(self, W: int, H: int):
-        H1 = H + 1
-        self.W, self.H, self.H1 = W, H, H1
-        self.cells = W * H
-        self.bottom = sum(1 << (c * H1) for c in range(W))
-        self.board = self.bottom * ((1 << H) - 1)
-        self.sentinels = self.bottom << H
-        self.colmask = tuple(((1 << H) - 1) << (c * H1) for c in range(W))
-        centre = (W - 1) / 2
-        # the generic engine's "center" order: centre first, the lower column among equals
-        self.order = tuple(sorted(range(W), key=lambda c: (abs(c - centre), c)))
-        pri = [0] * W                       # sort priority, the centre highest
-        for i, c in enumerate(self.order):
-            pri[c] = W - 1 - i
-        self.priority = tuple(pri)
-        # The wide board: copy c (our stones plus a move in column c) at bit S*c. Shifts go at
-        # most 3*(H+2) bits either way, so copies that far apart never see each other.
-        self.stride = S = W * H1 + 3 * (H + 2)
-        self.rep = sum(1 << (S * c) for c in range(W))
-        self.diag = sum(self.colmask[c] << (S * c) for c in range(W))
-        # By priority: (column, column mask, shift of its copy on the wide board).
-        by_pri = [None] * 16
-        for c in range(W):
-            by_pri[pri[c]] = (c, self.colmask[c], S * c)
-        self.by_priority = tuple(by_pri)
-        # For each set of playable columns, as its sentinel pattern ((possible + board) &
-        # sentinels): the playable columns centre first as (column, column mask, wide-board
-        # shift, priority), and the same list with column t first (moves_first[t]).
-        self.moves = {}
-        self.moves_first = [dict() for _ in range(W)]
-        for bits in range(1 << W):
-            key = sum(1 << (c * H1 + H) for c in range(W) if bits >> c & 1)
-            cols = [c for c in self.order if bits >> c & 1]
-            entry = tuple((c, self.colmask[c], S * c, pri[c]) for c in cols)
-            self.moves[key] = entry
-            for t in range(W):
-                self.moves_first[t][key] = entry
+    def __init__(self, g: Geometry):
+        W, H, H1 = g.width, g.height, g.h1
+        self.g = g
+        # For each set of playable columns (g.playable's key): the same list with column t
+        # first (moves_first[t]), for the table's move and the killer move.
+        self.moves_first = [dict(g.playable) for _ in range(W)]
+        for key, entry in g.playable.items():
             for i, x in enumerate(entry):
                 if i:
                     self.moves_first[x[0]][key] = (x,) + entry[:i] + entry[i + 1:]
-        # -- Threats: the layout ---------------------------------------------------------------
+        self._threats_layout(W, H, H1)
+        self._cell_values(W, H, H1)
+
+    def _threats_layout(self, W, H, H1):
+        """Threats: every line of 4 cells or more of the four directions, its cells on
+        consecutive bits of the "layout"."""
         lines = []
         for dc, dr in ((0, 1), (1, 0), (1, 1), (1, -1)):
             for c in range(W):
@@ -154,13 +142,13 @@ class _Geometry:
         self.layout_hi = {b: v << K for b, v in layout.items()}
         self.starts2 = starts | (starts << K)
         self.low = (1 << K) - 1
-        centre_cols = (W // 2,) if W % 2 else (W // 2 - 1, W // 2)
-        self.centre = sum(self.colmask[c] for c in centre_cols)
-        # -- CellValues: the value of each bit -------------------------------------------------
-        grid = _cell_values(W, H)
+
+    def _cell_values(self, W, H, H1):
+        """CellValues: the value of each bit; and for a whole position, per column, each
+        pattern of its stones -> (layout bits, sum of values)."""
+        grid = cell_values(W, H)
         self.cell_value = {1 << (c * H1 + r): grid[H - 1 - r][c]
                            for c in range(W) for r in range(H)}
-        # For a whole position: per column, each pattern of its stones -> layout bits, sum
         full = (1 << H) - 1
         self.column_layout, self.column_sum = [], []
         for c in range(W):
@@ -168,66 +156,38 @@ class _Geometry:
             for pat in range(1, full + 1):
                 low = pat & -pat            # a pattern = a smaller one plus its lowest stone
                 b = low << (c * H1)
-                lay[pat] = lay[pat ^ low] | layout.get(b, 0)
+                lay[pat] = lay[pat ^ low] | self.layout.get(b, 0)
                 tot[pat] = tot[pat ^ low] + self.cell_value[b]
             self.column_layout.append((c * H1, lay))
             self.column_sum.append((c * H1, tot))
 
     def to_layout(self, stones: int) -> int:
         """The layout bits of ``stones`` (the low half)."""
-        out, full = 0, (1 << self.H) - 1
+        out, full = 0, (1 << self.g.height) - 1
         for sh, lay in self.column_layout:
             out |= lay[(stones >> sh) & full]
         return out
 
     def cells_sum(self, stones: int) -> int:
         """The sum of the cell values (``CellValues``) of ``stones``."""
-        out, full = 0, (1 << self.H) - 1
+        out, full = 0, (1 << self.g.height) - 1
         for sh, tot in self.column_sum:
             out += tot[(stones >> sh) & full]
         return out
 
 
-def _cell_values(w, h):
-    from .heuristics import cell_values
-    return cell_values(w, h)
-
-
 @lru_cache(maxsize=None)
-def _geometry(width: int, height: int) -> _Geometry:
-    return _Geometry(width, height)
-
-
-def winning_cells(stones: int, mask: int, g: _Geometry, wide: bool = False) -> int:
-    """The empty cells (playable now or not) where ``stones`` would complete a four
-    (Pons' ``compute_winning_position``, written with pairs as in ``ai.solver``). With
-    ``wide=True``, ``stones`` is a wide board (copies at ``g.stride``) and the cells are
-    returned unmasked (occupied cells may appear: the caller masks each copy)."""
-    p = stones
-    r = (p << 1) & (p << 2) & (p << 3)
-    for s in (g.H, g.H1, g.H1 + 1):
-        t = p >> s
-        d = p & t
-        r |= ((d >> s) & ((p >> 3 * s) | (p << s))) | ((d << 2 * s) & (t | (p << 3 * s)))
-    return r if wide else r & (g.board ^ mask)
+def _tables(width: int, height: int) -> _Tables:
+    return _Tables(geometry(width, height))
 
 
 # -- which searches are supported --------------------------------------------------------------
-
-_HEURISTIC_CLASSES = []
-
 
 def _kind(game, heuristic):
     """_THREATS, _CELLS or _ZERO for a supported heuristic on ``game``, else None."""
     if type(game) is not Connect4 or getattr(game, "leaf_scores", False):
         return None
     if heuristic is None:
-        return _ZERO
-    if not _HEURISTIC_CLASSES:
-        from .heuristics import CellValues, Threats
-        _HEURISTIC_CLASSES[:] = [Threats, CellValues, _search_module()._zero_heuristic]
-    Threats, CellValues, zero = _HEURISTIC_CLASSES
-    if heuristic is zero:
         return _ZERO
     hg = getattr(heuristic, "game", None)
     if hg is None or (hg.width, hg.height) != (game.width, game.height):
@@ -247,13 +207,11 @@ def supports(game, heuristic=None, **options) -> bool:
     ``window`` "infinite"/"course"/None (both give the minimax value); ``order`` anything (it
     only changes which of several equally good moves is returned, and this module uses its
     own order); ``table`` None, a ``TranspositionTable`` or a dict; ``depth`` an int >= 0 or
-    None. Not supported (False): ``record=True`` (no tree is recorded),
+    None; ``record`` either (the loop records its own tree). Not supported (False):
     ``tie_break="random"``, an explicit (alpha, beta) window (its fail-soft result depends on
     the search order), ``AdjustedCells`` or any other heuristic, any other game.
     """
     if _kind(game, heuristic) is None:
-        return False
-    if options.get("record"):
         return False
     if options.get("tie_break", "first") not in ("first", None):
         return False
@@ -265,13 +223,122 @@ def supports(game, heuristic=None, **options) -> bool:
     return True
 
 
+# -- recording the tree ------------------------------------------------------------------------
+
+def _window(x):
+    """A bound of the loop (ints; +-_INF for none) as the recorded tree shows it."""
+    return INF if x >= _INF else -INF if x <= -_INF else x
+
+
+class _Recorder:
+    """Writes the loop's search into an ``ai.record.SearchTree``, node by node, as
+    ``ai.search`` records its own: every node entered (so ``tree.explored`` is
+    ``stats["nodes"]``), the children a depth-1 node scores inline as leaves, a cut's skipped
+    moves as pruned nodes (one cut-off per ``stats["cutoffs"]``), table hits; a node that a
+    rule settles without its children (module docstring) is a leaf of kind "settled". The
+    loop calls it only where ``rec is not None``, so a search that records nothing pays one
+    test per node. The move that led to a node is the bit by which its mask differs from
+    its parent's, so the loop need not pass it down."""
+
+    def __init__(self, tree: SearchTree, g: Geometry, root_player: int):
+        self.tree, self.h1, self.root_player = tree, g.h1, root_player
+        self.ids = [None] * (g.cells + 9)       # the node open at each ply
+        self.masks = [0] * (g.cells + 9)        # and its mask
+
+    def enter(self, ply, mask, alpha, beta):
+        parent = move = None
+        if ply:
+            parent = self.ids[ply - 1]
+            move = ((mask ^ self.masks[ply - 1]).bit_length() - 1) // self.h1
+        self.ids[ply] = self.tree.enter(parent, move, ply, self.root_player ^ (ply & 1),
+                                        _window(alpha), _window(beta))
+        self.masks[ply] = mask
+
+    def child(self, ply, col, kind, value, alpha, beta):
+        """A child of the node at ``ply`` scored without being entered; ``value`` (and the
+        window) from that node's side."""
+        nid = self.tree.enter(self.ids[ply], col, ply + 1, self.root_player ^ ((ply + 1) & 1),
+                              _window(-beta), _window(-alpha))
+        self.tree.leaf(nid, kind, -value)
+
+    def leaf(self, ply, kind, value):
+        self.tree.leaf(self.ids[ply], kind, value)
+
+    def update(self, ply, alpha, beta):
+        self.tree.update(self.ids[ply], _window(alpha), _window(beta))
+
+    def cut(self, ply, skipped):
+        self.tree.cut(self.ids[ply], list(skipped))
+
+    def cut_after(self, ply, cols, col):
+        """A cut at the move ``col``: the moves after it in ``cols`` are skipped."""
+        self.cut(ply, cols[cols.index(col) + 1:])
+
+    def cut_all(self, ply, moves, value):
+        """The window is empty before any move: every move (``moves``' entries) skipped."""
+        self.cut(ply, [m[0] for m in moves])
+        self.exit(ply, value)
+
+    def hit(self, ply, value):
+        self.tree.table_hit(self.ids[ply], value)
+
+    def exit(self, ply, value):
+        self.tree.exit(self.ids[ply], value)
+
+
 # -- the search --------------------------------------------------------------------------------
+
+def alphabeta(game, state=None, depth=None, *, heuristic=None, order=None, quick_wins=True,
+              window="infinite", table=None, record=False, max_nodes=None, time_limit=None,
+              tie_break="first", seed=None) -> SearchResult:
+    """``ai.search.alphabeta`` through this loop, with its arguments and its ``SearchResult``:
+    the same value, a move of that value (among equals maybe another), fewer nodes. ``order``
+    is accepted and not used (this loop has its own order, which changes no value); ``window``
+    "infinite" and "course" both give the minimax value. When a budget stops the search, the
+    best of the root moves settled so far is played, as ``ai.search`` does.
+
+    Raises:
+        ValueError: options ``supports`` refuses, a bad depth or budget.
+    """
+    if not supports(game, heuristic, window=window, tie_break=tie_break):
+        raise ValueError(f"the fast Connect-4 loop does not run {game!r} with heuristic "
+                         f"{heuristic!r}, window {window!r}, tie_break {tie_break!r}: use "
+                         "ai.search.alphabeta")
+    check_limits(depth, max_nodes, time_limit)
+    state = game.initial_state() if state is None else state
+    start = time.perf_counter()
+    deadline = None if time_limit is None else start + time_limit
+    values: dict = {}
+    tree = SearchTree(game.to_move(state)) if record else None
+    complete = True
+    try:
+        move, value, pv, counts = fast_alphabeta(
+            game, state, depth, heuristic=heuristic, table=table, quick_wins=quick_wins,
+            max_nodes=max_nodes, deadline=deadline, root_values=values, tree=tree)
+    except SearchAborted as stop:
+        complete, counts = False, stop.stats
+        if values:
+            move = max(values, key=values.get)
+            value = values[move]
+        else:
+            moves = game.actions(state)
+            move, value = (moves[0] if moves else None), 0
+        pv = [move] if move is not None else []
+    stats = SearchStats(**counts)
+    stats.elapsed = time.perf_counter() - start
+    stats.depth = depth if complete and depth is not None else 0
+    if tree is not None and complete:
+        tree.mark_pv(pv)
+    return SearchResult(move, value, tuple(pv), stats,
+                        "alphabeta-tt" if table is not None else "alphabeta", depth, complete,
+                        tree, values)
+
 
 _local = threading.local()      # per thread: (width, height, kind, quick_wins) -> searcher
 
 
 def fast_alphabeta(game, state, depth, *, heuristic=None, table=None, quick_wins=True,
-                   max_nodes=None, deadline=None, root_values=None):
+                   max_nodes=None, deadline=None, root_values=None, tree=None):
     """Depth-limited negamax alpha-beta on ``state``; see the module docstring.
 
     Args:
@@ -289,6 +356,8 @@ def fast_alphabeta(game, state, depth, *, heuristic=None, table=None, quick_wins
         root_values: a dict to fill with move -> value for each root move settled (exact for
             the best move; for the others a bound, as in ``ai.search``); it keeps what was
             settled when a budget aborts the search.
+        tree: an empty ``ai.record.SearchTree`` of the side to move, to record the search in
+            (``_Recorder``); None records nothing.
 
     Returns:
         ``(move, value, pv, stats)``: a best move (None if the game is over or depth is 0),
@@ -297,14 +366,13 @@ def fast_alphabeta(game, state, depth, *, heuristic=None, table=None, quick_wins
         ``cutoffs``, ``tt_probes``, ``tt_hits``).
 
     Raises:
-        ai.search.SearchAborted: a budget ran out (``.stats`` holds the statistics so far).
+        ai.scores.SearchAborted: a budget ran out (``.stats`` holds the statistics so far).
         ValueError: an unsupported game or heuristic, or a bad depth.
     """
     kind = _kind(game, heuristic)
     if kind is None:
         raise ValueError(f"fast_alphabeta does not support {game!r} with heuristic {heuristic!r}")
-    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
-        raise ValueError(f"depth must be a whole number >= 0 (or None), not {depth!r}")
+    check_limits(depth, max_nodes, None)
     if state is None:
         state = game.initial_state()
     if root_values is None:
@@ -313,11 +381,14 @@ def fast_alphabeta(game, state, depth, *, heuristic=None, table=None, quick_wins
         depth = game.cells - state.moves    # the game cannot last longer: the same value
     if state.over or depth == 0:            # the root is a leaf
         if state.over == 1:
-            value = -_search_module().MAX_SCORE   # the player who just moved won, ply 0
+            value = -MAX_SCORE      # the player who just moved won, ply 0
         elif state.over or kind == _ZERO:
             value = 0
         else:
             value = heuristic(state, state.moves & 1)
+        if tree is not None:
+            tree.leaf(tree.enter(None, None, 0, state.moves & 1, -INF, INF),
+                      "terminal" if state.over else "horizon", value)
         return None, value, [], {"nodes": 1, "leaves": 1, "cutoffs": 0, "tt_probes": 0,
                                  "tt_hits": 0}
     quick = bool(quick_wins)
@@ -328,36 +399,32 @@ def fast_alphabeta(game, state, depth, *, heuristic=None, table=None, quick_wins
     key = (game.width, game.height, kind, quick)
     searcher = cache.get(key)
     if searcher is None or searcher[1][0]:      # none yet, or this one is busy (re-entry)
-        searcher = _build(_geometry(game.width, game.height), kind, quick)
+        searcher = _build(_tables(game.width, game.height), kind, quick)
         if key not in cache:
             cache[key] = searcher
     return searcher[0](state.current, state.mask, state.moves, depth, table, max_nodes,
-                       deadline, root_values)
+                       deadline, root_values, heuristic, tree)
 
 
-def _build(g: _Geometry, kind: int, quick: bool):
+def _build(t: _Tables, kind: int, quick: bool):
     """The search for one board size, heuristic kind and scoring: ``(run, busy)``, where
-    ``run(current, mask, moves, depth, table, max_nodes, deadline, root_values)`` does one
-    search and ``busy[0]`` is True while it runs. Built once per thread and reused: the
+    ``run(current, mask, moves, depth, table, max_nodes, deadline, root_values, heuristic,
+    tree)`` does one search and ``busy[0]`` is True while it runs. Built once per thread and reused: the
     per-search state (counters, table, budget) lives in the closure and is reset by ``run``."""
-    S = _search_module()
-    MAX, WT = S.MAX_SCORE, S.WIN_THRESHOLD
-    EXACT, LOWER, UPPER = S.EXACT, S.LOWER, S.UPPER
-    LIMIT = S.HEURISTIC_MAX - 1
-    Aborted = S.SearchAborted
+    MAX, WT = MAX_SCORE, WIN_THRESHOLD
+    LIMIT = HEURISTIC_MAX - 1
+    Aborted = SearchAborted
 
-    H, H1, CELLS = g.H, g.H1, g.cells
+    g = t.g                                         # ai.bitboard's geometry
+    H1, CELLS = g.h1, g.cells
     BOTTOM, BOARD, SENT = g.bottom, g.board, g.sentinels
-    REP, DIAG = g.rep, g.diag
-    MOVES, MOVES_FIRST, BYPRI = g.moves, g.moves_first, g.by_priority
-    LAYOUT, LAYOUT_HI, STARTS2, LOW, K, CEN = (g.layout, g.layout_hi, g.starts2, g.low, g.K,
+    REP, DIAG, WINS = g.rep, g.diag, g.wins
+    MOVES, MOVES_FIRST, BYPRI = g.playable, t.moves_first, g.by_priority
+    LAYOUT, LAYOUT_HI, STARTS2, LOW, K, CEN = (t.layout, t.layout_hi, t.starts2, t.low, t.K,
                                                g.centre)
     HS = STARTS2 & ~LOW                             # the window starts of the high half
     OFFSET = 16 * HS.bit_count()                    # (1 + 3 + 12) per high window start
-    VAL = g.cell_value
-    s0, s1, s2 = H, H1, H1 + 1                      # the two diagonals and horizontal
-    s0x2, s1x2, s2x2 = 2 * s0, 2 * s1, 2 * s2
-    s0x3, s1x3, s2x3 = 3 * s0, 3 * s1, 3 * s2
+    VAL = t.cell_value
     DRAWN = CELLS - 2
     n_ply = CELLS + 8
     if quick:
@@ -379,6 +446,8 @@ def _build(g: _Geometry, kind: int, quick: bool):
     tdata = tget = max_entries = None
     use_table = False
     table_low = False           # use the table at depths 1 and 2 too (searches of depth >= 5)
+    heur = None                 # the heuristic object (recording and the root at depth 1)
+    rec = None                  # a _Recorder when the search records its tree, else None
     busy = [False]
 
     def stats():
@@ -408,9 +477,13 @@ def _build(g: _Geometry, kind: int, quick: bool):
               LOWER=LOWER, UPPER=UPPER, killers=killers):
         nonlocal nodes, leaves, cutoffs, probes, hits
         nodes += 1
+        if rec is not None:
+            rec.enter(ply, mask, alpha, beta)
         if kind == _ZERO:               # every child scores 0
             leaves += 1
             pvs[ply] = EMPTY
+            if rec is not None:
+                rec.leaf(ply, "settled", 0)
             if nodes > checkpoint:
                 check()
             return 0
@@ -427,6 +500,8 @@ def _build(g: _Geometry, kind: int, quick: bool):
                             or (bound == UPPER and v <= alpha)):
                         hits += 1
                         pvs[ply] = [e[3]]
+                        if rec is not None:
+                            rec.hit(ply, v)
                         if nodes > checkpoint:
                             check()
                         return v
@@ -500,6 +575,9 @@ def _build(g: _Geometry, kind: int, quick: bool):
         if table_low:
             tdata[key] = (1, UPPER if best <= alpha0 else LOWER if best >= beta else EXACT,
                           best, best_move)
+        if rec is not None:
+            record_scored(ply, cur, mask, possible, order[:n], alpha0, beta, order[n:])
+            rec.exit(ply, best)
         if nodes > checkpoint:
             check()
         return best
@@ -509,32 +587,29 @@ def _build(g: _Geometry, kind: int, quick: bool):
     # opponent's winning cells. h1, h2: the heuristic's running state (Threats: the layouts
     # seen from the side to move, and from the opponent; CellValues: the running sum, 0).
     def node(cur, mask, nb, depth, alpha, beta, ply, opp_wins, h1, h2,
-             BOTTOM=BOTTOM, BOARD=BOARD, SENT=SENT, REP=REP, DIAG=DIAG, MOVES=MOVES,
+             BOTTOM=BOTTOM, BOARD=BOARD, SENT=SENT, REP=REP, DIAG=DIAG, WINS=WINS,
+             NON_LOSING=non_losing, MOVES=MOVES,
              MOVES_FIRST=MOVES_FIRST, BYPRI=BYPRI, LAYOUT=LAYOUT, LAYOUT_HI=LAYOUT_HI,
              VAL=VAL, kind=kind, pvs=pvs, EMPTY=EMPTY, LOSS2=LOSS2, LO=LO, HI=HI,
-             DRAWN=DRAWN, EXACT=EXACT, LOWER=LOWER, UPPER=UPPER, WT=WT, node1=node1, H1=H1,
-             s0=s0, s1=s1, s2=s2, s0x2=s0x2, s1x2=s1x2, s2x2=s2x2,
-             s0x3=s0x3, s1x3=s1x3, s2x3=s2x3):
+             DRAWN=DRAWN, EXACT=EXACT, LOWER=LOWER, UPPER=UPPER, WT=WT, node1=node1, H1=H1):
         nonlocal nodes, leaves, cutoffs, probes, hits
         nodes += 1
         if nodes > checkpoint:
             check()
-        possible = (mask + BOTTOM) & BOARD
-        forced = possible & opp_wins
-        if forced:
-            if forced & (forced - 1):
-                leaves += 1             # two threats: every move loses at ply + 2
-                pvs[ply] = EMPTY
-                return LOSS2[ply]
-            possible = forced           # one threat: block it
-        possible &= ~(opp_wins >> 1)    # never under an opponent's winning cell
-        if not possible:
+        if rec is not None:
+            rec.enter(ply, mask, alpha, beta)
+        possible = NON_LOSING((mask + BOTTOM) & BOARD, opp_wins)
+        if not possible:                # every move lets the opponent win at ply + 2
             leaves += 1
             pvs[ply] = EMPTY
+            if rec is not None:
+                rec.leaf(ply, "settled", LOSS2[ply])
             return LOSS2[ply]
         if nb >= DRAWN:                 # our stone (and the opponent's) fill the board
             leaves += 1
             pvs[ply] = EMPTY
+            if rec is not None:
+                rec.leaf(ply, "settled", 0)
             return 0
         v = LO[ply]
         if alpha < v:
@@ -542,6 +617,8 @@ def _build(g: _Geometry, kind: int, quick: bool):
             if alpha >= beta:
                 cutoffs += 1
                 pvs[ply] = EMPTY
+                if rec is not None:
+                    rec.cut_all(ply, MOVES[(possible + BOARD) & SENT], alpha)
                 return alpha
         v = HI[ply]
         if beta > v:
@@ -549,6 +626,8 @@ def _build(g: _Geometry, kind: int, quick: bool):
             if alpha >= beta:
                 cutoffs += 1
                 pvs[ply] = EMPTY
+                if rec is not None:
+                    rec.cut_all(ply, MOVES[(possible + BOARD) & SENT], beta)
                 return beta
         tt_move = -1
         use_tt = use_table and (table_low or depth > 2)
@@ -568,6 +647,8 @@ def _build(g: _Geometry, kind: int, quick: bool):
                             or (bound == UPPER and v <= alpha)):
                         hits += 1
                         pvs[ply] = [e[3]]
+                        if rec is not None:
+                            rec.hit(ply, v)
                         return v
                 tt_move = e[3]
         pvs[ply] = EMPTY
@@ -600,23 +681,16 @@ def _build(g: _Geometry, kind: int, quick: bool):
                         pvs[ply] = [col] + pvs[ply1]
                         if v >= beta:
                             cutoffs += 1
+                            if rec is not None:
+                                rec.cut_after(ply, [x[0] for x in order], col)
                             break
+                        if rec is not None:
+                            rec.update(ply, alpha, beta)
         else:
             empty = BOARD ^ mask
             if not possible & (possible - 1):
                 # a single move: its winning cells on the ordinary board
-                p = cur | possible
-                u = p << 1
-                r = ((p & u) << 2) & u
-                t = p >> s0
-                d = p & t
-                r |= ((d >> s0) & ((p >> s0x3) | (p << s0))) | ((d << s0x2) & (t | (p << s0x3)))
-                t = p >> s1
-                d = p & t
-                r |= ((d >> s1) & ((p >> s1x3) | (p << s1))) | ((d << s1x2) & (t | (p << s1x3)))
-                t = p >> s2
-                d = p & t
-                r |= ((d >> s2) & ((p >> s2x3) | (p << s2))) | ((d << s2x2) & (t | (p << s2x3)))
+                r = WINS(cur | possible)
                 bit = possible
                 best_move = (bit.bit_length() - 1) // H1
                 if kind == _THREATS:
@@ -632,20 +706,11 @@ def _build(g: _Geometry, kind: int, quick: bool):
                     pvs[ply] = [best_move] + pvs[ply1]
                     if best >= beta:
                         cutoffs += 1
+                        if rec is not None:
+                            rec.cut(ply, ())
             else:
                 # Several moves: the winning cells after each, all at once on the wide board.
-                p = cur * REP | (possible * REP & DIAG)
-                u = p << 1
-                r = ((p & u) << 2) & u
-                t = p >> s0
-                d = p & t
-                r |= ((d >> s0) & ((p >> s0x3) | (p << s0))) | ((d << s0x2) & (t | (p << s0x3)))
-                t = p >> s1
-                d = p & t
-                r |= ((d >> s1) & ((p >> s1x3) | (p << s1))) | ((d << s1x2) & (t | (p << s1x3)))
-                t = p >> s2
-                d = p & t
-                r |= ((d >> s2) & ((p >> s2x3) | (p << s2))) | ((d << s2x2) & (t | (p << s2x3)))
+                r = WINS(cur * REP | (possible * REP & DIAG))
                 # the table's move first, then the most winning cells, then centre first
                 keys = []
                 for col, cm, sh, pri in MOVES[(possible + BOARD) & SENT]:
@@ -674,7 +739,11 @@ def _build(g: _Geometry, kind: int, quick: bool):
                             pvs[ply] = [col] + pvs[ply1]
                             if v >= beta:
                                 cutoffs += 1
+                                if rec is not None:
+                                    rec.cut_after(ply, [BYPRI[x & 15][0] for x in keys], col)
                                 break
+                            if rec is not None:
+                                rec.update(ply, alpha, beta)
         if use_tt:
             bound = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
             if best >= WT:
@@ -683,32 +752,35 @@ def _build(g: _Geometry, kind: int, quick: bool):
                 tdata[key] = (depth + 1, bound, best - ply, best_move)
             else:
                 tdata[key] = (depth + 1, bound, best, best_move)
+        if rec is not None:
+            rec.exit(ply, best)
         return best
 
-    # -- the root ------------------------------------------------------------------------------
-    def leaf_value(h1, bit, cur, opp):
-        """The value, for the side to move, of playing ``bit`` into a position at the depth
-        limit (as node1 scores its children)."""
-        if kind == _THREATS:
-            X = h1 | LAYOUT[bit]
-            b, c, d = X >> 1, X >> 2, X >> 3
-            ab, cd, aob, cod = X & b, c & d, X | b, c | d
-            p1 = aob | cod
-            free = STARTS2 & ~((p1 >> K) | ((p1 & LOW) << K))
-            v = 0
-            for w, q in ((1, p1), (3, ab | cd | (aob & cod)), (12, (ab & cod) | (cd & aob))):
-                q &= free
-                v += w * ((q & LOW).bit_count() - (q >> K).bit_count())
-            v += 2 * (((cur | bit) & CEN).bit_count() - (opp & CEN).bit_count())
-        elif kind == _CELLS:
-            v = h1 + VAL[bit]
-        else:
+    # -- recording (only where rec is not None: see _Recorder) ---------------------------------
+    def child_value(cur, mask, bit):
+        """The heuristic's value, for the side to move, of playing ``bit`` into a position at
+        the depth limit: what node1 computes inline, here from the heuristic object itself."""
+        if heur is None:
             return 0
-        return LIMIT if v > LIMIT else -LIMIT if v < -LIMIT else v
+        return heur(C4State(cur ^ mask, mask | bit, 1, 0, 0, None), 0)   # player 0 moved
 
-    def run(cur, mask, nb, depth, table, max_nodes, dl, root_values):
+    def record_scored(ply, cur, mask, possible, scored, alpha, beta, skipped):
+        """The children of the depth-1 node at ``ply`` that node1 scored inline, as the loop
+        met them (with the window's moves), and those a cut skipped."""
+        for col, cm, _, _ in scored:
+            v = child_value(cur, mask, possible & cm)
+            rec.child(ply, col, "horizon", v, alpha, beta)
+            if v > alpha:
+                alpha = v
+                if v >= beta:
+                    rec.cut(ply, [x[0] for x in skipped])
+                    break
+                rec.update(ply, alpha, beta)
+
+    # -- the root ------------------------------------------------------------------------------
+    def run(cur, mask, nb, depth, table, max_nodes, dl, root_values, heuristic, tree):
         nonlocal nodes, leaves, cutoffs, probes, hits, limit, checkpoint, deadline
-        nonlocal tdata, tget, max_entries, use_table, table_low
+        nonlocal tdata, tget, max_entries, use_table, table_low, heur, rec
         nodes = leaves = cutoffs = probes = hits = 0
         limit = _INF if max_nodes is None else max_nodes
         checkpoint = _CHECK_EVERY if limit > _CHECK_EVERY else limit
@@ -725,6 +797,8 @@ def _build(g: _Geometry, kind: int, quick: bool):
         # trees (measured on the benchmark positions), so small searches skip it there.
         table_low = use_table and depth >= _TABLE_LOW_DEPTH
         killers[:] = [CENTRE_COL] * n_ply
+        heur = heuristic
+        rec = None if tree is None else _Recorder(tree, g, nb & 1)
         busy[0] = True
         try:
             answer = root(cur, mask, nb, depth, root_values)
@@ -736,84 +810,113 @@ def _build(g: _Geometry, kind: int, quick: bool):
             raise
         finally:
             busy[0] = False
-            tdata = tget = None         # do not keep the caller's table alive
+            tdata = tget = heur = rec = None    # do not keep the caller's objects alive
 
     def root(cur, mask, nb, depth, root_values):
-        nonlocal nodes, leaves, probes
+        nonlocal nodes
         nodes = 1
+        if rec is not None:
+            rec.enter(0, mask, -_INF, _INF)
         possible = (mask + BOTTOM) & BOARD
-        opp = cur ^ mask
-        wins = winning_cells(cur, mask, g) & possible
         order = MOVES[(possible + BOARD) & SENT]
-        if wins:                        # a win at once: the best there is
+        wins = winning_cells(cur, mask, g) & possible
+        if wins or depth == 1:
+            return root_scored(cur, mask, nb, order, possible, wins, root_values)
+        opp_wins = winning_cells(cur ^ mask, mask, g)
+        safe = non_losing(possible, opp_wins)
+        if not safe or nb >= DRAWN:
+            return root_settled(mask, order, possible, safe, opp_wins, root_values)
+        best_move, best, pv = root_search(cur, mask, nb, depth, safe, root_values)
+        for col, cm, _, _ in order:
+            if not safe & cm:
+                root_values[col] = LOSS2[0]     # the opponent wins next move
+        if use_table:
+            tdata[~(cur + mask)] = (depth, EXACT, best, best_move)   # (ply 0: as is)
+        if rec is not None:
+            rec.exit(0, best)
+        return best_move, best, pv, stats()
+
+    def root_scored(cur, mask, nb, order, possible, wins, root_values):
+        """The root when its children need no search: a win at once (the best there is), or
+        depth 1 (every child at the depth limit, or a draw when the board is full)."""
+        nonlocal nodes, leaves
+        if wins:
             col = next(c for c, cm, _, _ in order if wins & cm)
+            scored = [(col, WIN1, "terminal")]
+        else:
+            full = nb + 1 == CELLS
+            scored = [(col, 0 if full else child_value(cur, mask, possible & cm),
+                       "terminal" if full else "horizon") for col, cm, _, _ in order]
+        best, best_move = -_INF, None
+        for col, v, kind_ in scored:
             nodes += 1
             leaves += 1
-            root_values[col] = WIN1
-            return col, WIN1, [col], stats()
-        if kind == _THREATS:
-            lc, lo = g.to_layout(cur), g.to_layout(opp)
-            h1, h2 = lc | (lo << K), lo | (lc << K)
-        elif kind == _CELLS:
-            h1, h2 = g.cells_sum(cur) - g.cells_sum(opp), 0
+            root_values[col] = v
+            if rec is not None:
+                rec.child(0, col, kind_, v, -_INF, _INF)
+            if v > best:
+                best, best_move = v, col
+        if rec is not None:
+            rec.exit(0, best)
+        return best_move, best, [best_move], stats()
+
+    def root_settled(mask, order, possible, safe, opp_wins, root_values):
+        """The root when a rule settles it: every move lets the opponent win next (then the
+        line shows a block and the win), or one safe move fills the board (a draw)."""
+        nonlocal leaves
+        leaves += 1
+        if safe:
+            col = next(c for c, cm, _, _ in order if safe & cm)
+            root_values[col] = value = 0
+            pv = [col]
         else:
-            h1 = h2 = 0
-        if depth == 1:
-            # every child is at the depth limit, or over (the board full: a draw)
-            best, best_move = -_INF, None
-            for col, cm, _, _ in order:
-                v = 0 if nb + 1 == CELLS else leaf_value(h1, possible & cm, cur, opp)
-                nodes += 1
-                leaves += 1
-                root_values[col] = v
-                if v > best:
-                    best, best_move = v, col
-            return best_move, best, [best_move], stats()
-        opp_wins = winning_cells(opp, mask, g)
-        forced = possible & opp_wins
-        nonlosing = possible
-        if forced:
-            nonlosing = 0 if forced & (forced - 1) else forced
-        nonlosing &= ~(opp_wins >> 1)
-        if not nonlosing:
-            for col, cm, _, _ in order:
-                root_values[col] = LOSS2[0]     # whatever we play, the opponent wins next
-            leaves += 1
+            for c, _, _, _ in order:
+                root_values[c] = LOSS2[0]       # whatever we play, the opponent wins next
+            forced = possible & opp_wins
             col = next((c for c, cm, _, _ in order if forced & cm), order[0][0])
             bit = possible & g.colmask[col]
             after = ((mask | bit) + BOTTOM) & BOARD & opp_wins
             reply = next(c for c, cm, _, _ in MOVES[((mask | bit) + BOTTOM + BOARD) & SENT]
                          if after & cm)
-            return col, LOSS2[0], [col, reply], stats()
-        if nb >= DRAWN:                 # a non-losing move, then the board is full
-            leaves += 1
-            col = next(c for c, cm, _, _ in order if nonlosing & cm)
-            root_values[col] = 0
-            return col, 0, [col], stats()
+            value, pv = LOSS2[0], [col, reply]
+        if rec is not None:
+            rec.leaf(0, "settled", value)
+        return col, value, pv, stats()
+
+    def root_search(cur, mask, nb, depth, safe, root_values):
+        """Search the safe moves: the table's move first, then (depth >= 3) the most winning
+        cells, centre first. Returns (best move, its value, the principal variation)."""
+        nonlocal probes
         tt_move = -1
-        key = ~(cur + mask)
         if use_table:
             probes += 1
-            e = tget(key)
+            e = tget(~(cur + mask))
             if e is not None:
                 tt_move = e[3]
+        opp = cur ^ mask
         empty = BOARD ^ mask
+        if kind == _THREATS:
+            lc, lo = t.to_layout(cur), t.to_layout(opp)
+            h1, h2 = lc | (lo << K), lo | (lc << K)
+        elif kind == _CELLS:
+            h1, h2 = t.cells_sum(cur) - t.cells_sum(opp), 0
+        else:
+            h1 = h2 = 0
         # (column, move bit, the mover's winning cells after it), in search order
         if depth == 2:
-            seq = MOVES[(nonlosing + BOARD) & SENT] if tt_move < 0 else \
-                MOVES_FIRST[tt_move][(nonlosing + BOARD) & SENT]
-            moves = [(col, nonlosing & cm, 0) for col, cm, _, _ in seq]
+            seq = MOVES[(safe + BOARD) & SENT] if tt_move < 0 else \
+                MOVES_FIRST[tt_move][(safe + BOARD) & SENT]
+            moves = [(col, safe & cm, 0) for col, cm, _, _ in seq]
         else:
-            p = cur * REP | (nonlosing * REP & DIAG)
-            r = winning_cells(p, 0, g, wide=True)
+            r = WINS(cur * REP | (safe * REP & DIAG))
             keyed = []
-            for col, cm, sh, pri in MOVES[(nonlosing + BOARD) & SENT]:
+            for col, cm, sh, pri in MOVES[(safe + BOARD) & SENT]:
                 w = (r >> sh) & empty
-                keyed.append((col == tt_move, w.bit_count(), pri, col, nonlosing & cm, w))
+                keyed.append((col == tt_move, w.bit_count(), pri, col, safe & cm, w))
             keyed.sort(reverse=True)
             moves = [(col, bit, w) for _, _, _, col, bit, w in keyed]
-        alpha, beta = -_INF, _INF
-        best, best_move, pv = -_INF, None, []
+        alpha = best = -_INF
+        best_move, pv = None, []
         for col, bit, w in moves:
             if kind == _THREATS:
                 c1, c2 = h2 | LAYOUT_HI[bit], h1 | LAYOUT[bit]
@@ -822,20 +925,17 @@ def _build(g: _Geometry, kind: int, quick: bool):
             else:
                 c1 = c2 = 0
             if depth == 2:
-                v = -node1(opp, mask | bit, -beta, -alpha, 1, c1)
+                v = -node1(opp, mask | bit, -_INF, -alpha, 1, c1)
             else:
-                v = -node(opp, mask | bit, nb + 1, depth - 1, -beta, -alpha, 1, w, c1, c2)
+                v = -node(opp, mask | bit, nb + 1, depth - 1, -_INF, -alpha, 1, w, c1, c2)
             root_values[col] = v
             if v > best:
                 best, best_move = v, col
                 pv = [col] + pvs[1]
                 if v > alpha:
                     alpha = v
-        for col, cm, _, _ in order:
-            if not nonlosing & cm:
-                root_values[col] = LOSS2[0]     # the opponent wins next move
-        if use_table:
-            tdata[key] = (depth, EXACT, best, best_move)   # (ply 0: node-relative as is)
-        return best_move, best, pv, stats()
+                    if rec is not None:
+                        rec.update(0, alpha, _INF)
+        return best_move, best, pv
 
     return run, busy

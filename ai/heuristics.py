@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from .bitboard import geometry
 from .connect4 import Connect4
 from .nim import Nim
 from .messages import N_
-from .search import HEURISTIC_MAX
+from .scores import HEURISTIC_MAX
 
 _LIMIT = HEURISTIC_MAX - 1
 
@@ -166,8 +167,7 @@ class Threats(_C4Heuristic):
                     if 0 <= c + 3 * dc < w and 0 <= r + 3 * dr < h:
                         starts |= 1 << (c * h1 + r)
             self.dirs.append((shift, starts))
-        self.centre = game.column_mask[w // 2] if w % 2 else (
-            game.column_mask[w // 2] | game.column_mask[w // 2 - 1])
+        self.centre = geometry(w, game.height).centre
 
     def _score(self, p, o):
         w1, w2, w3 = self.weights[1:]

@@ -1,47 +1,55 @@
-"""Difficulty presets: which search, how deep, with which heuristic, within what budget.
-The app's default level and the benchmark's "a move at the default level" are the same
-preset, ``DEFAULT_LEVEL``.
+"""Difficulty presets: which search, how deep, with which heuristic, within what budget, and
+the one way to ask for the AI's move: ``LEVELS[name].play(game, state)``, which runs
+``ai.engine.search``. The app (its custom settings too, as a ``Level`` of their own), the
+command line (``python -m ai search connect4 --level hard``) and the benchmarks all ask
+this way. The app's default level and the benchmark's "a move at the default level" are the
+same preset, ``DEFAULT_LEVEL``.
 
-Every preset has a depth, a node budget and a time budget. The depth and the node budget
-decide the move: both are counts, so the same position gives the same move whatever the
-machine and its load (a shared link shows the same reply). The time budget only guarantees
-that no request pins a worker: it is set well above what the node budget takes (the default
-level, ``hard``, needs at most ~51,000 nodes, ~60 ms here, on 309 positions of self-play, for a
-budget of 300,000 nodes and 1 s), except for ``expert``, which searches as deep as 1 s allows:
-its move may depend on the server's load.
+The presets run the fast Connect-4 loop (``fast=True``): the same values as the course's
+alpha-beta, far fewer nodes. Every preset has a depth, a node budget and a time budget. The
+depth and the node budget decide the move: both are counts, so the same position gives the
+same move whatever the machine and its load (a shared link shows the same reply). The time
+budget only guarantees that no request pins a worker: it is set well above what the node
+budget takes (the default level, ``hard``, needs at most ~51,000 nodes, ~60 ms here, on 309
+positions of self-play, for a budget of 300,000 nodes and 1 s), except for ``expert``, which
+searches as deep as 1 s allows: its move may depend on the server's load.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .engine import search
 from .heuristics import make_heuristic
-from .search import SearchResult, search
+from .scores import SearchResult
 
 
 @dataclass(frozen=True)
 class Level:
     name: str
     algorithm: str            # a key of ai.search.ALGORITHMS
-    depth: int
+    depth: int                # iterative deepening: the deepest
     time_limit: float         # seconds
     heuristics: dict = field(default_factory=dict)   # game name -> heuristic name
     max_nodes: int = 400_000  # nodes: with the depth, what decides the move
+    order: str = "center"     # how the course's algorithms try moves (ai.search.move_orderer)
+    window: str = "infinite"  # alpha-beta's first window: "infinite" or the course's ±maxScore
+    fast: bool = True         # the fast Connect-4 loop where it applies (ai.engine)
 
     @property
     def load_independent(self) -> bool:
         """Whether the node budget, not the clock, stops the search (see the module's text)."""
         return self.name != "expert"
 
-    def play(self, game, state, **overrides) -> SearchResult:
-        """The level's move in ``state`` (``overrides`` replace any search argument)."""
-        kwargs = dict(heuristic=make_heuristic(game, self.heuristics.get(game.name)),
-                      order="center", time_limit=self.time_limit, max_nodes=self.max_nodes)
-        if self.algorithm == "iterative":
-            kwargs["max_depth"] = self.depth
-        else:
-            kwargs["depth"] = self.depth
-        kwargs.update(overrides)
-        return search(self.algorithm, game, state, **kwargs)
+    def options(self, game) -> dict:
+        """``ai.engine.search``'s arguments for this level on ``game``."""
+        return dict(depth=self.depth, fast=self.fast, time_limit=self.time_limit,
+                    max_nodes=self.max_nodes, order=self.order, window=self.window,
+                    heuristic=make_heuristic(game, self.heuristics.get(game.name)))
+
+    def play(self, game, state=None, **overrides) -> SearchResult:
+        """The level's move in ``state`` (``overrides`` replace any search argument; with
+        ``record=True``, the result carries the tree of that same search: ``ai.engine``)."""
+        return search(self.algorithm, game, state, **{**self.options(game), **overrides})
 
 
 LEVELS = {

@@ -24,7 +24,9 @@ class Node:
     alpha: float | None = None   # window on entry, root player's side
     beta: float | None = None
     value: float | None = None   # value sent to the parent, root player's side
-    kind: str = "inner"     # "inner", "terminal" (game over), "horizon" (depth limit: heuristic)
+    kind: str = "inner"     # "inner", "terminal" (game over), "horizon" (depth limit: heuristic),
+    #                         "settled" (a rule gave the value without its children: the fast
+    #                         Connect-4 loop's forced losses and full boards, ai.fast_connect4)
     cutoff: bool = False    # this node stopped exploring its children early
     pruned: bool = False    # this node was never explored: a cut at its parent skipped it
     table: str | None = None  # "hit" when a table entry gave the value, "move" when it ordered

@@ -1,5 +1,8 @@
-"""Game-tree search: minimax, alpha-beta, alpha-beta with a transposition table, and
-iterative deepening under a time budget. Pure functions, one result type.
+"""Game-tree search as the course teaches it: minimax, alpha-beta, alpha-beta with a
+transposition table, and iterative deepening under a time budget. Pure functions over the game
+protocol (``ai.game``), one result type, the seeds' node counts (seed 003: "9 sommets sur 28").
+Nothing here knows a particular game: the fast Connect-4 loop (``ai.fast_connect4``) is
+chosen one level above, by ``ai.engine``.
 
 Every function takes a game (the protocol of ``ai.game``) and a state, and returns a
 ``SearchResult``: the move, its value from the side of the player who searched, the
@@ -7,13 +10,11 @@ principal variation, the statistics, and (with ``record=True``) the tree explore
 
 Scores
 ------
-The course scores a won final position ``+maxScore`` and a lost one ``-maxScore`` (seed 003),
-and a heuristic strictly between them. Here ``MAX_SCORE = 10_000``, and by default a win found
+The course's scale (``ai.scores``): a won final position scores ``+maxScore``, a lost one
+``-maxScore``, a heuristic strictly between. ``MAX_SCORE = 10_000``; by default a win found
 ``p`` plies below the root scores ``MAX_SCORE - p``, so the search prefers a quick win to a
-slow one and a slow loss to a quick one (``quick_wins=False`` gives the seeds' flat scores).
-Heuristics stay strictly inside ``HEURISTIC_MAX = 1_000``, far below the slowest win, so a
-proven win always outranks any estimate. Exercise trees (``game.leaf_scores``) use their leaf
-values as they are.
+slow one (``quick_wins=False`` gives the seeds' flat scores). Exercise trees
+(``game.leaf_scores``) use their leaf values as they are.
 
 Internally values are negamax values (from the side to move); the recorded tree turns them
 back to the root player's side, as the course draws them.
@@ -28,71 +29,15 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Callable
 
 from .record import SearchTree
+from .scores import (EXACT, INF, LOWER, MAX_SCORE, UPPER, WIN_THRESHOLD, SearchAborted,
+                     SearchResult, SearchStats, check_limits, terminal_score)
 
-MAX_SCORE = 10_000
-HEURISTIC_MAX = 1_000
-WIN_THRESHOLD = MAX_SCORE - 2_000   # |value| >= this: a proven win or loss
-INF = float("inf")
-EXACT, LOWER, UPPER = 0, 1, 2
 _TIE_EPS = 1e-9
 _CHECK_EVERY = 1023
-
-
-class SearchAborted(Exception):
-    """Raised inside a search when its node or time budget runs out."""
-
-
-@dataclass
-class SearchStats:
-    nodes: int = 0          # nodes visited (entered), root included: the seeds' count
-    leaves: int = 0         # positions scored: game over or depth limit reached
-    cutoffs: int = 0        # alpha-beta cuts (each skips the remaining children of a node)
-    tt_probes: int = 0      # transposition table look-ups
-    tt_hits: int = 0        # look-ups that found an entry usable at this depth
-    depth: int = 0          # depth fully searched (iterative deepening: the last finished)
-    elapsed: float = 0.0    # seconds
-
-    def as_dict(self):
-        return {"nodes": self.nodes, "leaves": self.leaves, "cutoffs": self.cutoffs,
-                "tt_probes": self.tt_probes, "tt_hits": self.tt_hits, "depth": self.depth,
-                "elapsed_ms": round(self.elapsed * 1000, 3)}
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    move: object                 # best move for the player to move (None if no move)
-    value: float                 # from the side of the player who searched
-    pv: tuple                    # principal variation, starting with ``move``
-    stats: SearchStats
-    algorithm: str
-    depth: int | None            # depth asked for (None: to the end of the game)
-    complete: bool = True        # False when a budget stopped the search early
-    tree: SearchTree | None = None
-    root_values: dict = field(default_factory=dict)  # move -> value (minimax: every move)
-
-    @property
-    def proven(self) -> int | None:
-        """+1 a forced win, -1 a forced loss (with best play), None if only estimated."""
-        if abs(self.value) >= WIN_THRESHOLD:
-            return 1 if self.value > 0 else -1
-        return None
-
-    @property
-    def plies_to_end(self) -> int | None:
-        """How many plies until the proven win or loss (quick-win scoring)."""
-        return int(MAX_SCORE - abs(self.value)) if self.proven is not None else None
-
-
-def terminal_score(game, state, player: int, ply: int, quick_wins: bool = True) -> float:
-    """The value of a final position for ``player``, found ``ply`` plies below the root."""
-    u = game.utility(state, player)
-    if getattr(game, "leaf_scores", False) or u == 0:
-        return u
-    return u * (MAX_SCORE - ply) if quick_wins else u * MAX_SCORE
 
 
 def _zero_heuristic(state, player):
@@ -314,18 +259,6 @@ class _Engine:
         return best
 
 
-def _check(game, state, depth, max_nodes, time_limit):
-    if state is None:
-        state = game.initial_state()
-    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
-        raise ValueError(f"depth must be a whole number >= 0 (or None for the whole game), not {depth!r}")
-    if max_nodes is not None and (not isinstance(max_nodes, int) or max_nodes < 1):
-        raise ValueError(f"max_nodes must be a positive whole number, not {max_nodes!r}")
-    if time_limit is not None and not time_limit > 0:
-        raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
-    return state
-
-
 def _window(window, max_score=MAX_SCORE):
     if window in (None, "infinite"):
         return -INF, INF, False
@@ -405,18 +338,13 @@ def _root(engine: _Engine, state, depth, alpha, beta, algorithm, rng):
 
 def _run(algorithm, game, state, depth, *, heuristic=None, order=None, quick_wins=True,
          window=None, table=None, record=False, max_nodes=None, time_limit=None,
-         tie_break="first", seed=None, name=None, fast=True):
-    state = _check(game, state, depth, max_nodes, time_limit)
+         tie_break="first", seed=None, name=None):
+    check_limits(depth, max_nodes, time_limit)
+    state = game.initial_state() if state is None else state
     alpha, beta, course = _window(window, getattr(game, "max_score", MAX_SCORE))
     if tie_break not in ("first", "random"):
         raise ValueError(f"tie_break is 'first' or 'random', not {tie_break!r}")
     rng = random.Random(seed) if tie_break == "random" else None
-    if fast and algorithm == "alphabeta" and not record and rng is None:
-        fast = _fast_connect4(game, state, depth, heuristic=heuristic, order=order,
-                              quick_wins=quick_wins, window=window, table=table,
-                              max_nodes=max_nodes, time_limit=time_limit, name=name)
-        if fast is not None:
-            return fast
     engine = _Engine(game, heuristic=heuristic, order=order, quick_wins=quick_wins,
                      table=table, record=record, max_nodes=max_nodes, time_limit=time_limit,
                      course_window=course, root_player=game.to_move(state))
@@ -443,42 +371,6 @@ def _run(algorithm, game, state, depth, *, heuristic=None, order=None, quick_win
         engine.tree.mark_pv(pv)
     return SearchResult(move, value, tuple(pv), engine.stats, name or algorithm, depth,
                         complete, engine.tree, values)
-
-
-def _fast_connect4(game, state, depth, *, heuristic, order, quick_wins, window, table,
-                   max_nodes, time_limit, name):
-    """Connect-4 alpha-beta through the specialised inner loop (``ai.fast_connect4``) when it
-    gives the same answers for these options; None otherwise. The value is always the one
-    the generic engine returns; among tied best moves it may pick another, and it records
-    no tree (a search that records one runs here, in the generic engine)."""
-    from .fast_connect4 import fast_alphabeta, supports
-    if not supports(game, heuristic, window=window, order=order, table=table, depth=depth):
-        return None
-    start = time.perf_counter()
-    deadline = None if time_limit is None else start + time_limit
-    values: dict = {}
-    complete = True
-    try:
-        move, value, pv, counts = fast_alphabeta(
-            game, state, depth, heuristic=heuristic, table=table, quick_wins=quick_wins,
-            max_nodes=max_nodes, deadline=deadline, root_values=values)
-    except SearchAborted as stop:
-        complete = False
-        counts = getattr(stop, "stats", None) or {}
-        if values:
-            move = max(values, key=values.get)
-            value = values[move]
-        else:
-            moves = game.actions(state)
-            move, value = (moves[0] if moves else None), 0
-        pv = [move] if move is not None else []
-    stats = SearchStats(**{k: counts.get(k, 0) for k in
-                           ("nodes", "leaves", "cutoffs", "tt_probes", "tt_hits")})
-    stats.elapsed = time.perf_counter() - start
-    stats.depth = depth if complete and depth is not None else 0
-    return SearchResult(move, value, tuple(pv), stats,
-                        name or ("alphabeta-tt" if table is not None else "alphabeta"),
-                        depth, complete, None, values)
 
 
 # -- public entry points -------------------------------------------------------------------
@@ -511,74 +403,77 @@ def minimax(game, state=None, depth=None, *, heuristic=None, order=None, quick_w
 
 def alphabeta(game, state=None, depth=None, *, heuristic=None, order=None, quick_wins=True,
               window="infinite", table=None, record=False, max_nodes=None, time_limit=None,
-              tie_break="first", seed=None, fast=True):
+              tie_break="first", seed=None):
     """Alpha-beta pruning with a depth limit (seeds 001, 003, 004): the value of minimax at
     the same depth, exploring fewer nodes.
 
     ``window`` is the initial (alpha, beta): "infinite" (-inf, +inf), "course"
     [-maxScore, +maxScore] as seed 003 starts ("le processus d'évaluation peut être
     initialisé avec les valeurs -maxScore, +maxScore"), or an explicit pair. ``table``: a
-    ``TranspositionTable`` to use (``alphabeta_tt`` makes one). ``fast``: on Connect-4, run
-    the specialised inner loop (``ai.fast_connect4``) when it gives the same value, which it
-    does unless the tree is recorded or ties are broken at random; its node counts are
-    smaller than the textbook algorithm's (it orders by threats and settles forced
-    positions at once), so ``fast=False`` keeps the course's counts. Other arguments as
-    ``minimax``.
+    ``TranspositionTable`` to use (``alphabeta_tt`` makes one). Other arguments as
+    ``minimax``. This is the course's algorithm, node for node, on every game; the fast
+    Connect-4 loop (``ai.fast_connect4``) runs only where ``ai.engine`` is asked for it.
     """
     return _run("alphabeta", game, state, depth, heuristic=heuristic, order=order,
                 quick_wins=quick_wins, window=window, table=table, record=record,
                 max_nodes=max_nodes, time_limit=time_limit, tie_break=tie_break, seed=seed,
-                name="alphabeta-tt" if table is not None else "alphabeta", fast=fast)
+                name="alphabeta-tt" if table is not None else "alphabeta")
 
 
-def alphabeta_tt(game, state=None, depth=None, *, table=None, **kwargs):
+def alphabeta_tt(game, state=None, depth=None, *, table=None, search=alphabeta, **kwargs):
     """Alpha-beta with a transposition table keyed by the game's Zobrist hash (what seed 004
-    tried, done right: see ``TranspositionTable``). A fresh table unless one is given."""
-    return alphabeta(game, state, depth, table=table if table is not None else TranspositionTable(),
-                     **kwargs)
+    tried, done right: see ``TranspositionTable``). A fresh table unless one is given.
+    ``search`` is the alpha-beta that runs (``ai.engine`` passes the fast Connect-4 loop)."""
+    return search(game, state, depth, table=table if table is not None else TranspositionTable(),
+                  **kwargs)
 
 
-def iterative_deepening(game, state=None, *, time_limit=0.3, max_depth=None, max_nodes=None,
+def iterative_deepening(game, state=None, depth=None, *, time_limit=0.3, max_nodes=None,
                         heuristic=None, order="center", quick_wins=True, window="infinite",
-                        table=None, record=False, tie_break="first", seed=None):
-    """Alpha-beta with a table at depth 1, 2, 3, ... until ``time_limit`` seconds or
-    ``max_depth``: "the best move you can find in 300 ms".
+                        table=None, record=False, tie_break="first", seed=None,
+                        search=alphabeta):
+    """Alpha-beta with a table at depth 1, 2, 3, ... until ``time_limit`` seconds,
+    ``max_nodes`` or ``depth``: "the best move you can find in 300 ms".
 
     Each iteration tries the previous best moves first (the table remembers them), so the
     deeper searches cut more. The result is that of the deepest finished depth
-    (``stats.depth``); ``complete`` is False only if not even depth 1 finished. A proven win
-    or loss ends the deepening early. ``stats.nodes`` counts the nodes of all iterations.
+    (``stats.depth`` and ``depth``); ``complete`` is False only if not even depth 1 finished.
+    A proven win or loss ends the deepening early. ``stats.nodes`` counts the nodes of all
+    iterations; with ``record``, each iteration records its tree and the result keeps the last
+    finished one's. ``search`` is the alpha-beta run at each depth (``ai.engine`` passes the
+    fast Connect-4 loop).
     """
-    if time_limit is None and max_nodes is None and max_depth is None:
-        raise ValueError("iterative deepening needs a bound: time_limit, max_nodes or max_depth")
-    state = _check(game, state, max_depth, max_nodes, time_limit)
-    if max_depth == 0:
-        raise ValueError("max_depth must be at least 1")
+    if time_limit is None and max_nodes is None and depth is None:
+        raise ValueError("iterative deepening needs a bound: time_limit, max_nodes or depth")
+    check_limits(depth, max_nodes, time_limit)
+    if depth == 0:
+        raise ValueError("iterative deepening searches to a depth of at least 1, not 0")
+    state = game.initial_state() if state is None else state
     table = table if table is not None else TranspositionTable()
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     total = SearchStats()
     best = None
-    depth = 0
     remaining_plies = _remaining_plies(game, state)
-    while max_depth is None or depth < max_depth:
-        depth += 1
+    d = 0
+    while depth is None or d < depth:
+        d += 1
         left = None if deadline is None else deadline - time.perf_counter()
         if left is not None and left <= 0:
             break
         nodes_left = None if max_nodes is None else max_nodes - total.nodes
         if nodes_left is not None and nodes_left < 1:
             break
-        r = alphabeta(game, state, depth, heuristic=heuristic, order=order,
-                      quick_wins=quick_wins, window=window, table=table, record=record,
-                      max_nodes=nodes_left, time_limit=left, tie_break=tie_break, seed=seed)
+        r = search(game, state, d, heuristic=heuristic, order=order, quick_wins=quick_wins,
+                   window=window, table=table, record=record, max_nodes=nodes_left,
+                   time_limit=left, tie_break=tie_break, seed=seed)
         for k in ("nodes", "leaves", "cutoffs", "tt_probes", "tt_hits"):
             setattr(total, k, getattr(total, k) + getattr(r.stats, k))
         if not r.complete:
             break
         best = r
-        total.depth = depth
-        if r.proven is not None or (remaining_plies is not None and depth >= remaining_plies):
+        total.depth = d
+        if r.proven is not None or (remaining_plies is not None and d >= remaining_plies):
             break
     total.elapsed = time.perf_counter() - start
     if best is None:
@@ -597,18 +492,10 @@ def _remaining_plies(game, state):
     return None
 
 
+# The course's algorithms by name (``ai.engine.search`` runs them by these names).
 ALGORITHMS = {
     "minimax": minimax,
     "alphabeta": alphabeta,
     "alphabeta-tt": alphabeta_tt,
     "iterative": iterative_deepening,
 }
-
-
-def search(algorithm: str, game, state=None, **kwargs) -> SearchResult:
-    """Run one of ``ALGORITHMS`` by name (what the CLI and the web app call)."""
-    try:
-        fn = ALGORITHMS[algorithm]
-    except KeyError:
-        raise ValueError(f"unknown algorithm {algorithm!r}: choose one of {', '.join(ALGORITHMS)}") from None
-    return fn(game, state, **kwargs)

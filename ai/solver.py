@@ -31,7 +31,9 @@ sets L3_R1, L2_R1 and L2_R2, where his C++ reports 51, 450 and 40k.
 What differs is how it is written, for CPython: the hot function ``negamax`` is a closure
 whose constants are default arguments (fast local loads), and the winning cells of *every*
 candidate move are computed at once, on one big integer holding one copy of the board per
-column, spaced far enough apart that shifts never reach a neighbour copy. The result serves
+column, spaced far enough apart that shifts never reach a neighbour copy (the board, the
+wide board, the winning cells and the losing-move rule are ``ai.bitboard``'s, shared with
+the rules and the fast depth-limited search). The result serves
 twice: popcounts order the moves, and the chunk of the move played is handed to the child
 as "the opponent's winning cells", which the child needs to find its forced and losing
 moves. A node therefore costs one pass of about 45 integer operations, whatever the number
@@ -51,10 +53,11 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .bitboard import (MAX_SIZE, MIN_SIZE, Geometry, alignment, check_size, geometry,
+                       non_losing, winning_cells)
+
 __all__ = ["SolveResult", "Solver", "solve", "solve_bitboard", "parse_moves", "MIN_SIZE",
            "MAX_SIZE"]
-
-MIN_SIZE, MAX_SIZE = 4, 9
 
 #: How many nodes between two looks at the clock (and at the table's size).
 CHECK_EVERY = 1024
@@ -97,84 +100,15 @@ class _OutOfBudget(Exception):
     """Raised inside the search when a node or time budget runs out."""
 
 
-def _check_size(width, height) -> None:
-    for label, v in (("width", width), ("height", height)):
-        if isinstance(v, bool) or not isinstance(v, int) or not MIN_SIZE <= v <= MAX_SIZE:
-            raise ValueError(f"board {label} must be from {MIN_SIZE} to {MAX_SIZE}, not {v!r}")
-
-
-class _Geometry:
-    """Constants of one board size, computed once (see :func:`_geometry`)."""
-
-    def __init__(self, width: int, height: int) -> None:
-        W, H = width, height
-        H1 = H + 1
-        self.width, self.height, self.h1 = W, H, H1
-        self.area = W * H
-        self.bottom = sum(1 << (c * H1) for c in range(W))
-        self.board = self.bottom * ((1 << H) - 1)
-        self.sentinels = self.bottom << H
-        self.colmask = tuple(((1 << H) - 1) << (c * H1) for c in range(W))
-        # Pons' order, centre first: 3 2 4 1 5 0 6 on seven columns.
-        self.order = tuple(W // 2 + (1 - 2 * (i % 2)) * ((i + 1) // 2) for i in range(W))
-        # Sort priority of each column: the centre highest.
-        self.priority = [0] * W
-        for i, c in enumerate(self.order):
-            self.priority[c] = W - 1 - i
-        # The wide board: copy c (the board after a move in column c) sits at bit stride*c.
-        # Shifts go at most 3*(H+2) bits either way, so copies spaced by the board's own size
-        # plus that much never see each other's stones.
-        self.stride = S = W * H1 + 3 * (H + 2)
-        self.rep = sum(1 << (S * c) for c in range(W))
-        self.diag = sum(self.colmask[c] << (S * c) for c in range(W))
-        self.shift = tuple(S * c for c in range(W))
-        # Scores a node cannot go beyond, by number of stones played (Pons' min and max).
-        A = self.area
-        self.loss = tuple(-((A - n) // 2) for n in range(A + 1))    # the opponent wins next
-        self.lo = tuple(-((A - 2 - n) // 2) for n in range(A + 1))  # ... at best one move later
-        self.hi = tuple((A - 1 - n) // 2 for n in range(A + 1))     # we cannot win at once
-        # For each set of playable columns (one sentinel bit per column): the playable
-        # columns, centre first, as (column mask, shift of its copy, sort priority).
-        self.playable = {}
-        for bits in range(1 << W):
-            cols = [c for c in self.order if bits >> c & 1]
-            self.playable[sum(1 << (c * H1 + H) for c in cols)] = tuple(
-                (self.colmask[c], self.shift[c], self.priority[c]) for c in cols)
-        by_priority = [None] * 16
-        for c in range(W):
-            by_priority[self.priority[c]] = (self.colmask[c], self.shift[c])
-        self.by_priority = tuple(by_priority)
-
-
 @lru_cache(maxsize=None)
-def _geometry(width: int, height: int) -> _Geometry:
-    return _Geometry(width, height)
-
-
-def _winning_cells(stones: int, mask: int, g: _Geometry) -> int:
-    """The empty cells (playable now or not) that would complete four for ``stones``.
-
-    Pons' ``compute_winning_position``, rewritten with pairs: in direction ``s`` a cell
-    wins if x+s, x+2s and x+3s are stones, or x-s, x+s, x+2s, or x-2s, x-s, x+s, or x-3s,
-    x-2s, x-s. With d = stones & (stones >> s) (a stone and its neighbour at +s) the first
-    two are ``(d >> s) & (x+3s | x-s)`` and the last two ``(d << 2s) & (x+s | x-3s)``.
-    Vertically only the three cells below count (the cells above an empty cell are empty).
-    """
-    p = stones
-    r = (p << 1) & (p << 2) & (p << 3)
-    for s in (g.height, g.h1, g.h1 + 1):
-        t = p >> s
-        d = p & t
-        r |= ((d >> s) & ((p >> 3 * s) | (p << s))) | ((d << 2 * s) & (t | (p << 3 * s)))
-    return r & (g.board ^ mask)
-
-
-def _has_four(stones: int, h1: int) -> bool:
-    for s in (1, h1 - 1, h1, h1 + 1):
-        m = stones & (stones >> s)
-        if m & (m >> 2 * s):
-            return True
-    return False
+def _bounds(cells: int) -> tuple[tuple, tuple, tuple]:
+    """Scores a node cannot go beyond, by number of stones played (Pons' min and max):
+    ``loss`` the opponent wins next move, ``lo`` at best one move later, ``hi`` the side to
+    move cannot win at once."""
+    A = cells
+    return (tuple(-((A - n) // 2) for n in range(A + 1)),
+            tuple(-((A - 2 - n) // 2) for n in range(A + 1)),
+            tuple((A - 1 - n) // 2 for n in range(A + 1)))
 
 
 def parse_moves(moves: str, width: int = 7, height: int = 6) -> tuple[int, int, int]:
@@ -193,10 +127,10 @@ def parse_moves(moves: str, width: int = 7, height: int = 6) -> tuple[int, int, 
             column out of range, a move into a full column, or a move after a four in a row.
             (A game that *ends* with the last move is accepted here; :func:`solve` rejects it.)
     """
-    _check_size(width, height)
+    check_size(width, height)
     if not isinstance(moves, str):
         raise ValueError(f"moves must be a string of column digits, not {type(moves).__name__}")
-    g = _geometry(width, height)
+    g = geometry(width, height)
     text = moves.strip()
     current = mask = 0
     for i, ch in enumerate(text, 1):
@@ -213,12 +147,12 @@ def parse_moves(moves: str, width: int = 7, height: int = 6) -> tuple[int, int, 
     n = len(text)
     # Fours never disappear, so one look at the end tells whether anyone made four; only
     # then replay to find the move that did (cheaper than testing after every move).
-    if n and (_has_four(current, g.h1) or _has_four(current ^ mask, g.h1)):
+    if n and (alignment(current, g.h1) or alignment(current ^ mask, g.h1)):
         cur = msk = 0
         for i, ch in enumerate(text, 1):
             cur ^= msk
             msk |= (msk + g.bottom) & g.colmask[ord(ch) - 49]
-            if i < n and _has_four(cur ^ msk, g.h1):
+            if i < n and alignment(cur ^ msk, g.h1):
                 raise ValueError(f"move {i + 1} ({text[i]!r}) of {moves!r} is played after "
                                  f"the game was won (four in a row at move {i})")
     return current, mask, n
@@ -235,10 +169,9 @@ class Solver:
 
     def __init__(self, width: int = 7, height: int = 6, *,
                  max_table_entries: int = DEFAULT_TABLE_ENTRIES) -> None:
-        _check_size(width, height)
         self.width, self.height = width, height
         self.max_table_entries = max_table_entries
-        self._g = _geometry(width, height)
+        self._g = geometry(width, height)       # raises ValueError outside 4..9
         self._table: dict[int, int] = {}
 
     def reset(self) -> None:
@@ -271,34 +204,31 @@ class Solver:
                              f"not {time_limit!r}")
         deadline = None if time_limit is None else start + time_limit
 
-        AREA = g.area
+        AREA = g.cells
         BOTTOM, BOARD = g.bottom, g.board
         CM, ORDER, PRI = g.colmask, g.order, g.priority
         nb = moves_played
         possible = (mask + BOTTOM) & BOARD
 
         # A win at once: the search below assumes there is none (as Pons' negamax does).
-        my_wins = _winning_cells(current, mask, g) & possible
+        my_wins = winning_cells(current, mask, g) & possible
         if my_wins:
             col = next(c for c in ORDER if my_wins & CM[c])
             s = 1 if weak else (AREA + 1 - nb) // 2
             return SolveResult(s, col, 0, time.perf_counter() - start, True, s, s)
 
         search = _Search(g, self._table, self.max_table_entries, max_nodes, deadline)
-        opp_wins = _winning_cells(current ^ mask, mask, g)
+        opp_wins = winning_cells(current ^ mask, mask, g)
         forced = possible & opp_wins
-        non_losing = possible
-        if forced:
-            non_losing = 0 if forced & (forced - 1) else forced
-        non_losing &= ~(opp_wins >> 1)
+        safe = non_losing(possible, opp_wins)
 
         # The root's moves, in the order negamax would try them, each with the winning cells
         # it gives the mover (the child's "opponent wins").
         root_moves = []
         for c in ORDER:
-            m = non_losing & CM[c]
+            m = safe & CM[c]
             if m:
-                w = _winning_cells(current | m, mask | m, g)
+                w = winning_cells(current | m, mask | m, g)
                 root_moves.append((w.bit_count(), PRI[c], c, m, w))
         root_moves.sort(reverse=True)
         if root_moves:
@@ -321,7 +251,7 @@ class Solver:
                     med = -((-lo) // 2)
                 elif med >= 0 and hi // 2 > med:
                     med = hi // 2
-                r, move = search.root(current, mask, nb, non_losing, root_moves, med, med + 1)
+                r, move = search.root(current, mask, nb, safe, root_moves, med, med + 1)
                 if r <= med:
                     hi = r
                 else:
@@ -354,16 +284,16 @@ class Solver:
         if current.bit_count() != moves_played // 2:
             raise ValueError(f"the side to move should have {moves_played // 2} stones, "
                              f"current holds {current.bit_count()}")
-        if _has_four(current ^ mask, g.h1) or _has_four(current, g.h1):
+        if alignment(current ^ mask, g.h1) or alignment(current, g.h1):
             raise ValueError("game already over: a player has four in a row")
-        if moves_played == g.area:
+        if moves_played == g.cells:
             raise ValueError("game already over: the board is full (a draw)")
 
 
 class _Search:
     """One solve's search: the node counter, the budget and the negamax closure."""
 
-    def __init__(self, g: _Geometry, table: dict, max_entries: int, max_nodes, deadline) -> None:
+    def __init__(self, g: Geometry, table: dict, max_entries: int, max_nodes, deadline) -> None:
         self.nodes = 0
         self._table = table
         self._max_nodes = max_nodes
@@ -371,16 +301,15 @@ class _Search:
         self._max_entries = max_entries
         self.negamax = self._build(g)
 
-    def _build(self, g: _Geometry):
-        AREA = g.area
-        H, H1 = g.height, g.h1
+    def _build(self, g: Geometry):
+        """The negamax and root closures of one solve. Long on purpose: the speed-tuned inner
+        loop (with the fast search's ``_build``, the only function of ``ai/`` over ~80
+        lines); its constants are default arguments and its counter a cell of the closure,
+        which a split into smaller functions would trade for a call per node."""
         BOTTOM, BOARD, SENTINELS = g.bottom, g.board, g.sentinels
-        REP, DIAG = g.rep, g.diag
-        LOSS, LO, HI, DRAWN = g.loss, g.lo, g.hi, AREA - 2   # HI: only at the root
+        REP, DIAG, WINS = g.rep, g.diag, g.wins
+        (LOSS, LO, HI), DRAWN = _bounds(g.cells), g.cells - 2   # HI: only at the root
         PLAYABLE, BY_PRIORITY = g.playable, g.by_priority
-        s0, s1, s2 = H, H1, H1 + 1                    # a diagonal, horizontal, the other diagonal
-        s0x2, s1x2, s2x2 = 2 * s0, 2 * s1, 2 * s2
-        s0x3, s1x3, s2x3 = 3 * s0, 3 * s1, 3 * s2
         table = self._table
         table_get = table.get
         # The node counter and the next node count at which to look at the budget live in
@@ -406,10 +335,9 @@ class _Search:
 
         def negamax(cur, mask, nb, alpha, beta, opp_wins,
                     BOTTOM=BOTTOM, BOARD=BOARD, SENTINELS=SENTINELS, REP=REP, DIAG=DIAG,
-                    LOSS=LOSS, LO=LO, DRAWN=DRAWN, PLAYABLE=PLAYABLE,
-                    BY_PRIORITY=BY_PRIORITY, table=table, table_get=table_get,
-                    s0=s0, s1=s1, s2=s2, s0x2=s0x2, s1x2=s1x2, s2x2=s2x2,
-                    s0x3=s0x3, s1x3=s1x3, s2x3=s2x3):
+                    WINS=WINS, NON_LOSING=non_losing, LOSS=LOSS, LO=LO, DRAWN=DRAWN,
+                    PLAYABLE=PLAYABLE,
+                    BY_PRIORITY=BY_PRIORITY, table=table, table_get=table_get):
             """Pons' negamax: the score of (cur, mask) within [alpha, beta].
 
             ``nb`` stones are on the board, the side to move cannot win at once, and
@@ -420,15 +348,9 @@ class _Search:
             nodes += 1
             if nodes > checkpoint:
                 check()
-            possible = (mask + BOTTOM) & BOARD
-            forced = possible & opp_wins
-            if forced:
-                if forced & (forced - 1):
-                    return LOSS[nb]          # two threats: the opponent wins next move
-                possible = forced            # one threat: block it
-            possible &= ~(opp_wins >> 1)     # never play under an opponent's winning cell
+            possible = NON_LOSING((mask + BOTTOM) & BOARD, opp_wins)
             if not possible:
-                return LOSS[nb]
+                return LOSS[nb]              # every move lets the opponent win next move
             if nb >= DRAWN:
                 return 0                     # our stone and theirs fill the board
             v = LO[nb]
@@ -458,19 +380,8 @@ class _Search:
             nb += 1
             if not possible & (possible - 1):
                 # A single move: its winning cells on the ordinary board.
-                p = cur | possible
-                u = p << 1
-                r = ((p & u) << 2) & u
-                t = p >> s0
-                d = p & t
-                r |= ((d >> s0) & ((p >> s0x3) | (p << s0))) | ((d << s0x2) & (t | (p << s0x3)))
-                t = p >> s1
-                d = p & t
-                r |= ((d >> s1) & ((p >> s1x3) | (p << s1))) | ((d << s1x2) & (t | (p << s1x3)))
-                t = p >> s2
-                d = p & t
-                r |= ((d >> s2) & ((p >> s2x3) | (p << s2))) | ((d << s2x2) & (t | (p << s2x3)))
-                score = -negamax(opp, mask | possible, nb, -beta, -alpha, r & empty)
+                score = -negamax(opp, mask | possible, nb, -beta, -alpha,
+                                 WINS(cur | possible) & empty)
                 if score >= beta:
                     table[key] = score * 2 + 1
                     return score             # beta cut-off
@@ -480,25 +391,14 @@ class _Search:
                 return alpha
             # Several moves: the winning cells after each of them, all at once on the wide
             # board (copy c = our stones plus the move in column c).
-            p = cur * REP | (possible * REP & DIAG)
-            u = p << 1
-            r = ((p & u) << 2) & u
-            t = p >> s0
-            d = p & t
-            r |= ((d >> s0) & ((p >> s0x3) | (p << s0))) | ((d << s0x2) & (t | (p << s0x3)))
-            t = p >> s1
-            d = p & t
-            r |= ((d >> s1) & ((p >> s1x3) | (p << s1))) | ((d << s1x2) & (t | (p << s1x3)))
-            t = p >> s2
-            d = p & t
-            r |= ((d >> s2) & ((p >> s2x3) | (p << s2))) | ((d << s2x2) & (t | (p << s2x3)))
+            r = WINS(cur * REP | (possible * REP & DIAG))
             # Most new winning cells first, centre first among equals (Pons' MoveSorter).
             keys = []
-            for cm, sh, pri in PLAYABLE[(possible + BOARD) & SENTINELS]:
+            for _, cm, sh, pri in PLAYABLE[(possible + BOARD) & SENTINELS]:
                 keys.append((((r >> sh) & empty).bit_count() << 4) | pri)
             keys.sort(reverse=True)
             for k in keys:
-                cm, sh = BY_PRIORITY[k & 15]
+                _, cm, sh = BY_PRIORITY[k & 15]
                 score = -negamax(opp, mask | (possible & cm), nb, -beta, -alpha, (r >> sh) & empty)
                 if score >= beta:
                     table[key] = score * 2 + 1
@@ -508,14 +408,15 @@ class _Search:
             table[key] = alpha * 2
             return alpha
 
-        def root(cur, mask, nb, non_losing, moves, alpha, beta):
-            """negamax at the root, also telling which move reached the score (or None)."""
+        def root(cur, mask, nb, safe, moves, alpha, beta):
+            """negamax at the root, also telling which move reached the score (or None).
+            ``safe``: the moves that do not lose at once."""
             nonlocal nodes
             nodes += 1
             try:
                 if nodes > checkpoint:
                     check()
-                if not non_losing:
+                if not safe:
                     return LOSS[nb], None
                 if nb >= DRAWN:
                     return 0, None

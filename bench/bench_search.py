@@ -5,16 +5,18 @@ Three sections:
 
 1. Equal-depth Connect-4 search against easyAI: the same fixed positions searched to the same
    depths (2..10 by default) by
-     - ours, ``alphabeta_tt(..., heuristic=Threats(g), order="center")``,
+     - ours, ``ai.engine.search("alphabeta-tt", ..., fast=True, heuristic=Threats(g))``: the
+       fast Connect-4 loop, as the app's levels run it,
      - ours with easyAI's evaluation (win/loss only: ``heuristic=None`` scores 0 for every
-       position that is not over), ``alphabeta_tt(..., order="center")``,
+       position that is not over),
      - easyAI's ``Negamax(depth)`` on easyAI's own example game ``easyAI.games.ConnectFour``
        (scoring -100 for a loss, 0 otherwise; no move ordering, no transposition table),
    all in this process. Values are checked against each other and against the exact scores
    of Pascal Pons' test sets where those prove a result within the depth.
 2. The latency of the app's move: whole games where both sides play
    ``LEVELS[DEFAULT_LEVEL].play(g, state)`` (exactly what the web app calls).
-3. Nodes per second of each of our algorithms at one depth from the empty board.
+3. Nodes per second of each of our algorithms at one depth from the empty board, the
+   course's (``ai.search``) and the fast loop's.
 
 Run from the repository root:  ``python bench/bench_search.py`` (``--help`` for options,
 ``--json`` for one JSON document instead of the tables).
@@ -40,8 +42,8 @@ import time  # noqa: E402
 from ai.connect4 import Connect4  # noqa: E402
 from ai.heuristics import Threats  # noqa: E402
 from ai.levels import DEFAULT_LEVEL, LEVELS  # noqa: E402
-from ai.search import (MAX_SCORE, WIN_THRESHOLD, alphabeta, alphabeta_tt,  # noqa: E402
-                       iterative_deepening)
+from ai.scores import MAX_SCORE, WIN_THRESHOLD  # noqa: E402
+from ai.engine import search  # noqa: E402
 
 # -- fixed positions ---------------------------------------------------------------------------
 #
@@ -241,18 +243,22 @@ class Out:
 
 # -- section 1 ---------------------------------------------------------------------------------
 
+def ours(g, s, d, heuristic):
+    """Our Connect-4 search as the app runs it: alpha-beta with a table through the fast loop,
+    chosen explicitly (``ai.engine.search(..., fast=True)``)."""
+    return search("alphabeta-tt", g, s, d, fast=True, heuristic=heuristic, order="center")
+
+
 def section_equal_depth(args, out):
     g = Connect4()
-    AI_Player, Negamax, EasyC4 = _easyai_classes()
     threats = Threats(g)
     result = {"node_count_easyai": EASY_NODE_COUNT, "positions": [], "rows": [], "summary": []}
-
     out("", "== 1. Equal-depth Connect-4 search: ours vs easyAI "
         f"(depths {args.depths[0]}-{args.depths[-1]}, easyAI skipped after a depth > "
         f"{args.max_seconds:g} s) ==",
-        "ours    = alphabeta_tt(g, s, d, heuristic=Threats(g), order='center')",
-        "ours-wl = alphabeta_tt(g, s, d, heuristic=None, order='center')   "
-        "(win/loss only, as easyAI)",
+        "ours    = search('alphabeta-tt', g, s, d, fast=True, heuristic=Threats(g), "
+        "order='center')  (ai.engine: the fast Connect-4 loop)",
+        "ours-wl = the same with heuristic=None   (win/loss only, as easyAI)",
         "easyAI  = Negamax(d)(game) on easyAI.games.ConnectFour (-100 loss, 0 otherwise; "
         "natural order, no TT)",
         f"easyAI nodes = {EASY_NODE_COUNT}",
@@ -274,50 +280,57 @@ def section_equal_depth(args, out):
               f"{'easyAI: mv':>10} {'value':>5} {'ms':>10} {'nodes':>8} {'nodes/s':>7} | "
               f"{'E/ours':>7} {'E/wl':>7} | check")
     out("", header, "-" * len(header))
-
     for label, moves, score in POSITIONS:
         s = g.from_moves(moves)
         p = proof_plies(s.moves, score, g.cells)
         last_easy = None   # (depth, seconds) of easyAI's last run on this position
         for d in args.depths:
-            row = {"position": label, "depth": d}
-            r, t, n = timed(lambda: None, lambda _: alphabeta_tt(g, s, d, heuristic=threats,
-                                                                 order="center"), args.repeat)
-            row["ours"] = {"move": g.format_move(r.move), "value": r.value, "ms": t * 1000,
-                           "nodes": r.stats.nodes, "nodes_per_s": r.stats.nodes / t, "runs": n,
-                           "complete": r.complete}
-            rw, tw, nw = timed(lambda: None, lambda _: alphabeta_tt(g, s, d, heuristic=None,
-                                                                    order="center"), args.repeat)
-            row["ours_wl"] = {"move": g.format_move(rw.move), "value": rw.value, "ms": tw * 1000,
-                              "nodes": rw.stats.nodes, "nodes_per_s": rw.stats.nodes / tw,
-                              "runs": nw, "complete": rw.complete}
-            if last_easy is not None and last_easy[1] > args.max_seconds:
-                row["easyai"] = None
-                row["easyai_skipped"] = (f"skipped (> {args.max_seconds:g} s at depth "
-                                         f"{last_easy[0]})")
-            else:
-                def setup():
-                    ai = Negamax(d)
-                    game = easyai_game(g, s, [AI_Player(ai), AI_Player(ai)], EasyC4)
-                    _EASY_CALLS[0] = 0
-                    return ai, game
-
-                def run(arg):
-                    ai, game = arg
-                    move = ai(game)           # as easyAI's docs: ai = Negamax(d); ai(game)
-                    return move, ai.alpha, _EASY_CALLS[0] + 1
-
-                (em, ev, en), te, ne = timed(setup, run, args.repeat)
-                last_easy = (d, te)
-                row["easyai"] = {"move": g.format_move(int(em)), "value": ev, "ms": te * 1000,
-                                 "nodes": en, "nodes_per_s": en / te, "runs": ne}
-                row["ratio_easyai_ours"] = te / t
-                row["ratio_easyai_ours_wl"] = te / tw
+            row = equal_depth_row(args, g, s, d, threats, label, last_easy)
+            if row.get("easyai"):
+                last_easy = (d, row["easyai"]["ms"] / 1000)
             row["check"] = check_row(row, d, p, score)
             result["rows"].append(row)
             out(format_row(row))
         out("")
+    summarise_equal_depth(args, result, out)
+    return result
 
+
+def equal_depth_row(args, g, s, d, threats, label, last_easy):
+    """One position at one depth: ours, ours with win/loss only, easyAI (unless its previous
+    depth took longer than --max-seconds)."""
+    row = {"position": label, "depth": d}
+    for key, heuristic in (("ours", threats), ("ours_wl", None)):
+        r, t, n = timed(lambda: None, lambda _: ours(g, s, d, heuristic), args.repeat)
+        row[key] = {"move": g.format_move(r.move), "value": r.value, "ms": t * 1000,
+                    "nodes": r.stats.nodes, "nodes_per_s": r.stats.nodes / t, "runs": n,
+                    "complete": r.complete}
+    if last_easy is not None and last_easy[1] > args.max_seconds:
+        row["easyai"] = None
+        row["easyai_skipped"] = f"skipped (> {args.max_seconds:g} s at depth {last_easy[0]})"
+        return row
+    AI_Player, Negamax, EasyC4 = _easyai_classes()
+
+    def setup():
+        ai = Negamax(d)
+        game = easyai_game(g, s, [AI_Player(ai), AI_Player(ai)], EasyC4)
+        _EASY_CALLS[0] = 0
+        return ai, game
+
+    def run(arg):
+        ai, game = arg
+        move = ai(game)           # as easyAI's docs: ai = Negamax(d); ai(game)
+        return move, ai.alpha, _EASY_CALLS[0] + 1
+
+    (em, ev, en), te, ne = timed(setup, run, args.repeat)
+    row["easyai"] = {"move": g.format_move(int(em)), "value": ev, "ms": te * 1000,
+                     "nodes": en, "nodes_per_s": en / te, "runs": ne}
+    row["ratio_easyai_ours"] = te / (row["ours"]["ms"] / 1000)
+    row["ratio_easyai_ours_wl"] = te / (row["ours_wl"]["ms"] / 1000)
+    return row
+
+
+def summarise_equal_depth(args, result, out):
     out("Summary per depth: geometric mean over the positions easyAI searched of "
         "easyAI ms / our ms")
     out(f"  {'d':>2} {'positions':>9} {'E/ours':>9} {'E/ours-wl':>10} {'ours nodes/s':>13} "
@@ -349,7 +362,6 @@ def section_equal_depth(args, out):
     result["problems"] = problems
     out(f"Checks: {len(result['rows']) - len(problems)} of {len(result['rows'])} rows ok"
         + ("" if not problems else "; PROBLEMS:"), *("  " + x for x in problems))
-    return result
 
 
 def check_row(row, d, p, score):
@@ -457,14 +469,18 @@ def section_nps(args, out):
     h = Threats(g)
     d = args.nps_depth
     runs = [
-        ("alphabeta (natural order)", lambda: alphabeta(g, s, d, heuristic=h)),
-        ("alphabeta order=center", lambda: alphabeta(g, s, d, heuristic=h, order="center")),
-        ("alphabeta_tt order=center", lambda: alphabeta_tt(g, s, d, heuristic=h, order="center")),
-        (f"iterative_deepening(max_depth={d}, time_limit=None)",
-         lambda: iterative_deepening(g, s, max_depth=d, time_limit=None, heuristic=h)),
+        ("course: alphabeta order=center", lambda: search("alphabeta", g, s, d, heuristic=h,
+                                                          order="center")),
+        ("course: alphabeta-tt order=center", lambda: search("alphabeta-tt", g, s, d,
+                                                             heuristic=h, order="center")),
+        ("fast: alphabeta", lambda: search("alphabeta", g, s, d, fast=True, heuristic=h)),
+        ("fast: alphabeta-tt", lambda: search("alphabeta-tt", g, s, d, fast=True, heuristic=h)),
+        (f"fast: iterative to depth {d}, no time limit",
+         lambda: search("iterative", g, s, d, fast=True, time_limit=None, heuristic=h)),
     ]
-    out("", f"== 3. Nodes per second at depth {d} from the empty board "
-        "(heuristic Threats; iterative_deepening's default order='center') ==",
+    out("", f"== 3. Nodes per second at depth {d} from the empty board (heuristic Threats; "
+        "ai.engine.search: the course's algorithms, and fast=True: the fast Connect-4 loop), "
+        "and a time budget's promptness ==",
         f"{'algorithm':52} {'move':>4} {'value':>5} {'nodes':>9} {'ms':>9} {'nodes/s':>9}")
     rows = []
     for name, fn in runs:
@@ -475,7 +491,17 @@ def section_nps(args, out):
         rows.append(row)
         out(f"{name:52} {row['move']:>4} {row['value']:>5} {row['nodes']:>9} {row['ms']:>9.1f} "
             f"{row['nodes_per_s']:>9,.0f}")
-    return {"depth": d, "position": "empty", "heuristic": "threats", "rows": rows}
+    # A time budget stops the fast loop at its next look at the clock (every 1024 nodes):
+    # a 20 ms budget on a search of hours (depth 14 from the empty board), bound 1 s.
+    t0 = time.perf_counter()
+    stopped = search("alphabeta", g, s, 14, fast=True, heuristic=h, time_limit=0.02)
+    spent = time.perf_counter() - t0
+    budget = {"time_limit_s": 0.02, "seconds": spent, "complete": stopped.complete,
+              "pass": not stopped.complete and spent < 1.0}
+    out(f"time budget 20 ms, depth 14 from the empty board: stopped after {spent * 1000:.0f} ms "
+        f"(bound 1 s): {'PASS' if budget['pass'] else 'FAIL'}")
+    return {"depth": d, "position": "empty", "heuristic": "threats", "rows": rows,
+            "budget": budget}
 
 
 # -- main --------------------------------------------------------------------------------------

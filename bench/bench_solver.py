@@ -9,6 +9,9 @@ positions, mismatches, mean and 95th-percentile time, mean CPU time, mean nodes,
 second, Pons' C++ reference (mean time and nodes, from his tutorial's benchmark), the ratio
 ours / C++, the target mean time and whether it is met.
 
+Last, it checks that a time budget stops a solve promptly (wall clock, under 1 s for budgets
+of 0.1-0.2 s, from positions that would take hours), as a web request relies on.
+
 Run from the repository root:  ``python bench/bench_solver.py`` (all 3 x 1000 positions, about
 two minutes), ``--sets L2_R1 --limit 100`` for a quick look, ``--json`` for one JSON document.
 Exit status: 1 if any score differs from the published one, 2 on a usage error, 0 otherwise
@@ -146,6 +149,24 @@ def table(rows: list[dict]) -> str:
     return "\n".join([line(head), line(["-" * w for w in widths])] + [line(b) for b in body])
 
 
+# A time budget stops a solve within about a clock reading of it (every CHECK_EVERY nodes):
+# (label, moves, width, height, time budget in s), each checked against BUDGET_BOUND seconds.
+BUDGETS = [("empty 7x6", "", 7, 6, 0.2), ("9x9 after 5", "5", 9, 9, 0.1)]
+BUDGET_BOUND = 1.0
+
+
+def budgets() -> list[dict]:
+    """Wall time of solves that their time budget must stop (what a web request relies on)."""
+    rows = []
+    for label, moves, w, h, limit in BUDGETS:
+        t0 = time.perf_counter()
+        r = Solver(w, h).solve(moves, time_limit=limit)
+        spent = time.perf_counter() - t0
+        rows.append({"position": label, "time_limit_s": limit, "seconds": spent,
+                     "complete": r.complete, "pass": not r.complete and spent < BUDGET_BOUND})
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python bench/bench_solver.py",
@@ -187,9 +208,11 @@ def main(argv: list[str] | None = None) -> int:
 
     mismatches = sum(r["mismatches"] for r in rows)
     missed = [r["set"] for r in rows if r["pass"] is False]
+    stops = budgets()
+    missed += [f"time budget ({s['position']})" for s in stops if not s["pass"]]
     if args.json:
         print(json.dumps({"python": platform.python_version(), "machine": platform.machine(),
-                          "cpus": os.cpu_count(), "sets": rows}, indent=2))
+                          "cpus": os.cpu_count(), "sets": rows, "budgets": stops}, indent=2))
     else:
         loadavg = f", load average {os.getloadavg()[0]:.2f}" if hasattr(os, "getloadavg") else ""
         print(f"ai.solver on Pons' test sets (Python {platform.python_version()}, "
@@ -200,6 +223,10 @@ def main(argv: list[str] | None = None) -> int:
         for r in rows:
             for m in r["mismatch_examples"]:
                 print(f"MISMATCH {r['set']}: {m['moves']} expected {m['expected']} got {m['got']}")
+        for s in stops:
+            print(f"time budget {s['time_limit_s']:g} s, {s['position']}: stopped after "
+                  f"{s['seconds']:.2f} s (bound {BUDGET_BOUND:g} s): "
+                  + ("pass" if s["pass"] else "FAIL"))
         print(f"{mismatches} mismatch(es)"
               + (f"; target missed: {', '.join(missed)}" if missed else ""))
     if mismatches:

@@ -4,7 +4,8 @@ from hypothesis import given, settings, strategies as st
 from ai.connect4 import Connect4
 from ai.heuristics import AdjustedCells, CellValues, NimCourse, NimExact, Threats, make_heuristic
 from ai.nim import Nim
-from ai.search import HEURISTIC_MAX, MAX_SCORE, WIN_THRESHOLD, alphabeta
+from ai.scores import HEURISTIC_MAX, MAX_SCORE, WIN_THRESHOLD
+from ai.search import alphabeta
 
 import pytest
 

@@ -4,8 +4,9 @@ Random nested-list trees catch alpha-beta window bugs that shallow real-game pos
 through (see ../shared/STYLE.md); reachable Nim and Connect-4 states are built by playing
 drawn legal moves, never by filtering.
 """
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
+from ai import fast_connect4
 from ai.connect4 import Connect4
 from ai.exercise_tree import ExerciseTree
 from ai.heuristics import AdjustedCells, CellValues, NimCourse, NimExact, Threats
@@ -91,8 +92,7 @@ def test_every_alphabeta_variant_returns_the_minimax_value_on_reachable_connect4
 @given(pos=connect4_positions(), seed=st.integers(0, 2**16))
 def test_random_tie_breaks_pick_one_of_the_best_moves(pos, seed):
     game, state = pos
-    if game.is_terminal(state):
-        return
+    assume(not game.is_terminal(state))
     heuristic = CellValues(game)
     expected = minimax(game, state, 2, heuristic=heuristic)
     result = alphabeta(game, state, 2, heuristic=heuristic, tie_break="random", seed=seed)
@@ -103,10 +103,9 @@ def test_random_tie_breaks_pick_one_of_the_best_moves(pos, seed):
 @given(pos=connect4_positions(), depth=st.integers(1, 4))
 def test_iterative_deepening_to_a_depth_gives_that_depths_value(pos, depth):
     game, state = pos
-    if game.is_terminal(state):
-        return
+    assume(not game.is_terminal(state))
     heuristic = Threats(game)
-    result = iterative_deepening(game, state, time_limit=None, max_depth=depth, heuristic=heuristic)
+    result = iterative_deepening(game, state, depth, time_limit=None, heuristic=heuristic)
     reached = result.stats.depth
     assert 1 <= reached <= depth
     assert result.value == minimax(game, state, reached, heuristic=heuristic).value
@@ -128,10 +127,9 @@ def test_a_search_stopped_by_its_budget_says_so_and_still_returns_a_legal_move()
     r = minimax(game, state, 9, heuristic=Threats(game), max_nodes=5_000)
     assert not r.complete and r.move in game.actions(state)
     assert r.stats.nodes <= 5_001
-    r = alphabeta(game, state, 6, heuristic=Threats(game), max_nodes=3_000, order="center",
-                  fast=False)
+    r = alphabeta(game, state, 6, heuristic=Threats(game), max_nodes=3_000, order="center")
     assert not r.complete and r.move in game.actions(state)
-    quick = alphabeta(game, state, 8, heuristic=Threats(game), max_nodes=200)   # the fast path
+    quick = fast_connect4.alphabeta(game, state, 8, heuristic=Threats(game), max_nodes=200)
     assert not quick.complete and quick.move in game.actions(state)
     # with enough budget for a few root moves, the best of those is kept
     assert set(r.root_values) <= set(game.actions(state))

@@ -12,7 +12,8 @@ from ai.game import play
 from ai.heuristics import CellValues, NimCourse, cell_values
 from ai.nim import Nim
 from ai.nim_tree import course_minmax, course_tree, nim_tree_size
-from ai.search import MAX_SCORE, alphabeta, alphabeta_tt, minimax
+from ai.scores import MAX_SCORE
+from ai.search import alphabeta, alphabeta_tt, minimax
 
 # Seed 000, Listing VIII.1: the printed dictionary for N=4, key for key.
 SEED_000_DICT = {
@@ -83,10 +84,12 @@ def test_seed_003_alphabeta_depth_2_explores_12_nodes_trying_1_2_3():
 
 def test_seed_003_depth_limited_value_is_maxscore_minus_the_share_of_matches_left():
     # Depth 2 from 5 matches: J0 takes 1, and whatever J1 takes, J0 is to move with 3, 2 or 1
-    # matches left; J1 leaves the most, 3 of 5: maxScore - 3/5.
+    # matches left; J1 leaves the most, 3 of 5: maxScore - 3/5, with maxScore the heuristic's
+    # ceiling 1000.
     game = Nim(5)
     result = minimax(game, depth=2, heuristic=NimCourse(game))
-    assert result.value == pytest.approx(NimCourse(game)(game.initial_state(), 0) + (5 - 3) / 5)
+    assert result.value == pytest.approx(1000 - 3 / 5)
+    assert result.move == 1
 
 
 def test_seed_003_game_of_dimension_11_plays_out_as_the_trace():
@@ -169,8 +172,7 @@ def test_seed_004_zobrist_table_gives_the_same_values_as_plain_alphabeta_on_conn
     game = Connect4()
     state = play(game, [3, 3, 2, 4])
     for depth in (1, 2, 3, 4, 5):
-        plain = alphabeta(game, state, depth, heuristic=CellValues(game), fast=False)
-        tt = alphabeta_tt(game, state, depth, heuristic=CellValues(game), order="center",
-                          fast=False)
+        plain = alphabeta(game, state, depth, heuristic=CellValues(game))
+        tt = alphabeta_tt(game, state, depth, heuristic=CellValues(game), order="center")
         assert tt.value == plain.value, depth
         assert tt.stats.tt_probes > 0

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from ai.solver import SolveResult, Solver, parse_moves, solve, solve_bitboard
+from ai.solver import CHECK_EVERY, SolveResult, Solver, parse_moves, solve, solve_bitboard
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "bench", "data")
@@ -330,17 +330,29 @@ def test_a_zero_node_budget_still_returns_a_legal_move():
     assert (r.lower, r.upper) == (-21, 21)
 
 
-def test_a_time_limit_returns_promptly_even_from_the_empty_board():
-    t0 = time.perf_counter()
-    r = solve("", time_limit=0.2)
-    spent = time.perf_counter() - t0
+class TickingClock:
+    """``time.perf_counter`` advancing 0.1 s at each reading, whatever the machine's speed."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        self.now += 0.1
+        return self.now
+
+
+def test_a_time_limit_stops_the_search_within_a_few_clock_readings(monkeypatch):
+    # From the empty board a solve takes hours. The clock is read at the start and every
+    # CHECK_EVERY nodes: a 0.25 s budget on a clock that moves 0.1 s a reading is spent at
+    # the third look. (How promptly in real time: bench/bench_solver.py.)
+    monkeypatch.setattr(time, "perf_counter", TickingClock())
+    r = solve("", time_limit=0.25)
     assert r.complete is False
-    assert spent < 1.0
+    assert 2 * CHECK_EVERY < r.nodes <= 3 * (CHECK_EVERY + 1)
     assert r.lower <= 1 <= r.upper               # 7x6 is a first-player win, score 1
     assert r.best_move is not None
-    t0 = time.perf_counter()
-    r = solve("5", 9, 9, time_limit=0.1)          # the biggest board
-    assert r.complete is False and time.perf_counter() - t0 < 1.0
+    r = solve("5", 9, 9, time_limit=0.15)         # the biggest board
+    assert r.complete is False and r.nodes <= 2 * (CHECK_EVERY + 1)
     assert 0 <= r.best_move < 9
 
 
@@ -424,17 +436,23 @@ def test_negative_budgets_are_refused():
         solve("44", time_limit=-0.5)
 
 
-def test_the_solver_module_imports_only_the_standard_library():
-    path = os.path.join(ROOT, "ai", "solver.py")
-    with open(path, encoding="utf-8") as f:
+def imports_of(name):
+    """The top-level modules a file of ai/ imports; ``.x`` for a module of ai/ itself."""
+    with open(os.path.join(ROOT, "ai", name), encoding="utf-8") as f:
         tree = ast.parse(f.read())
     imported = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             imported.update(a.name.split(".")[0] for a in node.names)
         elif isinstance(node, ast.ImportFrom):
-            imported.add((node.module or "").split(".")[0])
-    assert imported <= set(sys.stdlib_module_names) | {"__future__"}
+            imported.add("." * node.level + (node.module or "").split(".")[0])
+    return imported
+
+
+def test_the_solver_needs_only_the_standard_library_and_the_shared_bitboard():
+    stdlib = set(sys.stdlib_module_names) | {"__future__"}
+    assert imports_of("solver.py") <= stdlib | {".bitboard"}
+    assert imports_of("bitboard.py") <= stdlib
 
 
 def test_the_benchmark_script_checks_scores_and_prints_its_table():

@@ -208,15 +208,13 @@ ITEM_3 = "/connect4?moves=4453&tree=1&level=custom&algo=minimax&depth=6"
 
 
 def test_a_search_cut_by_its_budget_says_so_in_words(client):
-    """Issue 9, item 3, the link of the report: minimax to depth 6 does not fit the tree
-    panel's budget (60,000 nodes, 1 s: whichever runs out first on this machine). The caption
+    """Issue 9, item 3: minimax to depth 6 with a budget of 10 ms cannot finish. The caption
     says so, never "N of 1 nodes · depth 0", and the nodes it explored are drawn, the root
     with "?" for the value it never had."""
-    html = client.get(ITEM_3).get_data(as_text=True)
+    html = client.get(ITEM_3 + "&time=10").get_data(as_text=True)
     text = caption(html)
-    assert re.match(r"minimax stopped at its budget of (60,000 nodes|1,000 ms) before "
-                    r"finishing depth 6; shown: the [\d,]+ nodes it explored", text), text
-    assert "of 1 nodes" not in text and "depth 0" not in text
+    assert re.match(r"minimax stopped at its budget of 10 ms before finishing depth 6; "
+                    r"shown: the [\d,]+ nodes it explored", text), text
     nodes = drawn_nodes(html)
     assert len(nodes) >= 3
     assert texts(nodes[""])[0] == "?"
@@ -224,12 +222,23 @@ def test_a_search_cut_by_its_budget_says_so_in_words(client):
     assert "Principal variation" not in html
 
 
+def test_the_reported_link_says_in_words_what_it_searched(client):
+    """Issue 9, item 3, the link of the report: with its 1 s budget minimax either finishes
+    depth 6 (some 127,000 nodes: too many to draw, and the panel says so) or is
+    stopped by the clock (and says so); never "N of 1 nodes · depth 0"."""
+    text = caption(client.get(ITEM_3).get_data(as_text=True))
+    assert re.match(r"minimax (stopped at its budget of 1,000 ms before finishing depth 6; "
+                    r"shown: the [\d,]+ nodes it explored|explored 12[\d,]+ nodes to depth 6: "
+                    r"too many to draw here \(at most 60,000\)\. A smaller depth shows its "
+                    r"tree\.)", text), text
+    assert "of 1 nodes" not in text and "depth 0" not in text
+
+
 def test_the_node_budget_caption_and_the_partial_tree(client, monkeypatch):
     """Issue 9, item 3, with a node budget small enough to be the one that stops it: the
     first 500 nodes of a depth-first search go down the centre column (4), then 44; all
     three are unfinished, and 44 holds the other 497 folded."""
-    monkeypatch.setattr(web.panel, "TREE_MAX_NODES", 500)
-    monkeypatch.setattr(web.panel, "TREE_TIME", 60.0)
+    monkeypatch.setattr(web.panel, "MAX_NODES", 500)      # a custom search's node budget
     html = client.get(ITEM_3, headers=HX).get_data(as_text=True)
     assert caption(html) == ("minimax stopped at its budget of 500 nodes before finishing "
                              "depth 6; shown: the 500 nodes it explored · 0 pruned subtrees, "
@@ -271,3 +280,16 @@ def test_a_bad_step_is_a_400_with_a_message(client, url):
     """Bad input gets a 4xx with a message, never a 500."""
     r = client.get(url)
     assert r.status_code == 400 and "Step" in r.get_data(as_text=True)
+
+
+def test_a_search_too_large_to_draw_says_so_instead_of_an_empty_panel(client, monkeypatch):
+    """The expert level searches some 400,000 nodes, more than the panel draws: the panel
+    said nothing at all. It now gives the search's size in words, and the handout refuses
+    with a message. (A drawing limit of 100 nodes stands in for the 60,000 here.)"""
+    monkeypatch.setattr(web.panel, "TREE_MAX_NODES", 100)
+    html = client.get("/connect4?moves=4453&tree=1&level=medium").get_data(as_text=True)
+    assert re.match(r"alpha-beta \+ table explored [\d,]+ nodes to depth 5: too many to draw "
+                    r"here \(at most 100\)\. A smaller depth shows its tree\.$", caption(html))
+    assert "<svg" not in html.split('id="tree-panel"')[1]
+    r = client.get("/connect4/tree.svg?moves=4453&tree=1&level=medium")
+    assert r.status_code == 400 and "too many to draw (at most 100)" in r.get_data(as_text=True)

@@ -84,7 +84,7 @@ def test_table_hits_are_marked_in_the_recorded_tree():
 
 def test_iterative_deepening_records_the_tree_of_its_last_depth():
     game = Connect4()
-    r = iterative_deepening(game, game.from_moves("4453"), max_depth=4, time_limit=None,
+    r = iterative_deepening(game, game.from_moves("4453"), depth=4, time_limit=None,
                             heuristic=Threats(game), record=True)
     assert r.tree is not None and max(n.ply for n in r.tree.nodes) == 4
     assert width(unfold(r.tree)) > 7

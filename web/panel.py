@@ -7,9 +7,8 @@ from dataclasses import dataclass
 
 from flask import url_for
 
-from ai.heuristics import make_heuristic
-from ai.levels import LEVELS
-from ai.search import SearchResult, search
+from ai.levels import LEVELS, Level
+from ai.scores import SearchResult
 from ai.tree_view import at_step, caption_counts, counts_at, finished_search, unfold
 
 from .admission import admitted
@@ -17,8 +16,7 @@ from .i18n import ALGORITHM_LABELS, format_value
 from .params import BadRequest, Game, Settings, label, read_int
 
 MAX_NODES = 400_000          # no search may visit more nodes than this
-TREE_MAX_NODES = 60_000      # recording more than this is refused (the panel says so)
-TREE_TIME = 1.0              # seconds: no request needs more than about 1 s of CPU
+TREE_MAX_NODES = 60_000      # a search of more nodes is not recorded (ai.engine: record_limit)
 STEP_MAX_EVENTS = 2_000      # step-by-step replay for trees up to a few hundred nodes
 
 
@@ -65,23 +63,27 @@ class AIMove:
         return format_value(self.value)
 
 
-def run_search(settings: Settings, rules, state, *, record=False, depth=None,
-               time_limit=None, max_nodes=None) -> SearchResult:
-    """The AI's search as ``settings`` say, always bounded by depth, nodes and time (a preset
-    level's own node budget, which makes its move independent of the server's load)."""
-    if max_nodes is None:
-        max_nodes = LEVELS[settings.level].max_nodes if settings.level in LEVELS else MAX_NODES
-    kwargs = dict(heuristic=make_heuristic(rules, settings.heuristic or None),
-                  order=settings.order, time_limit=time_limit or ai_seconds(settings),
-                  max_nodes=max_nodes, record=record)
-    if settings.algorithm != "minimax":
-        kwargs["window"] = settings.window
-    depth = depth or settings.depth
-    if settings.algorithm == "iterative":
-        kwargs["max_depth"] = depth
-    else:
-        kwargs["depth"] = depth
-    return search(settings.algorithm, rules, state, **kwargs)
+def ai_level(settings: Settings) -> Level:
+    """The preset level of ``settings``, or their custom settings as a level of their own: the
+    course's algorithms as chosen (not the fast Connect-4 loop, whose order and node counts
+    are its own), bounded like every search."""
+    if settings.level in LEVELS:
+        return LEVELS[settings.level]
+    return Level("custom", settings.algorithm, settings.depth, settings.time_ms / 1000,
+                 {settings.game: settings.heuristic or None}, MAX_NODES, order=settings.order,
+                 window=settings.window, fast=False)
+
+
+def run_search(settings: Settings, rules, state, *, record=False, depth=None) -> SearchResult:
+    """The AI's search as ``settings`` say (to ``depth`` when given), through the one way to
+    ask for a move (``ai.levels.Level.play``), always bounded by depth, nodes and time (a
+    preset level's own node budget, which makes its move independent of the server's load).
+    With ``record``, the tree is that of this same search (``ai.engine`` replays it), so
+    turning the tree on never changes the move; a search of more than ``TREE_MAX_NODES``
+    nodes keeps no tree."""
+    overrides = {"depth": depth} if depth else {}
+    return ai_level(settings).play(rules, state, record=record, record_limit=TREE_MAX_NODES,
+                                   **overrides)
 
 
 def is_heavy(settings: Settings, record: bool = False) -> bool:
@@ -98,25 +100,23 @@ def is_heavy(settings: Settings, record: bool = False) -> bool:
 def ai_move(g: Game, record=False) -> tuple[AIMove, SearchResult]:
     """The AI's move for the side to move, and the search behind it."""
     start = time.perf_counter()
-    r = admitted(lambda: run_search(g.settings, g.rules, g.state, record=record,
-                                    max_nodes=MAX_NODES), heavy=is_heavy(g.settings, record))
+    r = admitted(lambda: run_search(g.settings, g.rules, g.state, record=record),
+                 heavy=is_heavy(g.settings, record))
     ms = (time.perf_counter() - start) * 1000
-    stop = stop_of(r, MAX_NODES, ai_seconds(g.settings))
+    level = ai_level(g.settings)
+    stop = stop_of(r, level.max_nodes, level.time_limit)
     # The node that broke a node budget is counted but was never searched.
-    nodes = min(r.stats.nodes, MAX_NODES) if stop and stop.budget == "nodes" else r.stats.nodes
+    nodes = min(r.stats.nodes, level.max_nodes) if stop and stop.budget == "nodes" else r.stats.nodes
     return (AIMove(r.move, g.rules.format_move(r.move), r.value, nodes, r.stats.depth, ms,
                    ALGORITHM_LABELS[g.settings.algorithm], r.complete, stop,
                    bool(r.root_values)), r)
 
 
-def ai_seconds(settings: Settings) -> float:
-    """The AI's time budget for one move (``run_search``'s default)."""
-    return settings.time_ms / 1000
-
-
 @dataclass
 class TreePanel:
     """What the tree panel shows: the search behind a move, folded around ``path``."""
+
+    too_large = False
 
     g: Game
     base: int                  # the search was made in g.states[base]
@@ -190,21 +190,34 @@ def searched_position(g: Game):
     return None
 
 
-def tree_panel(g: Game, args, result: SearchResult | None = None) -> TreePanel | None:
+@dataclass(frozen=True)
+class UndrawnSearch:
+    """A search too large to draw (more than ``TREE_MAX_NODES`` nodes: the expert level, a
+    deep custom search): the panel says so in words, with its size, instead of nothing."""
+
+    g: Game
+    about: str
+    result: SearchResult
+    limit: int = TREE_MAX_NODES
+    too_large = True
+
+
+def tree_panel(g: Game, args, result: SearchResult | None = None) -> TreePanel | UndrawnSearch | None:
     """The panel for ``g``: ``result`` when the search was just made, else the search
     recomputed; folded around the ``path`` parameter, at the ``step`` parameter."""
     found = searched_position(g)
     if found is None:
         return None
     base, about = found
-    budget = (MAX_NODES, ai_seconds(g.settings))       # the search of the AI's move
-    if result is None or result.tree is None:
-        budget = (TREE_MAX_NODES, TREE_TIME)
+    level = ai_level(g.settings)
+    budget = (level.max_nodes, level.time_limit)      # the search of the AI's move
+    if result is None:          # the same search as the move's: the same settings, to its depth
         result = admitted(lambda: run_search(
-            g.settings, g.rules, g.states[base], record=True, depth=g.settings.tree_depth,
-            time_limit=TREE_TIME, max_nodes=TREE_MAX_NODES), heavy=True)
-    if result.tree is None:     # iterative deepening did not finish even depth 1
-        return None
+            g.settings, g.rules, g.states[base], record=True, depth=g.settings.tree_depth),
+            heavy=True)
+    if result.tree is None:     # too large to record, or not even depth 1 finished
+        return (UndrawnSearch(g, about, result, TREE_MAX_NODES)
+                if result.stats.nodes > TREE_MAX_NODES else None)
     try:
         path = tuple(g.rules.parse_moves(args.get("path", "")))
         view = unfold(result.tree, path, levels=2)

@@ -130,7 +130,7 @@ def tree(game: GameSpec):
     """The tree panel alone: unfold a node (``path``) or step through the search (``step``)."""
     g = with_tree(parse_game(game, request.args))
     panel = tree_panel(g, request.args)
-    page_url = panel.url(step=panel.step) if panel else g.url()
+    page_url = panel.url(step=panel.step) if panel and not panel.too_large else g.url()
     return render(game.template, block="tree", push_url=page_url, g=g, panel=panel,
                   error=None, ai=None)
 
@@ -142,6 +142,9 @@ def tree_svg(game: GameSpec):
     panel = tree_panel(g, request.args)
     if panel is None:
         raise BadRequest("no search to draw: the game is over")
+    if panel.too_large:
+        raise BadRequest("this search explored %(n)s nodes: too many to draw (at most %(most)s)",
+                         n=panel.result.stats.nodes, most=panel.limit)
     name = f"{game.name}-{g.moves_text() or 'start'}-tree.svg"
     return Response(render_template("tree.svg", panel=panel), mimetype="image/svg+xml",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})

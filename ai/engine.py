@@ -1,0 +1,137 @@
+"""The one way to run a search by name: ``search("iterative", game, state, 9, ...)``. The
+levels (``ai.levels``), and through them the web app, the command line and the benchmarks,
+all come here.
+
+Which engine runs is chosen here, explicitly:
+
+- by default the course's algorithms (``ai.search``): minimax and alpha-beta over the game
+  protocol, with the seeds' node counts ("9 sommets sur 28");
+- with ``fast=True``, on Connect-4, the specialised loop of ``ai.fast_connect4`` wherever it
+  returns the same values (``fast_connect4.supports``): the same value, a best move, far
+  fewer nodes (it orders moves by threats and settles forced positions at once).
+
+One search decides and records
+------------------------------
+``record=True`` asks for the tree the search explored, drawn by the tree panel. Recording
+slows a search several times, and a search that its clock stops would then stop earlier and
+might play another move. So the search first runs exactly as it would without a tree; then
+the search that gave the answer runs once more, recording, with no clock and its own node
+count as its budget. Both engines are deterministic and both record their own search (the
+fast loop too), so this replay visits the same nodes in the same order and returns the same
+move and value (checked: a difference raises), and the tree is exactly the search that
+chose the move, with its node count. For iterative deepening the replay deepens to the depth
+the search finished, and the tree is the search at that depth (``stats.nodes`` counts every
+depth). ``record_limit`` bounds the work and the memory: a search of more nodes is not
+recorded, and its ``tree`` is None. A search that a budget stopped keeps the tree of what it
+explored (iterative deepening: of its deepest finished depth, or none if not even depth 1).
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from functools import partial
+
+from . import fast_connect4
+from . import search as textbook
+from .scores import SearchResult
+
+ALGORITHMS = tuple(textbook.ALGORITHMS)   # "minimax", "alphabeta", "alphabeta-tt", "iterative"
+
+
+def search(algorithm: str, game, state=None, depth=None, *, fast: bool = False,
+           record: bool = False, record_limit: int | None = None,
+           **options) -> SearchResult:
+    """Run ``algorithm`` on ``state`` (default: the start of ``game``).
+
+    Args:
+        algorithm: one of ``ALGORITHMS``.
+        depth: plies to look ahead (iterative deepening: the deepest); None searches to the
+            end of the game (iterative deepening: until a budget stops it).
+        fast: on Connect-4, run the fast loop where it gives the same values (see above).
+        record: attach the tree of this same search as ``result.tree`` (see above).
+        record_limit: record only a search of at most this many nodes (None: any).
+        options: the search's own keyword arguments (``heuristic``, ``order``, ``window``,
+            ``quick_wins``, ``max_nodes``, ``time_limit``, ``tie_break``, ``seed``, ``table``;
+            see ``ai.search``). Minimax has no window: ``window`` is ignored there.
+    Raises:
+        ValueError: an unknown algorithm or option, a bad depth or budget; ``record`` with a
+            ``table`` (the replay would start from the table the search left).
+    """
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"unknown algorithm {algorithm!r}: choose one of {', '.join(ALGORITHMS)}")
+    if algorithm == "minimax":
+        options.pop("window", None)
+    alphabeta = textbook.alphabeta
+    if fast and algorithm != "minimax" and fast_connect4.supports(game, **options):
+        alphabeta = fast_connect4.alphabeta
+    if state is None:
+        state = game.initial_state()
+    if record:
+        if options.get("table") is not None:
+            raise ValueError("a search that records is not given a table: its replay would "
+                             "start from the table the search left")
+        if options.get("tie_break") == "random" and options.get("seed") is None:
+            options["seed"] = random.randrange(1 << 32)     # so the replay breaks ties alike
+    result = _runner(algorithm, alphabeta)(game, state, depth, **options)
+    if not record:
+        return result
+    return _with_tree(algorithm, alphabeta, game, state, result, record_limit, options)
+
+
+def _runner(algorithm: str, alphabeta):
+    """The function that runs ``algorithm`` with ``alphabeta`` as its alpha-beta."""
+    if algorithm == "minimax":
+        return textbook.minimax
+    if algorithm == "alphabeta":
+        return alphabeta
+    if algorithm == "alphabeta-tt":
+        return partial(textbook.alphabeta_tt, search=alphabeta)
+    return partial(textbook.iterative_deepening, search=alphabeta)
+
+
+def _with_tree(algorithm, alphabeta, game, state, result: SearchResult, record_limit,
+               options) -> SearchResult:
+    """``result`` with the tree of the search that gave it: that search replayed, recording
+    (see the module's text)."""
+    if record_limit is not None and result.stats.nodes > record_limit:
+        return result
+    every_depth = algorithm == "iterative"      # its stats count the earlier depths too
+    if not result.complete:
+        if every_depth:                         # not even depth 1 finished: nothing to show
+            return result
+        return _with_partial_tree(algorithm, alphabeta, game, state, result, options)
+    if every_depth:                             # only the last depth's tree is kept: record it
+        alphabeta = _recording_only_at(result.depth, alphabeta)
+    again = _runner(algorithm, alphabeta)(game, state, result.depth, record=True,
+                                          **dict(options, time_limit=None,
+                                                 max_nodes=result.stats.nodes))
+    if ((again.move, again.value, again.complete) != (result.move, result.value, True)
+            or not every_depth and again.stats.nodes != result.stats.nodes):
+        raise RuntimeError(f"the recorded replay of a {algorithm} search differs from it: "
+                           f"move {again.move!r}, value {again.value}, {again.stats.nodes} "
+                           f"nodes, not {result.move!r}, {result.value}, {result.stats.nodes}")
+    return replace(result, tree=again.tree)
+
+
+def _with_partial_tree(algorithm, alphabeta, game, state, result: SearchResult,
+                       options) -> SearchResult:
+    """A search that a budget stopped, with the tree of what it explored: the same search
+    replayed with no clock and a node budget that stops it at the very node where it stopped
+    (a search counts the node that broke its budget, and aborts on entering one node more
+    than its ``max_nodes``)."""
+    again = _runner(algorithm, alphabeta)(game, state, result.depth, record=True,
+                                          **dict(options, time_limit=None,
+                                                 max_nodes=result.stats.nodes - 1))
+    if (again.complete or again.stats.nodes != result.stats.nodes
+            or (again.move, again.value) != (result.move, result.value)):
+        raise RuntimeError(f"the recorded replay of a stopped {algorithm} search differs from "
+                           f"it: {again.stats.nodes} nodes, not {result.stats.nodes}")
+    return replace(result, tree=again.tree)
+
+
+def _recording_only_at(depth: int, alphabeta):
+    """``alphabeta`` recording only its search at ``depth``: iterative deepening's earlier
+    depths only prepare the table, and their trees would be thrown away."""
+    def at_depth(game, state, d, *, record=False, **options):
+        return alphabeta(game, state, d, record=record and d == depth, **options)
+    return at_depth
