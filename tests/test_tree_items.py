@@ -293,3 +293,16 @@ def test_a_search_too_large_to_draw_says_so_instead_of_an_empty_panel(client, mo
     assert "<svg" not in html.split('id="tree-panel"')[1]
     r = client.get("/connect4/tree.svg?moves=4453&tree=1&level=medium")
     assert r.status_code == 400 and "too many to draw (at most 100)" in r.get_data(as_text=True)
+
+
+def test_the_panel_counts_what_the_summary_counts_at_the_default_level(client):
+    """Issue 10: at the default level (iterative deepening to depth 9) the AI's summary
+    counts the nodes of every depth; the panel drew the last depth alone and counted only
+    those, so the two numbers differed. Now the caption gives both, and the first is the
+    summary's."""
+    html = client.get("/connect4/ai?moves=445&tree=1", headers=HX).get_data(as_text=True)
+    summary = one_line(re.search(r'id="ai-summary">(.*?)</p>', html, re.S).group(1))
+    nodes = re.search(r"depth 9, value [^,]+, ([\d,]+) nodes", summary).group(1)
+    text = caption(html)
+    assert text.startswith(f"iterative deepening explored {nodes} nodes over depths 1 to 9; "
+                           "drawn: the last depth's "), (summary, text)
