@@ -28,7 +28,7 @@ def main(argv=None):
     p.add_argument("--count", type=int, default=10_000, help="requests to send (default 10000)")
     p.add_argument("--url", help="base URL of a running server (default: the app in-process)")
     p.add_argument("--bound", type=float, default=3.0,
-                   help="slowest acceptable answer, seconds (default 3; searches stop at 2)")
+                   help="slowest acceptable answer, seconds (default 3; searches stop at about 1)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     args = p.parse_args(argv)
 
