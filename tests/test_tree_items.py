@@ -306,3 +306,14 @@ def test_the_panel_counts_what_the_summary_counts_at_the_default_level(client):
     text = caption(html)
     assert text.startswith(f"iterative deepening explored {nodes} nodes over depths 1 to 9; "
                            "drawn: the last depth's "), (summary, text)
+
+
+def test_a_stopped_search_counts_the_same_nodes_in_the_summary_and_the_panel(client):
+    """Issue 9, item 3 and issue 10: stopped by its clock, the AI's summary counted one node
+    more than the panel drew (the node where the clock was read, never searched)."""
+    html = client.get("/connect4/ai?moves=445&level=custom&algo=minimax&depth=6&time=10&tree=1",
+                      headers=HX).get_data(as_text=True)
+    summary = one_line(re.search(r'id="ai-summary">(.*?)</p>', html, re.S).group(1))
+    in_summary = re.search(r"\(([\d,]+) nodes, ", summary).group(1)
+    in_caption = re.search(r"shown: the ([\d,]+) nodes it explored", caption(html)).group(1)
+    assert in_summary == in_caption, (summary, caption(html))

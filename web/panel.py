@@ -105,8 +105,9 @@ def ai_move(g: Game, record=False) -> tuple[AIMove, SearchResult]:
     ms = (time.perf_counter() - start) * 1000
     level = ai_level(g.settings)
     stop = stop_of(r, level.max_nodes, level.time_limit)
-    # The node that broke a node budget is counted but was never searched.
-    nodes = min(r.stats.nodes, level.max_nodes) if stop and stop.budget == "nodes" else r.stats.nodes
+    # The node that broke a budget (more nodes than allowed, or the clock read past its
+    # deadline) is counted but was never searched, nor drawn in the panel.
+    nodes = r.stats.nodes - 1 if stop else r.stats.nodes
     return (AIMove(r.move, g.rules.format_move(r.move), r.value, nodes, r.stats.depth, ms,
                    ALGORITHM_LABELS[g.settings.algorithm], r.complete, stop,
                    bool(r.root_values)), r)
