@@ -70,11 +70,15 @@ def tr(err: Exception) -> str:
                                                              **_numbers_in_locale(values)))
 
 
+def this_page(**changes) -> str:
+    """This page's link with some parameters changed (the language, projector mode)."""
+    args = {**request.args.to_dict(), **changes}
+    return url_for(request.endpoint or "pages.home", **(request.view_args or {}), **args)
+
+
 def switch_lang(lang: str) -> str:
     """This page's link in another language."""
-    args = request.args.to_dict()
-    args["lang"] = lang
-    return url_for(request.endpoint or "pages.home", **(request.view_args or {}), **args)
+    return this_page(lang=lang)
 
 
 def format_value(value) -> str:

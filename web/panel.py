@@ -199,7 +199,7 @@ class UndrawnSearch:
     g: Game
     about: str
     result: SearchResult
-    limit: int = TREE_MAX_NODES
+    limit: int            # the drawing limit it passed (TREE_MAX_NODES)
     too_large = True
 
 

@@ -2,8 +2,10 @@
 as the language is, so a teacher who starts in it stays in it from page to page."""
 from __future__ import annotations
 
-from flask import Flask, request, url_for
+from flask import Flask, request
 from markupsafe import Markup
+
+from .i18n import this_page
 
 
 def projector_on() -> bool:
@@ -25,9 +27,7 @@ def proj_field() -> Markup | str:
 
 def projector_link(on: bool) -> str:
     """This page's link with projector mode turned on or off."""
-    args = request.args.to_dict()
-    args["proj"] = 1 if on else 0
-    return url_for(request.endpoint or "pages.home", **(request.view_args or {}), **args)
+    return this_page(proj=1 if on else 0)
 
 
 def init_app(app: Flask) -> None:
