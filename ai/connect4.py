@@ -157,6 +157,34 @@ class Connect4:
                                 err=err) from None
         return state
 
+    def tree_size(self, state: C4State, depth: int, limit: int = 25_000) -> int | None:
+        """Nodes minimax visits from ``state`` to ``depth``, root included (None past
+        ``limit``): ``ai.tree_view.full_tree_size`` on bitboards, the same count (a test
+        checks it) at a fraction of the cost, since the tree panel asks on every search."""
+        if state.over:
+            return 1
+        count, level = 1, {(state.current, state.mask): 1}
+        bottoms = [(self.bottom[c], self.top[c]) for c in range(self.width)]
+        h1, cells, moves_done = self.h1, self.cells, state.moves
+        for d in range(depth):
+            below: dict = {}
+            last_ply = moves_done + d + 1 == cells      # these children fill the board
+            for (cur, mask), ways in level.items():
+                playable = [b for b, top in bottoms if not mask & top]
+                count += ways * len(playable)
+                if count > limit:
+                    return None
+                opp = cur ^ mask
+                for b in playable:
+                    new_mask = mask | (mask + b)
+                    mover = cur | (new_mask ^ mask)
+                    if last_ply or alignment(mover, h1):
+                        continue                        # game over: a leaf
+                    key = (opp, new_mask)
+                    below[key] = below.get(key, 0) + ways
+            level = below
+        return count
+
     # -- looking at a position ----------------------------------------------------------
     def stones(self, state: C4State, player: int) -> int:
         """The bitboard of ``player``'s stones."""

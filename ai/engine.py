@@ -24,6 +24,11 @@ the search finished, and the tree is the search at that depth (``stats.nodes`` c
 depth). ``record_limit`` bounds the work and the memory: a search of more nodes is not
 recorded, and its ``tree`` is None. A search that a budget stopped keeps the tree of what it
 explored (iterative deepening: of its deepest finished depth, or none if not even depth 1).
+
+A search of at most ``WHOLE_TREE_NODES`` nodes is recorded whole, with the events of a
+step-by-step replay. A larger one is recorded around what the panel draws (``ai.record.Focus``:
+the node at ``focus`` and the principal variation, the rest only counted): recording every
+node of a 50,000-node search would cost several times the search, for nodes nobody sees.
 """
 from __future__ import annotations
 
@@ -33,13 +38,15 @@ from functools import partial
 
 from . import fast_connect4
 from . import search as textbook
+from .record import Focus
 from .scores import SearchResult
 
+WHOLE_TREE_NODES = 5_000    # larger searches are recorded around a focus (see above)
 ALGORITHMS = tuple(textbook.ALGORITHMS)   # "minimax", "alphabeta", "alphabeta-tt", "iterative"
 
 
 def search(algorithm: str, game, state=None, depth=None, *, fast: bool = False,
-           record: bool = False, record_limit: int | None = None,
+           record: bool = False, record_limit: int | None = None, focus=(),
            **options) -> SearchResult:
     """Run ``algorithm`` on ``state`` (default: the start of ``game``).
 
@@ -50,6 +57,8 @@ def search(algorithm: str, game, state=None, depth=None, *, fast: bool = False,
         fast: on Connect-4, run the fast loop where it gives the same values (see above).
         record: attach the tree of this same search as ``result.tree`` (see above).
         record_limit: record only a search of at most this many nodes (None: any).
+        focus: the path (moves from ``state``) of the node the tree panel shows, for a
+            search too large to record whole (see above).
         options: the search's own keyword arguments (``heuristic``, ``order``, ``window``,
             ``quick_wins``, ``max_nodes``, ``time_limit``, ``tie_break``, ``seed``, ``table``;
             see ``ai.search``). Minimax has no window: ``window`` is ignored there.
@@ -75,7 +84,8 @@ def search(algorithm: str, game, state=None, depth=None, *, fast: bool = False,
     result = _runner(algorithm, alphabeta)(game, state, depth, **options)
     if not record:
         return result
-    return _with_tree(algorithm, alphabeta, game, state, result, record_limit, options)
+    return _with_tree(algorithm, alphabeta, game, state, result, record_limit, tuple(focus),
+                      options)
 
 
 def _runner(algorithm: str, alphabeta):
@@ -89,20 +99,21 @@ def _runner(algorithm: str, alphabeta):
     return partial(textbook.iterative_deepening, search=alphabeta)
 
 
-def _with_tree(algorithm, alphabeta, game, state, result: SearchResult, record_limit,
+def _with_tree(algorithm, alphabeta, game, state, result: SearchResult, record_limit, focus,
                options) -> SearchResult:
     """``result`` with the tree of the search that gave it: that search replayed, recording
     (see the module's text)."""
     if record_limit is not None and result.stats.nodes > record_limit:
         return result
+    record = True if result.stats.nodes <= WHOLE_TREE_NODES else Focus(focus, tuple(result.pv))
     every_depth = algorithm == "iterative"      # its stats count the earlier depths too
     if not result.complete:
         if every_depth:                         # not even depth 1 finished: nothing to show
             return result
-        return _with_partial_tree(algorithm, alphabeta, game, state, result, options)
+        return _with_partial_tree(algorithm, alphabeta, game, state, result, record, options)
     if every_depth:                             # only the last depth's tree is kept: record it
         alphabeta = _recording_only_at(result.depth, alphabeta)
-    again = _runner(algorithm, alphabeta)(game, state, result.depth, record=True,
+    again = _runner(algorithm, alphabeta)(game, state, result.depth, record=record,
                                           **dict(options, time_limit=None,
                                                  max_nodes=result.stats.nodes))
     if ((again.move, again.value, again.complete) != (result.move, result.value, True)
@@ -113,13 +124,13 @@ def _with_tree(algorithm, alphabeta, game, state, result: SearchResult, record_l
     return replace(result, tree=again.tree)
 
 
-def _with_partial_tree(algorithm, alphabeta, game, state, result: SearchResult,
+def _with_partial_tree(algorithm, alphabeta, game, state, result: SearchResult, record,
                        options) -> SearchResult:
     """A search that a budget stopped, with the tree of what it explored: the same search
     replayed with no clock and a node budget that stops it at the very node where it stopped
     (a search counts the node that broke its budget, and aborts on entering one node more
     than its ``max_nodes``)."""
-    again = _runner(algorithm, alphabeta)(game, state, result.depth, record=True,
+    again = _runner(algorithm, alphabeta)(game, state, result.depth, record=record,
                                           **dict(options, time_limit=None,
                                                  max_nodes=result.stats.nodes - 1))
     if (again.complete or again.stats.nodes != result.stats.nodes
@@ -133,5 +144,5 @@ def _recording_only_at(depth: int, alphabeta):
     """``alphabeta`` recording only its search at ``depth``: iterative deepening's earlier
     depths only prepare the table, and their trees would be thrown away."""
     def at_depth(game, state, d, *, record=False, **options):
-        return alphabeta(game, state, d, record=record and d == depth, **options)
+        return alphabeta(game, state, d, record=record if d == depth else False, **options)
     return at_depth

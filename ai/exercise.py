@@ -69,7 +69,7 @@ def solve(game: ExerciseTree, algorithm: str = "alphabeta", *, window="infinite"
         else:
             node.alpha, node.beta, node.value = mine.alpha, mine.beta, mine.value
             node.cutoff, node.pv = mine.cutoff, mine.pv
-        full.nodes.append(node)
+        full.add(node)
         paths[node.id] = path
     return Solved(game, algorithm, result, full, paths, values)
 

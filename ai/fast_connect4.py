@@ -82,7 +82,7 @@ from functools import lru_cache
 from .bitboard import Geometry, geometry, non_losing, winning_cells
 from .connect4 import C4State, Connect4
 from .heuristics import CellValues, Threats, cell_values
-from .record import SearchTree
+from .record import SearchTree, new_tree
 from .scores import (EXACT, HEURISTIC_MAX, INF, LOWER, MAX_SCORE, UPPER, WIN_THRESHOLD,
                      SearchAborted, SearchResult, SearchStats, check_limits)
 
@@ -309,7 +309,7 @@ def alphabeta(game, state=None, depth=None, *, heuristic=None, order=None, quick
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     values: dict = {}
-    tree = SearchTree(game.to_move(state)) if record else None
+    tree = new_tree(record, game.to_move(state))
     complete = True
     try:
         move, value, pv, counts = fast_alphabeta(
@@ -576,7 +576,8 @@ def _build(t: _Tables, kind: int, quick: bool):
             tdata[key] = (1, UPPER if best <= alpha0 else LOWER if best >= beta else EXACT,
                           best, best_move)
         if rec is not None:
-            record_scored(ply, cur, mask, possible, order[:n], alpha0, beta, order[n:])
+            record_scored(ply, cur, mask, possible, order[:n], alpha0, beta, order[n:],
+                          best >= beta)
             rec.exit(ply, best)
         if nodes > checkpoint:
             check()
@@ -764,9 +765,14 @@ def _build(t: _Tables, kind: int, quick: bool):
             return 0
         return heur(C4State(cur ^ mask, mask | bit, 1, 0, 0, None), 0)   # player 0 moved
 
-    def record_scored(ply, cur, mask, possible, scored, alpha, beta, skipped):
+    def record_scored(ply, cur, mask, possible, scored, alpha, beta, skipped, cut):
         """The children of the depth-1 node at ``ply`` that node1 scored inline, as the loop
-        met them (with the window's moves), and those a cut skipped."""
+        met them (with the window's moves), and those a cut skipped. Below a node the
+        recording does not keep (``ai.record.Focus``), only counted: no heuristic call."""
+        nid = rec.ids[ply]
+        if nid < 0:
+            rec.tree.hidden_leaves(nid, len(scored), cut, len(skipped))
+            return
         for col, cm, _, _ in scored:
             v = child_value(cur, mask, possible & cm)
             rec.child(ply, col, "horizon", v, alpha, beta)

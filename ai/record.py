@@ -8,6 +8,13 @@ children are kept as nodes (``pruned=True``) so a picture can show what a cut sa
 position is scored, ``update`` when alpha or beta moves, ``cut`` when the rest of the children
 are skipped, ``table`` when a transposition table entry decides a node, ``exit`` with the
 value sent to the parent.
+
+A large search is recorded around what the tree panel can draw (``Focus``): the root, the
+children of every node on the principal variation or on the way to the node in focus, and
+the focus node's grandchildren. Every other node is only counted, as part of the nearest
+recorded ancestor's folded subtree, so the panel's sizes ("1,506 nodes") and the caption's
+counts stay exact while recording costs little more than searching. Such a tree has no
+events: step by step replays only small searches, which are recorded whole.
 """
 from __future__ import annotations
 
@@ -34,59 +41,157 @@ class Node:
     children: list = field(default_factory=list)
 
 
-class SearchTree:
-    """Nodes in the order the search entered them; node 0 is the root."""
+@dataclass(frozen=True)
+class Focus:
+    """What a recording keeps (see the module's text): the node at ``path`` (moves from the
+    root) and the principal variation ``pv``, with their surroundings. Pass it as a search's
+    ``record=`` instead of True."""
 
-    def __init__(self, root_player: int):
+    path: tuple = ()
+    pv: tuple = ()
+
+    def open_paths(self) -> frozenset:
+        """Nodes whose children are recorded: the prefixes of the two lines, and the focus
+        node's children (so that its grandchildren are drawn, as ``tree_view.unfold`` does)."""
+        lines = [tuple(self.path), tuple(self.pv)]
+        return frozenset(line[:i] for line in lines for i in range(len(line) + 1))
+
+
+def new_tree(record, root_player: int) -> "SearchTree | None":
+    """The tree a search's ``record`` argument asks for: None (False), whole (True), or
+    around a ``Focus``."""
+    if not record:
+        return None
+    return SearchTree(root_player, record if isinstance(record, Focus) else None)
+
+
+class SearchTree:
+    """Nodes in the order the search entered them; node 0 is the root.
+
+    With a ``focus``, only the nodes around it are kept (see the module's text): a node not
+    kept gets the id ``~a`` (negative) where ``a`` is its nearest kept ancestor, which
+    counts it in ``hidden[a]``; the search's later calls with that id only count."""
+
+    def __init__(self, root_player: int, focus: Focus | None = None):
         self.root_player = root_player
+        self.focus = focus
         self.nodes: list[Node] = []
         self.events: list[tuple] = []
+        self.hidden: list[int] = []        # explored nodes below each node, not kept
+        self.explored = 0                  # nodes the search visited (the seeds' "sommets explorés")
+        self.pruned_count = 0              # children that a cut skipped
+        self.cutoffs = 0
+        self.table_hits = 0
+        if focus is not None:
+            self._open = focus.open_paths()
+            self._focus_path = tuple(focus.path)
+            self._paths: list[tuple] = []
+
+    @property
+    def whole(self) -> bool:
+        """Every node is kept, with the events of a step-by-step replay."""
+        return self.focus is None
 
     # -- called by the search ------------------------------------------------------------
     def enter(self, parent, move, ply, to_move, alpha, beta) -> int:
+        self.explored += 1
+        if self.focus is not None and parent is not None:
+            if parent < 0:                          # below a node that is not kept
+                self.hidden[~parent] += 1
+                return parent
+            path = self._paths[parent] + (move,)
+            if self._paths[parent] not in self._open and path[:-2] != self._focus_path:
+                self.hidden[parent] += 1
+                return ~parent
         sign = 1 if to_move == self.root_player else -1
         lo, hi = (alpha, beta) if sign == 1 else (-beta, -alpha)
         node = Node(len(self.nodes), parent, move, ply, sign == 1, lo, hi)
         self.nodes.append(node)
+        self.hidden.append(0)
         if parent is not None:
             self.nodes[parent].children.append(node.id)
-        self.events.append(("enter", node.id, lo, hi))
+        if self.focus is None:
+            self.events.append(("enter", node.id, lo, hi))
+        else:
+            self._paths.append(() if parent is None else path)
         return node.id
+
+    def hidden_leaves(self, node_id, count: int, cut: bool, skipped: int) -> None:
+        """``count`` children of a node that is not kept, scored without being entered
+        (the fast Connect-4 loop's depth-1 nodes); a cut there skipped ``skipped`` more."""
+        self.explored += count
+        self.hidden[~node_id] += count
+        if cut:
+            self.cutoffs += 1
+            self.pruned_count += skipped
 
     def _root_view(self, node_id, value):
         return value if self.nodes[node_id].is_max else -value
 
     def leaf(self, node_id, kind, value):
+        if node_id < 0:
+            return
         node = self.nodes[node_id]
         node.kind = kind
         node.value = self._root_view(node_id, value)
         self.events.append(("leaf", node_id, node.value, kind))
 
     def update(self, node_id, alpha, beta):
+        if self.focus is not None:          # only a step-by-step replay shows updates
+            return
         sign_max = self.nodes[node_id].is_max
         lo, hi = (alpha, beta) if sign_max else (-beta, -alpha)
         self.events.append(("update", node_id, lo, hi))
 
     def cut(self, node_id, skipped_moves):
+        self.cutoffs += 1
+        self.pruned_count += len(skipped_moves)
+        if node_id < 0:
+            return
         node = self.nodes[node_id]
         node.cutoff = True
         for move in skipped_moves:
             child = Node(len(self.nodes), node_id, move, node.ply + 1, not node.is_max,
                          pruned=True)
             self.nodes.append(child)
+            self.hidden.append(0)
             node.children.append(child.id)
-        self.events.append(("cut", node_id, tuple(skipped_moves)))
+            if self.focus is not None:
+                self._paths.append(self._paths[node_id] + (move,))
+        if self.focus is None:
+            self.events.append(("cut", node_id, tuple(skipped_moves)))
 
     def table_hit(self, node_id, value):
+        self.table_hits += 1
+        if node_id < 0:
+            return
         node = self.nodes[node_id]
         node.table = "hit"
         node.value = self._root_view(node_id, value)
-        self.events.append(("table", node_id, node.value))
+        if self.focus is None:
+            self.events.append(("table", node_id, node.value))
+
+    def table_move(self, node_id):
+        """A table entry gave the move to try first at this node."""
+        if node_id >= 0:
+            self.nodes[node_id].table = "move"
 
     def exit(self, node_id, value):
+        if node_id < 0:
+            return
         node = self.nodes[node_id]
         node.value = self._root_view(node_id, value)
-        self.events.append(("exit", node_id, node.value))
+        if self.focus is None:
+            self.events.append(("exit", node_id, node.value))
+
+    def add(self, node: Node) -> None:
+        """Append a node built elsewhere (a tree made from other trees: ``ai.exercise``)."""
+        self.nodes.append(node)
+        self.hidden.append(0)
+        self.explored += not node.pruned
+        self.pruned_count += node.pruned
+        self.cutoffs += node.cutoff
+        self.table_hits += node.table == "hit"
 
     # -- reading it ----------------------------------------------------------------------
     def mark_pv(self, moves):
@@ -100,13 +205,3 @@ class SearchTree:
                 break
             nxt.pv = True
             node = nxt
-
-    @property
-    def explored(self) -> int:
-        """Nodes the search visited (the seeds' "sommets explorés")."""
-        return sum(1 for n in self.nodes if not n.pruned)
-
-    @property
-    def pruned_count(self) -> int:
-        """Pruned subtrees: children that a cut skipped."""
-        return sum(1 for n in self.nodes if n.pruned)

@@ -32,7 +32,7 @@ import time
 from dataclasses import replace
 from typing import Callable
 
-from .record import SearchTree
+from .record import new_tree
 from .scores import (EXACT, INF, LOWER, MAX_SCORE, UPPER, WIN_THRESHOLD, SearchAborted,
                      SearchResult, SearchStats, check_limits, terminal_score)
 
@@ -129,7 +129,7 @@ class _Engine:
         self.quick = quick_wins
         self.leaf_scores = getattr(game, "leaf_scores", False)
         self.table = table
-        self.tree = SearchTree(root_player) if record else None
+        self.tree = new_tree(record, root_player)
         self.max_nodes = max_nodes
         self.deadline = None if time_limit is None else time.perf_counter() + time_limit
         # The course's window [-maxScore, +maxScore] (seed 003), tightened at every node to the
@@ -233,7 +233,7 @@ class _Engine:
                 if e_move is not None and e_move in moves and moves[0] != e_move:
                     moves = [e_move] + [m for m in moves if m != e_move]
                     if tree:
-                        tree.nodes[nid].table = "move"
+                        tree.table_move(nid)
 
         best, best_move = -INF, None
         for i, m in enumerate(moves):

@@ -34,10 +34,13 @@ class ViewNode:
 
 
 def subtree_sizes(tree: SearchTree) -> list[int]:
-    """Explored nodes in each node's subtree, itself included (pruned nodes count 0)."""
+    """Explored nodes in each node's subtree, itself included (pruned nodes count 0), those
+    a recording around a focus only counted (``tree.hidden``) too."""
     sizes = [0] * len(tree.nodes)
+    hidden = tree.hidden
     for node in reversed(tree.nodes):     # children are always recorded after their parent
-        sizes[node.id] = (0 if node.pruned else 1) + sum(sizes[c] for c in node.children)
+        sizes[node.id] = ((0 if node.pruned else 1) + hidden[node.id]
+                          + sum(sizes[c] for c in node.children))
     return sizes
 
 
@@ -111,8 +114,7 @@ def width(view: ViewNode) -> int:
 
 def caption_counts(tree: SearchTree) -> dict:
     return {"explored": tree.explored, "pruned": tree.pruned_count,
-            "cutoffs": sum(1 for n in tree.nodes if n.cutoff),
-            "table_hits": sum(1 for n in tree.nodes if n.table == "hit")}
+            "cutoffs": tree.cutoffs, "table_hits": tree.table_hits}
 
 
 @dataclass
@@ -229,21 +231,26 @@ def question(view: ViewNode) -> dict[int, Shown]:
 
 def full_tree_size(game, state, depth: int, limit: int = 25_000) -> int | None:
     """Nodes minimax visits from ``state`` to ``depth`` (root included): the "M" of
-    "explored N of M". None when the count would pass ``limit`` (it is counted by walking).
-    Nim's whole tree is counted at once by ``ai.nim_tree.nim_tree_size`` instead."""
-    count = 0
+    "explored N of M". None when the count would pass ``limit``.
+    Nim's whole tree is counted at once by ``ai.nim_tree.nim_tree_size`` instead.
 
-    def walk_tree(s, d):
-        nonlocal count
-        count += 1
-        if count > limit:
-            raise OverflowError
-        if d == 0 or game.is_terminal(s):
-            return
-        for m in game.actions(s):
-            walk_tree(game.result(s, m), d - 1)
-    try:
-        walk_tree(state, depth)
-    except OverflowError:
-        return None
+    Counted level by level, each position once with the number of move orders that reach
+    it: a transposition has the same subtree wherever it is met (the game protocol's states
+    compare equal exactly then), so the work is the distinct positions, not the tree's nodes
+    (a Connect-4 depth-6 tree of 137,000 nodes holds about 2,000 of them)."""
+    count = 1
+    level = {state: 1}
+    for _ in range(depth):
+        below: dict = {}
+        for s, ways in level.items():
+            if game.is_terminal(s):
+                continue
+            moves = game.actions(s)
+            count += ways * len(moves)
+            if count > limit:               # stop as soon as the count is known to be too big
+                return None
+            for m in moves:
+                child = game.result(s, m)
+                below[child] = below.get(child, 0) + ways
+        level = below
     return count

@@ -65,7 +65,8 @@ CONNECT4 = GameSpec(
     (Param("w", "width", _l("Columns"), 7, 4, 9), Param("h", "height", _l("Rows"), 6, 4, 9)),
     "col", "connect4.html", orders=("center", "natural", "reverse"),
     # depth 5 is about 20,000 minimax nodes: the comparison stays within its time budget
-    compare_depth=5, new_game_label=_l("New game with another board"))
+    compare_depth=5, new_game_label=_l("New game with another board"),
+    tree_size=lambda rules, state, depth: rules.tree_size(state, depth))
 
 NIM = GameSpec(
     "nim", _l("Nim"), Nim,

@@ -74,16 +74,17 @@ def ai_level(settings: Settings) -> Level:
                  window=settings.window, fast=False)
 
 
-def run_search(settings: Settings, rules, state, *, record=False, depth=None) -> SearchResult:
+def run_search(settings: Settings, rules, state, *, record=False, depth=None,
+               focus=()) -> SearchResult:
     """The AI's search as ``settings`` say (to ``depth`` when given), through the one way to
     ask for a move (``ai.levels.Level.play``), always bounded by depth, nodes and time (a
     preset level's own node budget, which makes its move independent of the server's load).
     With ``record``, the tree is that of this same search (``ai.engine`` replays it), so
     turning the tree on never changes the move; a search of more than ``TREE_MAX_NODES``
-    nodes keeps no tree."""
+    nodes keeps no tree; a large one is recorded around the node at ``focus`` (a path)."""
     overrides = {"depth": depth} if depth else {}
     return ai_level(settings).play(rules, state, record=record, record_limit=TREE_MAX_NODES,
-                                   **overrides)
+                                   focus=focus, **overrides)
 
 
 def is_heavy(settings: Settings, record: bool = False) -> bool:
@@ -156,7 +157,8 @@ class TreePanel:
 
     @property
     def steppable(self) -> bool:
-        return len(self.result.tree.events) <= STEP_MAX_EVENTS
+        tree = self.result.tree
+        return tree.whole and len(tree.events) <= STEP_MAX_EVENTS
 
     def path_text(self, path) -> str:
         return self.g.rules.format_moves(path)
@@ -212,15 +214,18 @@ def tree_panel(g: Game, args, result: SearchResult | None = None) -> TreePanel |
     base, about = found
     level = ai_level(g.settings)
     budget = (level.max_nodes, level.time_limit)      # the search of the AI's move
+    try:
+        path = tuple(g.rules.parse_moves(args.get("path", "")))
+    except ValueError as err:
+        raise BadRequest("%(field)s: %(err)s", "path", field=label("path"), err=err) from None
     if result is None:          # the same search as the move's: the same settings, to its depth
         result = admitted(lambda: run_search(
-            g.settings, g.rules, g.states[base], record=True, depth=g.settings.tree_depth),
-            heavy=True)
+            g.settings, g.rules, g.states[base], record=True, depth=g.settings.tree_depth,
+            focus=path), heavy=True)
     if result.tree is None:     # too large to record, or not even depth 1 finished
         return (UndrawnSearch(g, about, result, TREE_MAX_NODES)
                 if result.stats.nodes > TREE_MAX_NODES else None)
     try:
-        path = tuple(g.rules.parse_moves(args.get("path", "")))
         view = unfold(result.tree, path, levels=2)
     except ValueError as err:
         raise BadRequest("%(field)s: %(err)s", "path", field=label("path"), err=err) from None
