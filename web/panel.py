@@ -2,8 +2,7 @@
 replayed step by step."""
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from flask import url_for
 
@@ -14,6 +13,7 @@ from ai.tree_view import at_step, caption_counts, counts_at, finished_search, un
 from .admission import admitted
 from .i18n import ALGORITHM_LABELS, format_value
 from .params import BadRequest, Game, Settings, label, read_int
+from .recent import recent
 
 MAX_NODES = 400_000          # no search may visit more nodes than this
 TREE_MAX_NODES = 60_000      # a search of more nodes is not recorded (ai.engine: record_limit)
@@ -87,6 +87,27 @@ def run_search(settings: Settings, rules, state, *, record=False, depth=None,
                                    focus=focus, **overrides)
 
 
+def searched(settings: Settings, rules, state, *, record=False, depth=None, focus=(),
+             heavy: bool) -> SearchResult:
+    """``run_search`` as a request asks for it: a search just made with the same settings
+    comes from this worker's recent searches (``web.recent``: only the load-independent
+    levels), any other goes through admission control (``web.admission``) in its lane."""
+    level = ai_level(settings)
+    if not level.load_independent or settings.level not in LEVELS:
+        return admitted(lambda: run_search(settings, rules, state, record=record, depth=depth,
+                                           focus=focus), heavy=heavy)
+    key = (level.name, repr(rules), state, depth)
+    kept = recent("trees").get(key + (tuple(focus),)) if record else recent("moves").get(key)
+    if kept is not None:
+        return kept
+    r = admitted(lambda: run_search(settings, rules, state, record=record, depth=depth,
+                                    focus=focus), heavy=heavy)
+    if record:
+        recent("trees").put(key + (tuple(focus),), r)
+    recent("moves").put(key, replace(r, tree=None))
+    return r
+
+
 def is_heavy(settings: Settings, record: bool = False) -> bool:
     """Whether a search may take long: recorded for the tree panel, the expert level, or a
     deep custom search (the admission lanes of ``web.admission``)."""
@@ -100,10 +121,8 @@ def is_heavy(settings: Settings, record: bool = False) -> bool:
 
 def ai_move(g: Game, record=False) -> tuple[AIMove, SearchResult]:
     """The AI's move for the side to move, and the search behind it."""
-    start = time.perf_counter()
-    r = admitted(lambda: run_search(g.settings, g.rules, g.state, record=record),
-                 heavy=is_heavy(g.settings, record))
-    ms = (time.perf_counter() - start) * 1000
+    r = searched(g.settings, g.rules, g.state, record=record, heavy=is_heavy(g.settings, record))
+    ms = r.stats.elapsed * 1000          # the search's own time (a kept one's too)
     level = ai_level(g.settings)
     stop = stop_of(r, level.max_nodes, level.time_limit)
     # The node that broke a budget (more nodes than allowed, or the clock read past its
@@ -219,9 +238,8 @@ def tree_panel(g: Game, args, result: SearchResult | None = None) -> TreePanel |
     except ValueError as err:
         raise BadRequest("%(field)s: %(err)s", "path", field=label("path"), err=err) from None
     if result is None:          # the same search as the move's: the same settings, to its depth
-        result = admitted(lambda: run_search(
-            g.settings, g.rules, g.states[base], record=True, depth=g.settings.tree_depth,
-            focus=path), heavy=True)
+        result = searched(g.settings, g.rules, g.states[base], record=True,
+                          depth=g.settings.tree_depth, focus=path, heavy=True)
     if result.tree is None:     # too large to record, or not even depth 1 finished
         return (UndrawnSearch(g, about, result, TREE_MAX_NODES)
                 if result.stats.nodes > TREE_MAX_NODES else None)

@@ -1,0 +1,48 @@
+"""Recent searches (``web.recent``): a position asked for again with the same settings is
+answered without searching again, with the same reply; only the levels whose reply cannot
+depend on the clock are kept."""
+import re
+
+from app import create_app
+
+HX = {"HX-Request": "true"}
+
+
+def summary(html: str) -> str:
+    return re.search(r'<p class="ai-summary"[^>]*>(.*?)</p>', html, re.S).group(1)
+
+
+def app_with_tiny_search_allowance():
+    # A client may ask for 1 ms of search time a minute: a second real search gets a 429.
+    return create_app({"TESTING": True, "CLIENT_SEARCH_SECONDS": 0.001})
+
+
+def test_the_same_position_again_is_answered_at_once_with_the_same_reply():
+    client = app_with_tiny_search_allowance().test_client()
+    client.get("/connect4")
+    first = client.get("/connect4/ai?moves=4&mode=human-ai", headers=HX)
+    again = client.get("/connect4/ai?moves=4&mode=human-ai", headers=HX)
+    assert first.status_code == again.status_code == 200
+    assert summary(first.get_data(as_text=True)) == summary(again.get_data(as_text=True))
+    assert first.headers["HX-Push-Url"] == again.headers["HX-Push-Url"]
+    # a position not searched yet is a real search: over the allowance
+    assert client.get("/connect4/ai?moves=3&mode=human-ai", headers=HX).status_code == 429
+
+
+def test_a_move_s_tree_opened_again_is_the_same_tree_without_a_new_search():
+    client = app_with_tiny_search_allowance().test_client()
+    client.get("/connect4")
+    url = "/connect4/tree?moves=4&mode=ai-human&tree=1"
+    first, again = client.get(url, headers=HX), client.get(url, headers=HX)
+    assert first.status_code == again.status_code == 200
+    assert first.get_data() == again.get_data()
+    # another node in focus: recorded anew, a search over the allowance
+    assert client.get(url + "&path=4", headers=HX).status_code == 429
+
+
+def test_the_expert_level_whose_move_depends_on_the_clock_is_searched_every_time():
+    client = app_with_tiny_search_allowance().test_client()
+    client.get("/connect4")
+    url = "/connect4/ai?moves=4&mode=human-ai&level=expert"
+    assert client.get(url, headers=HX).status_code == 200
+    assert client.get(url, headers=HX).status_code == 429
