@@ -3,8 +3,9 @@ the browser's Accept-Language, then English; the language kept in every link and
 and numbers in the page's language."""
 from __future__ import annotations
 
-from flask import Flask, Response, render_template, request, url_for
-from flask_babel import Babel, format_decimal, get_locale, gettext, lazy_gettext as _l
+from flask import Flask, Response, g, render_template, request, url_for
+from flask_babel import (Babel, format_decimal, get_locale as babel_locale, get_translations,
+                         gettext, lazy_gettext as _l)
 from babel.numbers import get_group_symbol
 from markupsafe import Markup
 
@@ -17,6 +18,24 @@ ALGORITHM_LABELS = {"minimax": _l("minimax"), "alphabeta": _l("alpha-beta"),
                     "iterative": _l("iterative deepening")}
 LEVEL_LABELS = {"beginner": _l("beginner"), "easy": _l("easy"), "medium": _l("medium"),
                 "hard": _l("hard"), "expert": _l("expert")}
+
+
+def get_locale():
+    """The page's locale, looked up once per request (Flask-Babel's own look-up goes through
+    several context variables, and a page asks a few hundred times: every label, number and
+    link)."""
+    locale = g.get("_locale")
+    if locale is None:
+        locale = g._locale = babel_locale()
+    return locale
+
+
+def _translations():
+    """The page's catalogue, once per request (see ``get_locale``)."""
+    t = g.get("_translations")
+    if t is None:
+        t = g._translations = get_translations()
+    return t
 
 
 def select_locale() -> str:
@@ -51,7 +70,10 @@ def num(value, digits=None) -> str:
     space). Whole numbers of any size (a Nim tree of 99 matches has 10^28 nodes) are grouped
     by hand: Babel's decimal context would raise on them."""
     if isinstance(value, int) and digits is None:
-        return f"{value:,}".replace(",", get_group_symbol(locale=get_locale()))
+        group = g.get("_group")
+        if group is None:
+            group = g._group = get_group_symbol(locale=get_locale())
+        return f"{value:,}".replace(",", group)
     if digits is not None:
         return format_decimal(round(value, digits),
                               format="#,##0." + "0" * digits if digits else "#,##0")
@@ -127,5 +149,11 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", "translations")
     Babel(app, locale_selector=select_locale)
     app.jinja_env.policies["ext.i18n.trimmed"] = True
+    # Flask-Babel's callables, with the catalogue looked up once per request (see get_locale).
+    app.jinja_env.install_gettext_callables(
+        gettext=lambda s: _translations().ugettext(s),
+        ngettext=lambda s, p, n: _translations().ungettext(s, p, n),
+        pgettext=lambda c, s: _translations().upgettext(c, s),
+        npgettext=lambda c, s, p, n: _translations().unpgettext(c, s, p, n), newstyle=True)
     app.before_request(check_lang)
     app.url_defaults(add_lang)

@@ -4,15 +4,14 @@ from __future__ import annotations
 import hashlib
 
 from flask import Flask, url_for
-from flask_babel import get_locale
 
 from ai.heuristics import heuristics_for
 from ai.levels import LEVELS
 from ai.tree_view import path_of, walk, width
 
 from .games import GAMES, ORDER_LABELS
-from .i18n import (ALGORITHM_LABELS, LANGUAGES, LEVEL_LABELS, format_bound, lang_field, num,
-                   switch_lang, tr)
+from .i18n import (ALGORITHM_LABELS, LANGUAGES, LEVEL_LABELS, format_bound, get_locale,
+                   lang_field, num, switch_lang, tr)
 from .params import MAX_DEPTH, MAX_TIME_MS, MODES
 
 
