@@ -66,26 +66,47 @@ def search(algorithm: str, game, state=None, depth=None, *, fast: bool = False,
         ValueError: an unknown algorithm or option, a bad depth or budget; ``record`` with a
             ``table`` (the replay would start from the table the search left).
     """
-    if algorithm not in ALGORITHMS:
-        raise ValueError(f"unknown algorithm {algorithm!r}: choose one of {', '.join(ALGORITHMS)}")
-    if algorithm == "minimax":
-        options.pop("window", None)
-    alphabeta = textbook.alphabeta
-    if fast and algorithm != "minimax" and fast_connect4.supports(game, **options):
-        alphabeta = fast_connect4.alphabeta
+    alphabeta = _alphabeta_for(algorithm, game, fast, options)
     if state is None:
         state = game.initial_state()
     if record:
-        if options.get("table") is not None:
-            raise ValueError("a search that records is not given a table: its replay would "
-                             "start from the table the search left")
-        if options.get("tie_break") == "random" and options.get("seed") is None:
-            options["seed"] = random.randrange(1 << 32)     # so the replay breaks ties alike
+        _check_recording(options)
     result = _runner(algorithm, alphabeta)(game, state, depth, **options)
     if not record:
         return result
     return _with_tree(algorithm, alphabeta, game, state, result, record_limit, tuple(focus),
                       options)
+
+
+def with_tree(algorithm: str, game, state, result: SearchResult, depth=None, *,
+              fast: bool = False, record_limit: int | None = None, focus=(),
+              **options) -> SearchResult:
+    """``result``, a search made before with exactly these arguments (kept by a cache, read
+    from ``ai.level_book``), with its tree: ``search(..., record=True)`` without searching
+    first, since the replay needs only the search's outcome."""
+    alphabeta = _alphabeta_for(algorithm, game, fast, options)
+    _check_recording(options)
+    return _with_tree(algorithm, alphabeta, game, state, result, record_limit, tuple(focus),
+                      options)
+
+
+def _alphabeta_for(algorithm, game, fast, options):
+    """Check ``algorithm`` and ``options``; the alpha-beta it runs (see the module's text)."""
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"unknown algorithm {algorithm!r}: choose one of {', '.join(ALGORITHMS)}")
+    if algorithm == "minimax":
+        options.pop("window", None)
+    if fast and algorithm != "minimax" and fast_connect4.supports(game, **options):
+        return fast_connect4.alphabeta
+    return textbook.alphabeta
+
+
+def _check_recording(options) -> None:
+    if options.get("table") is not None:
+        raise ValueError("a search that records is not given a table: its replay would "
+                         "start from the table the search left")
+    if options.get("tie_break") == "random" and options.get("seed") is None:
+        options["seed"] = random.randrange(1 << 32)     # so the replay breaks ties alike
 
 
 def _runner(algorithm: str, alphabeta):

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .engine import search
+from .engine import search, with_tree
 from .heuristics import make_heuristic
 from .scores import SearchResult
 
@@ -50,6 +50,12 @@ class Level:
         """The level's move in ``state`` (``overrides`` replace any search argument; with
         ``record=True``, the result carries the tree of that same search: ``ai.engine``)."""
         return search(self.algorithm, game, state, **{**self.options(game), **overrides})
+
+    def with_tree(self, game, state, result: SearchResult, **overrides) -> SearchResult:
+        """``result``, this level's search of ``state`` made before (``overrides`` as then),
+        with its tree (``ai.engine.with_tree``: the replay alone)."""
+        return with_tree(self.algorithm, game, state, result,
+                         **{**self.options(game), **overrides})
 
 
 LEVELS = {

@@ -20,13 +20,14 @@ def app_with_tiny_search_allowance():
 def test_the_same_position_again_is_answered_at_once_with_the_same_reply():
     client = app_with_tiny_search_allowance().test_client()
     client.get("/connect4")
-    first = client.get("/connect4/ai?moves=4&mode=human-ai", headers=HX)
-    again = client.get("/connect4/ai?moves=4&mode=human-ai", headers=HX)
+    # past the level's book of first replies (ai.level_book): a real search
+    first = client.get("/connect4/ai?moves=123412341&mode=human-ai", headers=HX)
+    again = client.get("/connect4/ai?moves=123412341&mode=human-ai", headers=HX)
     assert first.status_code == again.status_code == 200
     assert summary(first.get_data(as_text=True)) == summary(again.get_data(as_text=True))
     assert first.headers["HX-Push-Url"] == again.headers["HX-Push-Url"]
     # a position not searched yet is a real search: over the allowance
-    assert client.get("/connect4/ai?moves=3&mode=human-ai", headers=HX).status_code == 429
+    assert client.get("/connect4/ai?moves=123412342&mode=human-ai", headers=HX).status_code == 429
 
 
 def test_a_move_s_tree_opened_again_is_the_same_tree_without_a_new_search():

@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 
 from flask import url_for
 
+from ai import level_book
 from ai.levels import LEVELS, Level
 from ai.scores import SearchResult
 from ai.tree_view import at_step, caption_counts, counts_at, finished_search, unfold
@@ -89,21 +90,36 @@ def run_search(settings: Settings, rules, state, *, record=False, depth=None,
 
 def searched(settings: Settings, rules, state, *, record=False, depth=None, focus=(),
              heavy: bool) -> SearchResult:
-    """``run_search`` as a request asks for it: a search just made with the same settings
-    comes from this worker's recent searches (``web.recent``: only the load-independent
-    levels), any other goes through admission control (``web.admission``) in its lane."""
+    """``run_search`` as a request asks for it. For the levels whose reply cannot depend on
+    the clock (``Level.load_independent``), a search made before is not made again: this
+    worker's recent searches (``web.recent``) and the level's book of first replies
+    (``ai.level_book``) give it at once, and its tree costs only the replay that records it.
+    Every search that runs goes through admission control (``web.admission``) in its lane."""
     level = ai_level(settings)
     if not level.load_independent or settings.level not in LEVELS:
         return admitted(lambda: run_search(settings, rules, state, record=record, depth=depth,
                                            focus=focus), heavy=heavy)
+    if depth == level.depth:
+        depth = None                    # the level's own search (the tree panel's td=)
     key = (level.name, repr(rules), state, depth)
-    kept = recent("trees").get(key + (tuple(focus),)) if record else recent("moves").get(key)
-    if kept is not None:
+    tree_key = key + (tuple(focus),)
+    if record and (kept := recent("trees").get(tree_key)) is not None:
         return kept
-    r = admitted(lambda: run_search(settings, rules, state, record=record, depth=depth,
-                                    focus=focus), heavy=heavy)
+    known = recent("moves").get(key)
+    if known is None and depth is None:
+        known = level_book.reply(level.name, rules, state)
+    if known is not None and not record:
+        recent("moves").put(key, known)
+        return known
+    overrides = {"depth": depth} if depth else {}
+    if known is not None:
+        r = admitted(lambda: level.with_tree(rules, state, known, record_limit=TREE_MAX_NODES,
+                                             focus=focus, **overrides), heavy=heavy)
+    else:
+        r = admitted(lambda: run_search(settings, rules, state, record=record, depth=depth,
+                                        focus=focus), heavy=heavy)
     if record:
-        recent("trees").put(key + (tuple(focus),), r)
+        recent("trees").put(tree_key, r)
     recent("moves").put(key, replace(r, tree=None))
     return r
 
