@@ -85,6 +85,44 @@ def unfold(tree: SearchTree, path=(), levels: int = 2, sizes=None) -> ViewNode:
     return root
 
 
+def best_child(tree: SearchTree, node: Node) -> Node | None:
+    """The child that gave ``node`` its value: the one on the principal variation if there is
+    one, else the first explored child whose value is the node's (None if none is kept). In
+    a search a budget stopped, a node it did not finish has no value: its last child, the
+    one being searched when the budget ran out."""
+    kids = [tree.nodes[c] for c in node.children if not tree.nodes[c].pruned]
+    if node.value is None:
+        return kids[-1] if kids else None
+    return (next((k for k in kids if k.pv), None)
+            or next((k for k in kids if k.value is not None and k.value == node.value), None))
+
+
+def spine(tree: SearchTree, path=(), sizes=None) -> ViewNode:
+    """A large search as a class reads it: the node at ``path``, its children in one row
+    (each folded, its size shown), and under the child that gave the node its value, the
+    line of best replies down to the depth searched (the principal variation when the node is
+    on it). One column per child, so the picture is as wide as the moves, not the tree."""
+    sizes = sizes or subtree_sizes(tree)
+    start = node_at(tree, path)
+    line = best_child(tree, start)
+    root = ViewNode(start, tuple(path), y=0)
+    for c in start.children:
+        child = tree.nodes[c]
+        view = ViewNode(child, tuple(path) + (child.move,), y=1)
+        root.children.append(view)
+        if child is line:
+            below, node = view, child
+            while (nxt := best_child(tree, node)) is not None:
+                deeper = ViewNode(nxt, below.path + (nxt.move,), y=below.y + 1)
+                below.children.append(deeper)
+                below, node = deeper, nxt
+        for v in walk(view):
+            kept = sum(sizes[k.node.id] for k in v.children)
+            v.folded = sizes[v.node.id] - (0 if v.node.pruned else 1) - kept
+    layout(root)
+    return root
+
+
 def layout(root: ViewNode) -> ViewNode:
     """Leaves one unit apart, left to right; a parent centred over its children."""
     next_x = [0.0]

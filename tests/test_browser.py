@@ -196,7 +196,9 @@ def test_export_the_tree_as_svg(page, live_server, tmp_path):
     target = tmp_path / "tree.svg"
     info.value.save_as(target)
     root = ET.parse(target).getroot()
-    assert root.tag.endswith("svg") and len(root.findall(".//{http://www.w3.org/2000/svg}rect")) > 3
+    ns = "{http://www.w3.org/2000/svg}"
+    shapes = root.findall(f".//{ns}rect") + root.findall(f".//{ns}circle")
+    assert root.tag.endswith("svg") and len(shapes) >= 8      # the root and its 7 moves at least
 
 
 def test_projector_mode_at_1920_and_1280(browser, live_server, artifacts):

@@ -3,9 +3,9 @@ the browser's Accept-Language, then English; the language kept in every link and
 and numbers in the page's language."""
 from __future__ import annotations
 
-from flask import Flask, Response, g, render_template, request, url_for
+from flask import Flask, Response, g, has_request_context, render_template, request, url_for
 from flask_babel import (Babel, format_decimal, get_locale as babel_locale, get_translations,
-                         gettext, lazy_gettext as _l)
+                         gettext, lazy_gettext as _l, ngettext)
 from babel.numbers import get_group_symbol
 from markupsafe import Markup
 
@@ -113,17 +113,31 @@ def format_value(value) -> str:
     return format_decimal(round(value, 2), format="+#,##0.##;-#,##0.##")
 
 
-def format_bound(value, group: bool = True) -> str:
+NOTATIONS = ("plies", "course")
+
+
+def course_notation() -> bool:
+    """Whether the page writes values in the course's notation (``notation=course`` in its
+    link, kept by ``web.params.Settings``): a win or a loss is +maxScore or −maxScore, flat,
+    as seed 003 scores a final position, instead of W3/L3 (won or lost in 3 plies)."""
+    return has_request_context() and request.args.get("notation") == "course"
+
+
+def format_bound(value, group: bool = True, long: bool = False) -> str:
     """A value or an alpha or beta bound, short enough for a tree node: W3 (a win in 3
-    plies), L3 (a loss), or a number in the page's locale. ``group=False`` for a form
-    field, which reads the number back (no thousands separator, the locale's decimal
-    sign)."""
+    plies), L3 (a loss), or a number in the page's locale; in the course's notation +M and
+    −M (``long``: +maxScore and −maxScore; the word does not fit in a node, the legend says
+    M = maxScore). ``group=False`` for a form field, which reads the number back (no
+    thousands separator, the locale's decimal sign)."""
     if value is None:
         return ""
     if value == INF:
         return "+∞"
     if value == -INF:
         return "−∞"
+    if abs(value) >= WIN_THRESHOLD and course_notation() and group:
+        word = "maxScore" if long else "M"
+        return f"+{word}" if value > 0 else f"−{word}"
     if abs(value) >= WIN_THRESHOLD:
         plies = num(int(MAX_SCORE - abs(value)))
         # the letters of "win" and "loss": V and D in French (victoire, défaite)
@@ -131,6 +145,24 @@ def format_bound(value, group: bool = True) -> str:
     if value == int(value):
         return num(int(value)) if group else str(int(value))
     return format_decimal(round(value, 2), format="#,##0.##" if group else "0.##")
+
+
+def format_long(value) -> str:
+    """A node's value for its tooltip and the narration: a win or a loss in words ("W3 (won
+    in 3 plies)"), any other value as ``format_bound`` writes it."""
+    if value is None:
+        return ""
+    if value in (INF, -INF):
+        return format_bound(value)
+    if abs(value) >= WIN_THRESHOLD:
+        plies = int(MAX_SCORE - abs(value))
+        short = format_bound(value, long=True)
+        if value > 0:
+            words = ngettext("won in %(n)s ply", "won in %(n)s plies", plies, n=num(plies))
+        else:
+            words = ngettext("lost in %(n)s ply", "lost in %(n)s plies", plies, n=num(plies))
+        return f"{short} ({words})"
+    return format_bound(value)
 
 
 def check_lang():

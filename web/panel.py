@@ -9,7 +9,7 @@ from flask import url_for
 from ai import level_book
 from ai.levels import LEVELS, Level
 from ai.scores import SearchResult
-from ai.tree_view import at_step, caption_counts, counts_at, finished_search, unfold
+from ai.tree_view import at_step, caption_counts, counts_at, finished_search, spine, unfold
 
 from .admission import admitted
 from .i18n import ALGORITHM_LABELS, format_value
@@ -19,6 +19,9 @@ from .recent import recent
 MAX_NODES = 400_000          # no search may visit more nodes than this
 TREE_MAX_NODES = 60_000      # a search of more nodes is not recorded (ai.engine: record_limit)
 STEP_MAX_EVENTS = 2_000      # step-by-step replay for trees up to a few hundred nodes
+SMALL_TREE_NODES = 60        # a tree this small is drawn whole (every Nim tree of the course);
+#                              a larger one as its root's row of moves and the line of best
+#                              replies (ai.tree_view.spine), folded around the node in focus
 
 
 @dataclass(frozen=True)
@@ -163,6 +166,7 @@ class TreePanel:
     view: object               # ai.tree_view.ViewNode
     total: int | None          # nodes of the whole tree to that depth, when countable
     stop: Stop | None = None   # the budget that cut the search short, if one did
+    spine: bool = False        # drawn as a row of moves and a line (ai.tree_view.spine)
     step: int | None = None
     shown: dict | None = None  # node id -> ai.tree_view.Shown: what the picture may say
     event: tuple | None = None
@@ -193,10 +197,16 @@ class TreePanel:
     @property
     def steppable(self) -> bool:
         tree = self.result.tree
-        return tree.whole and len(tree.events) <= STEP_MAX_EVENTS
+        return not self.spine and tree.whole and len(tree.events) <= STEP_MAX_EVENTS
 
     def path_text(self, path) -> str:
         return self.g.rules.format_moves(path)
+
+    def matches_left(self, path) -> int | None:
+        """Nim: the matches left at the node ``path``, which the course writes in its
+        nodes (seed 003); None for other games."""
+        state = self.g.states[self.base]
+        return state.remaining - sum(path) if hasattr(state, "remaining") else None
 
     def url(self, action="show", path=None, step=None):
         extra = {}
@@ -259,8 +269,9 @@ def tree_panel(g: Game, args, result: SearchResult | None = None) -> TreePanel |
     if result.tree is None:     # too large to record, or not even depth 1 finished
         return (UndrawnSearch(g, about, result, TREE_MAX_NODES)
                 if result.stats.nodes > TREE_MAX_NODES else None)
+    small = result.tree.whole and len(result.tree.nodes) <= SMALL_TREE_NODES
     try:
-        view = unfold(result.tree, path, levels=2)
+        view = unfold(result.tree, path, levels=99) if small else spine(result.tree, path)
     except ValueError as err:
         raise BadRequest("%(field)s: %(err)s", "path", field=label("path"), err=err) from None
     stop = stop_of(result, *budget)
@@ -269,7 +280,11 @@ def tree_panel(g: Game, args, result: SearchResult | None = None) -> TreePanel |
     # depth, when it is small enough to count. A search cut short by its budget finished no
     # depth: its caption says so instead of counting against a depth-0 tree of 1 node.
     total = None if stop else g.spec.tree_size(g.rules, g.states[base], result.stats.depth)
-    panel = TreePanel(g, base, about, result, path, view, total, stop)
-    if "step" in args and panel.steppable:
-        panel.go_to_step(read_int(args, "step", 0, 0, len(result.tree.events)))
+    panel = TreePanel(g, base, about, result, path, view, total, stop, spine=not small)
+    if "step" in args:
+        # checked whatever the tree (a link's mistake is a 400); a large search has no steps
+        # (ai.record.Focus), and its picture is shown whole instead
+        step = read_int(args, "step", 0, 0, len(result.tree.events) if panel.steppable else 0)
+        if panel.steppable:
+            panel.go_to_step(step)
     return panel

@@ -21,7 +21,7 @@ from ai.messages import GameError
 from ai.search import ALGORITHMS
 
 from .games import GAMES, GameSpec
-from .i18n import ALGORITHM_LABELS
+from .i18n import ALGORITHM_LABELS, NOTATIONS
 
 MODES = ("human-ai", "ai-human", "human-human", "ai-ai")
 WINDOWS = ("infinite", "course")
@@ -37,6 +37,7 @@ LABELS = {
     "moves": _l("Moves"), "at": _l("Move shown"), "play": _l("Autoplay"),
     "tree": _l("Search tree"), "td": _l("Tree depth"), "proj": _l("Projector mode"),
     "path": _l("Tree node"), "step": _l("Step"), "cd": _l("Depth"),
+    "notation": _l("Notation"),
 }
 
 _WHOLE = re.compile(r"[+-]?[0-9]{1,9}")
@@ -130,6 +131,7 @@ class Settings:
     show_tree: bool = False        # the tree panel: what the AI's search explored
     tree_depth: int | None = None  # the depth that search reached (iterative deepening)
     projector: bool = False        # projector mode: big type, high contrast, tree beside
+    notation: str = "plies"        # values: W3/L3 (won/lost in 3 plies) or the course's ±maxScore
     board: tuple = ()              # the game's own parameters: (("width", 7), ("height", 6))
 
     def __getattr__(self, name):
@@ -173,6 +175,8 @@ class Settings:
                 out["td"] = self.tree_depth
         if self.projector:
             out["proj"] = 1
+        if self.notation != "plies":
+            out["notation"] = self.notation
         return out
 
 
@@ -204,7 +208,8 @@ def parse_settings(spec: GameSpec, args) -> Settings:
     base = level_settings(spec, level if level != "custom" else DEFAULT_LEVEL)
     board = tuple((p.name, read_param(args, p, spec)) for p in spec.params)
     values = dict(game=spec.name, mode=mode, level=level, autoplay=read_flag(args, "play", True),
-                  show_tree=read_flag(args, "tree"), projector=read_flag(args, "proj"), board=board)
+                  show_tree=read_flag(args, "tree"), projector=read_flag(args, "proj"), board=board,
+                  notation=read_choice(args, "notation", "plies", NOTATIONS))
     if level == "custom":
         algorithm = read_choice(args, "algo", base["algorithm"], tuple(ALGORITHMS))
         most = MAX_DEPTH[algorithm]

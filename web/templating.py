@@ -10,7 +10,7 @@ from ai.levels import LEVELS
 from ai.tree_view import path_of, walk, width
 
 from .games import GAMES, ORDER_LABELS
-from .i18n import (ALGORITHM_LABELS, LANGUAGES, LEVEL_LABELS, format_bound, get_locale,
+from .i18n import (ALGORITHM_LABELS, LANGUAGES, LEVEL_LABELS, format_bound, format_long, get_locale,
                    lang_field, num, switch_lang, tr)
 from .params import MAX_DEPTH, MAX_TIME_MS, MODES
 
@@ -30,7 +30,7 @@ def init_app(app: Flask) -> None:
         asset=asset, GAMES=GAMES, MODES=MODES, LEVELS=LEVELS, ALGORITHM_LABELS=ALGORITHM_LABELS,
         LEVEL_LABELS=LEVEL_LABELS, ORDER_LABELS=ORDER_LABELS, MAX_DEPTH=MAX_DEPTH,
         MAX_TIME_MS=MAX_TIME_MS, LANGUAGES=LANGUAGES, heuristics_for=heuristics_for,
-        fmt=format_bound, walk=walk, view_width=width, path_of=path_of, lang_field=lang_field,
+        fmt=format_bound, fmt_long=format_long, walk=walk, view_width=width, path_of=path_of, lang_field=lang_field,
         num=num, switch_lang=switch_lang, tr=tr)
 
     @app.context_processor
