@@ -35,7 +35,8 @@ def test_unfolding_a_node_needs_only_its_path_in_the_url(client):
 def test_step_by_step_is_in_the_url(client):
     url = SEED_003 + "&moves=1&td=2"
     html = client.get(url + "&step=1").get_data(as_text=True)
-    assert "step 1 of" in html and "Enter max root with α = L1, β = W1." in html
+    # issue 12: a node is named as the picture labels it (on Nim, with its matches left)
+    assert "step 1 of" in html and "Enter max root (5 matches left) with α = L1, β = W1." in html
     html = client.get(url + "&step=4").get_data(as_text=True)
     # after 4 events the search has entered the root, its first child and a grandchild
     assert "step 4 of" in html and html.count('<g class="tnode') == 3
@@ -48,7 +49,27 @@ def test_the_exported_svg_is_a_standalone_svg_file(client):
     assert "attachment" in r.headers["Content-Disposition"]
     root = ET.fromstring(r.data)
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
-    assert root.find("{http://www.w3.org/2000/svg}style") is not None
+    assert root.find(".//{http://www.w3.org/2000/svg}style") is not None
+
+
+def test_the_svg_handout_stands_alone_with_title_position_settings_caption_and_legend(client):
+    """Issue 12: printed or opened from a file, the picture says what it shows."""
+    r = client.get("/connect4/tree.svg?moves=4453&tree=1&level=medium&lang=fr")
+    texts = ["".join(t.itertext()) for t in ET.fromstring(r.data).iter("{http://www.w3.org/2000/svg}text")]
+    assert texts[0] == "La recherche derrière le dernier coup de l'IA — Puissance 4"
+    # the AI's last move (3) was searched in the position after 445
+    assert texts[1].startswith("alpha-bêta + table, profondeur ") and texts[1].endswith("après 445")
+    assert any(t.startswith("alpha-bêta + table a exploré ") for t in texts)      # the caption
+    assert any("victoire/défaite en 3 demi-coups" in t for t in texts)            # the legend
+    board = ET.fromstring(r.data).findall(".//{http://www.w3.org/2000/svg}g[@aria-label]")
+    discs = [c for c in board[0].iter("{http://www.w3.org/2000/svg}circle")
+             if c.get("fill") in ("#f2c200", "#c8102e")]
+    assert len(discs) == 3                                                      # 445: three stones
+    nim = client.get("/nim/tree.svg?n=5&mode=ai-human&tree=1&level=custom&algo=alphabeta"
+                     "&depth=2&heur=course&window=course&order=reverse&moves=1&notation=course")
+    words = " ".join("".join(t.itertext()) for t in ET.fromstring(nim.data).iter(
+        "{http://www.w3.org/2000/svg}text"))
+    assert "5 matches left" in words and "+M/−M = +maxScore/−maxScore" in words
 
 
 def test_the_folded_first_view_of_a_depth_6_connect4_search_is_under_50_kb(client):
