@@ -9,7 +9,8 @@ from flask import url_for
 from ai import level_book
 from ai.levels import LEVELS, Level
 from ai.scores import SearchResult
-from ai.tree_view import at_step, caption_counts, counts_at, finished_search, spine, unfold
+from ai.tree_view import (at_step, caption_counts, counts_at, finished_search, spine,
+                          subtree_sizes, unfold)
 
 from .admission import admitted
 from .i18n import ALGORITHM_LABELS, format_value
@@ -167,6 +168,7 @@ class TreePanel:
     total: int | None          # nodes of the whole tree to that depth, when countable
     stop: Stop | None = None   # the budget that cut the search short, if one did
     spine: bool = False        # drawn as a row of moves and a line (ai.tree_view.spine)
+    sizes: list | None = None  # explored nodes in each node's subtree (its row's table)
     step: int | None = None
     shown: dict | None = None  # node id -> ai.tree_view.Shown: what the picture may say
     event: tuple | None = None
@@ -270,8 +272,10 @@ def tree_panel(g: Game, args, result: SearchResult | None = None) -> TreePanel |
         return (UndrawnSearch(g, about, result, TREE_MAX_NODES)
                 if result.stats.nodes > TREE_MAX_NODES else None)
     small = result.tree.whole and len(result.tree.nodes) <= SMALL_TREE_NODES
+    sizes = subtree_sizes(result.tree)
     try:
-        view = unfold(result.tree, path, levels=99) if small else spine(result.tree, path)
+        view = (unfold(result.tree, path, levels=99, sizes=sizes) if small
+                else spine(result.tree, path, sizes))
     except ValueError as err:
         raise BadRequest("%(field)s: %(err)s", "path", field=label("path"), err=err) from None
     stop = stop_of(result, *budget)
@@ -280,7 +284,8 @@ def tree_panel(g: Game, args, result: SearchResult | None = None) -> TreePanel |
     # depth, when it is small enough to count. A search cut short by its budget finished no
     # depth: its caption says so instead of counting against a depth-0 tree of 1 node.
     total = None if stop else g.spec.tree_size(g.rules, g.states[base], result.stats.depth)
-    panel = TreePanel(g, base, about, result, path, view, total, stop, spine=not small)
+    panel = TreePanel(g, base, about, result, path, view, total, stop, spine=not small,
+                      sizes=sizes)
     if "step" in args:
         # checked whatever the tree (a link's mistake is a 400); a large search has no steps
         # (ai.record.Focus), and its picture is shown whole instead
