@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""How long the server takes to answer "show me the tree", at every level (issue 12's goal: at
+most 300 ms p95 at the default level).
+
+For each level, the same positions (random Connect-4 games, seeded, 0 to 20 moves, none
+over) are opened with the tree panel on, as a person does with "Show the tree":
+``GET /connect4/tree?moves=...&tree=1&mode=human-human&level=...`` (htmx), through the app
+in this process, the search, its recording and the drawing included. Every request is
+cold: the worker's recent searches are emptied first (``web.recent``), so what is timed is
+a search that was never made; only the default level's shipped book of first replies
+(``ai.level_book``) stays, as in production, and the table says how many requests it
+answered. One request per position and level, after one warm-up request per level.
+
+Run from the repository root:  python bench/tree_panel.py [--positions 40] [--seed 1]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from ai import level_book  # noqa: E402
+from ai.connect4 import Connect4  # noqa: E402
+from ai.levels import DEFAULT_LEVEL, LEVELS  # noqa: E402
+from app import create_app  # noqa: E402
+
+
+def positions(n: int, seed: int) -> list[str]:
+    rng, game, out = random.Random(seed), Connect4(), []
+    while len(out) < n:
+        state, moves = game.initial_state(), ""
+        for _ in range(rng.randint(0, 20)):
+            move = rng.choice(game.actions(state))
+            state = game.result(state, move)
+            if game.is_terminal(state):
+                break
+            moves += game.format_move(move)
+        if not game.is_terminal(state):
+            out.append(moves)
+    return out
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--positions", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    app = create_app({"TESTING": True, "CLIENT_SEARCH_SECONDS": 1e9})
+    client = app.test_client()
+    hx = {"HX-Request": "true"}
+    sample = positions(args.positions, args.seed)
+    print(f"{len(sample)} positions of 0-20 random moves (seed {args.seed}); "
+          f"{os.cpu_count()} CPUs; times in ms, server side, cold (no recent search)\n")
+    print(f"{'level':<10}{'p50':>8}{'p95':>8}{'max':>8}{'nodes p50':>11}{'from book':>11}")
+    game = Connect4()
+    for name in LEVELS:
+        times, nodes, booked = [], [], 0
+        client.get(f"/connect4/tree?moves=4&tree=1&mode=human-human&level={name}", headers=hx)
+        for moves in sample:
+            app.extensions.pop("recent_searches", None)
+            start = time.perf_counter()
+            r = client.get(f"/connect4/tree?moves={moves}&tree=1&mode=human-human&level={name}",
+                           headers=hx)
+            times.append((time.perf_counter() - start) * 1000)
+            assert r.status_code == 200, (moves, r.status_code)
+            state = game.from_moves(moves)
+            booked += level_book.reply(name, game, state) is not None
+            nodes.append(LEVELS[name].play(game, state).stats.nodes)
+        times.sort()
+        p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
+        mark = "  (default)" if name == DEFAULT_LEVEL else ""
+        print(f"{name:<10}{statistics.median(times):>8.0f}{p95:>8.0f}{times[-1]:>8.0f}"
+              f"{statistics.median(nodes):>11,.0f}{booked:>11}{mark}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
