@@ -52,15 +52,17 @@ def _entry(state: C4State, r: SearchResult) -> list:
     s = r.stats
     return [state.current, state.mask, r.move, r.value, list(r.pv), s.nodes, s.leaves,
             s.cutoffs, s.tt_probes, s.tt_hits, s.depth, round(s.elapsed, 6), r.algorithm,
-            r.depth, r.complete, [[m, v] for m, v in r.root_values.items()]]
+            r.depth, r.complete, [[m, v] for m, v in r.root_values.items()],
+            [list(layer) for layer in r.iterations]]
 
 
 def _result(entry: list) -> SearchResult:
     (_, _, move, value, pv, nodes, leaves, cutoffs, probes, hits, depth, elapsed, algorithm,
-     asked, complete, root_values) = entry
+     asked, complete, root_values, layers) = entry
     return SearchResult(move, value, tuple(pv),
                         SearchStats(nodes, leaves, cutoffs, probes, hits, depth, elapsed),
-                        algorithm, asked, complete, None, {m: v for m, v in root_values})
+                        algorithm, asked, complete, None, {m: v for m, v in root_values},
+                        tuple(tuple(layer) for layer in layers))
 
 
 def positions(game: Connect4, reply, max_ply: int = MAX_PLY):

@@ -55,6 +55,8 @@ class SearchResult:
     complete: bool = True        # False when a budget stopped the search early
     tree: SearchTree | None = None
     root_values: dict = field(default_factory=dict)  # move -> value (minimax: every move)
+    # iterative deepening: (depth, move, value, nodes) of each depth it finished, in order
+    iterations: tuple = ()
 
     @property
     def proven(self) -> int | None:

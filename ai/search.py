@@ -440,8 +440,9 @@ def iterative_deepening(game, state=None, depth=None, *, time_limit=0.3, max_nod
     (``stats.depth`` and ``depth``); ``complete`` is False only if not even depth 1 finished.
     A proven win or loss ends the deepening early. ``stats.nodes`` counts the nodes of all
     iterations; with ``record``, each iteration records its tree and the result keeps the last
-    finished one's. ``search`` is the alpha-beta run at each depth (``ai.engine`` passes the
-    fast Connect-4 loop).
+    finished one's; ``iterations`` gives each finished depth's move, value and nodes (how the
+    choice converged). ``search`` is the alpha-beta run at each depth (``ai.engine`` passes
+    the fast Connect-4 loop).
     """
     if time_limit is None and max_nodes is None and depth is None:
         raise ValueError("iterative deepening needs a bound: time_limit, max_nodes or depth")
@@ -454,6 +455,7 @@ def iterative_deepening(game, state=None, depth=None, *, time_limit=0.3, max_nod
     deadline = None if time_limit is None else start + time_limit
     total = SearchStats()
     best = None
+    layers = []
     remaining_plies = _remaining_plies(game, state)
     d = 0
     while depth is None or d < depth:
@@ -472,6 +474,7 @@ def iterative_deepening(game, state=None, depth=None, *, time_limit=0.3, max_nod
         if not r.complete:
             break
         best = r
+        layers.append((d, r.move, r.value, r.stats.nodes))
         total.depth = d
         if r.proven is not None or (remaining_plies is not None and d >= remaining_plies):
             break
@@ -480,7 +483,8 @@ def iterative_deepening(game, state=None, depth=None, *, time_limit=0.3, max_nod
         moves = game.actions(state)
         return SearchResult(moves[0] if moves else None, 0, tuple(moves[:1]), total,
                             "iterative", None, False)
-    return replace(best, stats=total, algorithm="iterative", depth=total.depth)
+    return replace(best, stats=total, algorithm="iterative", depth=total.depth,
+                   iterations=tuple(layers))
 
 
 def _remaining_plies(game, state):

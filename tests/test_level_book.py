@@ -40,9 +40,9 @@ def test_stored_replies_are_what_the_level_searches_now():
         kept = level_book.reply("hard", GAME, state)
         assert kept is not None
         assert (kept.move, kept.value, kept.pv, kept.stats.nodes, kept.stats.depth,
-                kept.complete, kept.root_values) == \
+                kept.complete, kept.root_values, kept.iterations) == \
             (live.move, live.value, live.pv, live.stats.nodes, live.stats.depth,
-             live.complete, live.root_values)
+             live.complete, live.root_values, live.iterations)
 
 
 def _state(current, mask):

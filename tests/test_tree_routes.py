@@ -125,3 +125,22 @@ def test_compare_defaults_to_a_depth_where_minimax_fits_and_takes_cd(client):
     html = client.get("/connect4/compare?moves=4453&cd=3").get_data(as_text=True)
     assert "searched to depth 3" in html
     assert client.get("/connect4/compare?moves=4453&cd=99").status_code == 400
+
+
+def test_iterative_deepening_layer_by_layer(client):
+    """Issue 12: an iterative-deepening search's panel offers each depth it finished, draws the
+    one asked for (td=), and charts the move chosen and its value at every depth, as the
+    search found them (checked against the engine's own result)."""
+    from ai.connect4 import Connect4
+    from ai.levels import LEVELS
+    game = Connect4()
+    search = LEVELS["hard"].play(game, game.from_moves("4"))
+    assert [d for d, *_ in search.iterations] == list(range(1, search.stats.depth + 1))
+    html = client.get("/connect4?moves=44&tree=1&td=5", headers=HX).get_data(as_text=True)
+    depths = re.findall(r'hx-get="/connect4/tree\?[^"]*td=(\d+)[^"]*"[^>]*>(\d+)</a>', html)
+    assert [int(b) for _, b in depths] == list(range(1, search.stats.depth + 1))
+    assert re.search(r'aria-current="true">5</a>', html)
+    assert "over depths 1 to 5" in html                         # the depth-5 tree is drawn
+    title = re.search(r'<title id="layers-title">(.*?)</title>', html, re.S).group(1)
+    for d, move, value, _ in search.iterations:       # estimates here: no proven win yet
+        assert f"depth {d} {move + 1} ({value:,})" in title, (d, title)

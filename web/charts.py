@@ -27,3 +27,26 @@ def comparison_charts(runs, per_depth, depth) -> dict:
         labels[variant] = last = y
     xticks = [(x_of(d), d) for d in range(1, depth + 1)]
     return dict(bars=bars, points=points, xticks=xticks, yticks=yticks, labels=labels)
+
+
+def iteration_chart(layers, shown: int | None, win_threshold: float) -> dict:
+    """Iterative deepening's convergence: for each finished depth (``layers``: (depth, move,
+    value, nodes)), a point at its value, labelled with the move chosen at that depth. A
+    proven win or loss is drawn at the top or bottom edge (its value is thousands of times
+    any estimate); estimates share the rest of the height."""
+    estimates = [v for _, _, v, _ in layers if abs(v) < win_threshold] or [0]
+    lo, hi = min(estimates + [0]), max(estimates + [0])
+    span = (hi - lo) or 1
+    width, top, bottom = 60 + 56 * max(len(layers) - 1, 1), 28, 118
+
+    def y_of(v):
+        if v >= win_threshold:
+            return top - 12
+        if v <= -win_threshold:
+            return bottom + 12
+        return bottom - (v - lo) / span * (bottom - top)
+    points = [dict(x=30 + 56 * i, y=round(y_of(v), 1), depth=d, move=m, value=v, nodes=n,
+                   shown=d == shown) for i, (d, m, v, n) in enumerate(layers)]
+    changed = {p["depth"] for a, p in zip(points, points[1:]) if p["move"] != a["move"]}
+    return dict(points=points, width=width, height=bottom + 62, zero=round(y_of(0), 1),
+                changed=changed)

@@ -169,6 +169,7 @@ class TreePanel:
     stop: Stop | None = None   # the budget that cut the search short, if one did
     spine: bool = False        # drawn as a row of moves and a line (ai.tree_view.spine)
     sizes: list | None = None  # explored nodes in each node's subtree (its row's table)
+    layers: tuple = ()         # iterative deepening: (depth, move, value, nodes) of each depth
     step: int | None = None
     shown: dict | None = None  # node id -> ai.tree_view.Shown: what the picture may say
     event: tuple | None = None
@@ -284,8 +285,14 @@ def tree_panel(g: Game, args, result: SearchResult | None = None) -> TreePanel |
     # depth, when it is small enough to count. A search cut short by its budget finished no
     # depth: its caption says so instead of counting against a depth-0 tree of 1 node.
     total = None if stop else g.spec.tree_size(g.rules, g.states[base], result.stats.depth)
+    layers = ()
+    if result.algorithm == "iterative":
+        # every depth the AI's own search finished, though the panel may show an earlier one
+        # (td=): that search is usually the move just made, kept in the recent searches
+        layers = (result.iterations if not g.settings.tree_depth else searched(
+            g.settings, g.rules, g.states[base], heavy=True).iterations)
     panel = TreePanel(g, base, about, result, path, view, total, stop, spine=not small,
-                      sizes=sizes)
+                      sizes=sizes, layers=layers)
     if "step" in args:
         # checked whatever the tree (a link's mistake is a 400); a large search has no steps
         # (ai.record.Focus), and its picture is shown whole instead
