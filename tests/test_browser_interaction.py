@@ -45,7 +45,7 @@ def test_item10_showing_the_tree_says_it_is_drawing_meanwhile(page, live_server)
     page.locator('#game [data-key="tree"]').click()
     expect(page.locator("#tree-loading")).to_be_visible()
     release(page, held, "**/connect4?*tree=1*")
-    expect(page.locator("#tree-panel svg")).to_be_visible()
+    expect(page.locator("#tree-panel svg.tree-svg")).to_be_visible()
     expect(page.locator("#tree-loading")).to_be_hidden()
 
 
@@ -54,7 +54,7 @@ def test_item12_the_tree_opened_on_a_laptop_is_brought_into_view(browser, live_s
     page = context.new_page()
     page.goto(live_server + "/connect4?moves=4453")
     page.locator('#game [data-key="tree"]').click()
-    expect(page.locator("#tree-panel svg")).to_be_visible()
+    expect(page.locator("#tree-panel svg.tree-svg")).to_be_visible()
     # it opens ~1,280 px down: its beginning is brought inside the 768 px window
     page.wait_for_function("() => { const top = document.getElementById('tree-panel')"
                            ".getBoundingClientRect().top; return top >= 0 && top < innerHeight - 300; }")
