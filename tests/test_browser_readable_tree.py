@@ -101,3 +101,25 @@ def test_the_tree_is_whole_and_its_labels_free(browser, live_server, artifacts, 
     if size == "projector":
         small = [(t["text"], round(t["px"], 1)) for t in labels if t["px"] < 18]
         assert not small, small
+
+
+@pytest.mark.parametrize("name, url", [
+    ("connect4", "/connect4/tree.svg?moves=44&tree=1&lang=fr"),
+    ("seed003", "/nim/tree.svg?n=5&mode=ai-human&tree=1&level=custom&algo=alphabeta&depth=2"
+                "&heur=course&window=course&order=reverse&moves=1&td=2&notation=course&lang=fr")])
+def test_the_handout_opened_from_a_file(browser, live_server, artifacts, tmp_path, name, url):
+    """Issue 12: the downloaded SVG opened on its own: its header, caption and legend lie
+    inside the picture (the tree's styles do not move them), and the tree fits its width."""
+    page = browser.new_page(viewport={"width": 1000, "height": 1300})
+    target = tmp_path / f"{name}.svg"
+    target.write_bytes(page.request.get(live_server + url).body())
+    page.goto(target.as_uri())
+    boxes = page.evaluate("""() => { const root = document.documentElement;
+        const w = root.viewBox.baseVal.width;
+        return {w, texts: [...root.querySelectorAll(':scope > text')].map(t => {
+            const b = t.getBBox(); return [t.textContent, b.x, b.x + b.width]; })}; }""")
+    assert len(boxes["texts"]) >= 5
+    for text, left, right in boxes["texts"]:
+        assert 0 <= left and right <= boxes["w"], text
+    page.screenshot(path=str(artifacts / f"handout-{name}.png"), timeout=15000)
+    page.close()

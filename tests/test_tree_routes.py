@@ -144,3 +144,21 @@ def test_iterative_deepening_layer_by_layer(client):
     title = re.search(r'<title id="layers-title">(.*?)</title>', html, re.S).group(1)
     for d, move, value, _ in search.iterations:       # estimates here: no proven win yet
         assert f"depth {d} {move + 1} ({value:,})" in title, (d, title)
+
+
+def test_the_course_notation_on_seed_003s_tree(client):
+    """Issue 12: notation=course writes wins and losses as the course does (+maxScore and
+    −maxScore, +M/−M inside a node), the window [−M, +M], and labels each Nim node with the
+    matches left (seed 003's figure of 5 matches); the setting stays in the panel's links."""
+    html = client.get(SEED_003 + "&moves=1&td=2&notation=course", headers=HX).get_data(as_text=True)
+    nodes = {}
+    for chunk in html.split('<g class="tnode')[1:]:
+        name = re.search(r'<text class="name"[^>]*>(\d+)</text>', chunk.split("</g>")[0])
+        nodes[re.search(r'data-path="([^"]*)"', chunk).group(1)] = name and name.group(1)
+    # the root had 5 matches; taking 3, 2 or 1 leaves 2, 3 or 4
+    assert nodes[""] == "5" and nodes["3"] == "2" and nodes["2"] == "3" and nodes["1"] == "4"
+    assert "α −M" in html and "β +M" in html and "W1" not in html and "L1" not in html
+    assert "+maxScore" in html and "−maxScore" in html      # in words: legend and tooltips
+    assert "notation=course" in re.search(r'<a [^>]*href="([^"]*)"[^>]*>Step by step', html).group(1)
+    plain = client.get(SEED_003 + "&moves=1&td=2", headers=HX).get_data(as_text=True)
+    assert "α L1" in plain and 'class="name"' not in plain

@@ -205,6 +205,12 @@ class TreePanel:
     def path_text(self, path) -> str:
         return self.g.rules.format_moves(path)
 
+    @property
+    def heuristic_label(self) -> str:
+        """The heuristic that scored the leaves at the depth limit (its msgid), or ""."""
+        heuristic = ai_level(self.g.settings).options(self.g.rules)["heuristic"]
+        return getattr(heuristic, "label", "")
+
     def matches_left(self, path) -> int | None:
         """Nim: the matches left at the node ``path``, which the course writes in its
         nodes (seed 003); None for other games."""
