@@ -129,13 +129,15 @@ def searched(settings: Settings, rules, state, *, record=False, depth=None, focu
 
 
 def is_heavy(settings: Settings, record: bool = False) -> bool:
-    """Whether a search may take long: recorded for the tree panel, the expert level, or a
-    deep custom search (the admission lanes of ``web.admission``)."""
-    if record or settings.level == "expert":
+    """Whether a search may take long (the admission lanes of ``web.admission``): the expert
+    level, or a deep custom search, recorded or not. A preset level up to "hard" is light
+    even with its tree: recorded around what the panel draws (``ai.record.Focus``), its
+    replay costs about one more search (bench/tree_panel.py: p95 under 0.1 s at "hard")."""
+    if settings.level == "expert":
         return True
     if settings.level != "custom":
         return False
-    return (settings.depth >= 7 or settings.time_ms > 500
+    return (record or settings.depth >= 7 or settings.time_ms > 500
             or settings.algorithm == "minimax" and settings.depth >= 5)
 
 
@@ -256,7 +258,14 @@ class UndrawnSearch:
     about: str
     result: SearchResult
     limit: int            # the drawing limit it passed (TREE_MAX_NODES)
+    stop: Stop | None = None   # a budget stopped it too (it says so, not "depth 0")
     too_large = True
+
+    @property
+    def explored(self) -> int:
+        """Nodes searched: a budget's count includes the node that broke it, never searched
+        (as the AI's summary says, ``ai_move``)."""
+        return self.result.stats.nodes - (1 if self.stop else 0)
 
 
 def tree_panel(g: Game, args, result: SearchResult | None = None) -> TreePanel | UndrawnSearch | None:
@@ -274,9 +283,10 @@ def tree_panel(g: Game, args, result: SearchResult | None = None) -> TreePanel |
         raise BadRequest("%(field)s: %(err)s", "path", field=label("path"), err=err) from None
     if result is None:          # the same search as the move's: the same settings, to its depth
         result = searched(g.settings, g.rules, g.states[base], record=True,
-                          depth=g.settings.tree_depth, focus=path, heavy=True)
+                          depth=g.settings.tree_depth, focus=path,
+                          heavy=is_heavy(g.settings, record=True))
     if result.tree is None:     # too large to record, or not even depth 1 finished
-        return (UndrawnSearch(g, about, result, TREE_MAX_NODES)
+        return (UndrawnSearch(g, about, result, TREE_MAX_NODES, stop_of(result, *budget))
                 if result.stats.nodes > TREE_MAX_NODES else None)
     small = result.tree.whole and len(result.tree.nodes) <= SMALL_TREE_NODES
     sizes = subtree_sizes(result.tree)
@@ -296,7 +306,7 @@ def tree_panel(g: Game, args, result: SearchResult | None = None) -> TreePanel |
         # every depth the AI's own search finished, though the panel may show an earlier one
         # (td=): that search is usually the move just made, kept in the recent searches
         layers = (result.iterations if not g.settings.tree_depth else searched(
-            g.settings, g.rules, g.states[base], heavy=True).iterations)
+            g.settings, g.rules, g.states[base], heavy=is_heavy(g.settings)).iterations)
     panel = TreePanel(g, base, about, result, path, view, total, stop, spine=not small,
                       sizes=sizes, layers=layers)
     if "step" in args:
