@@ -14,7 +14,7 @@ from __future__ import annotations
 from flask import Flask
 from werkzeug.routing import BaseConverter, ValidationError
 
-from web import admission, i18n, lab, pages, play, projector, security, templating
+from web import admission, course, i18n, lab, pages, play, projector, security, templating
 from web.games import GAMES
 
 
@@ -43,6 +43,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     projector.init_app(app)
     templating.init_app(app)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(course.bp)
     app.register_blueprint(lab.bp)       # before play: /tree is the lab, not a game
     app.register_blueprint(play.bp)
     admission.init_app(app)

@@ -22,6 +22,7 @@ PAGES = {
     "exercise-checked": "/tree?mode=exercise&check=1&v.R=3&v.2=4&p=2.2",
     "compare": "/connect4/compare?moves=4453",
     "nim-compare": "/nim/compare?n=11",
+    "course": "/course",
     "not-found": "/nowhere",
 }
 SIZES = {"phone": (390, 844, ""), "laptop": (1366, 768, ""), "projector": (1920, 1080, "&proj=1"),

@@ -1,0 +1,55 @@
+"""Issue 13: /course, the course's figures one click away, each opening the app in its state."""
+import re
+
+import pytest
+
+from ai.connect4 import Connect4
+from ai.heuristics import CellValues
+
+
+@pytest.fixture
+def page(client):
+    return client.get("/course?lang=fr&proj=1").get_data(as_text=True)
+
+
+def links(html):
+    return [u.replace("&amp;", "&") for u in re.findall(r'<h3><a href="([^"]*)"', html)]
+
+
+def test_every_chapter_of_the_course_has_its_figures(page):
+    chapters = re.findall(r"<h2 id=\"chapter-\d+\">(.*?)</h2>", page)
+    assert len(chapters) == 5                       # seeds 000 to 004
+    assert "Algorithme minmax – utilisation d’une heuristique (cours, chapitre minmax)" in chapters
+    assert len(links(page)) >= 18
+
+
+def test_every_figure_opens_in_the_page_s_language_and_projector_mode(client, page):
+    for url in links(page):
+        assert "lang=fr" in url and "proj=1" in url, url
+        assert client.get(url).status_code == 200, url
+
+
+def test_the_figures_numbers_are_computed_by_the_app(page):
+    # Listing VIII.1's first key, as the course prints it
+    assert "&#39;max_4-0&#39;: [&#39;min_3-2&#39;, &#39;min_2-11&#39;, &#39;min_1-16&#39;]" in page
+    # Figure VIII.1: h(grille) = 2, from the position's own stones
+    formula = re.search(r'<p class="formula"[^>]*>(.*?)</p>', page).group(1)
+    assert formula.endswith("= 54 − 52 = <strong>2</strong>")
+    state = Connect4().from_moves("44412625353533")
+    assert CellValues(Connect4())(state, 0) == 2
+    # seed 003: "plus de 250'000" nodes for 20 matches
+    assert re.search(r'<p class="big-number">266\u202f079</p>', page)
+    # Figure VIII.2: the rated grid, centre value 13
+    grid = re.search(r'<table class="rated-grid".*?</table>', page, re.S).group(0)
+    assert re.findall(r"<td>(\d+)</td>", grid)[:7] == ["3", "4", "5", "7", "5", "4", "3"]
+
+
+def test_the_9_of_28_figure_opens_the_course_s_tree(client, page):
+    url = next(u for u in links(page) if "algo=alphabeta" in u and "depth=2" in u and "step" not in u)
+    html = client.get(url).get_data(as_text=True)
+    assert "alpha-bêta a exploré 9 sommets sur 28" in html
+
+
+def test_the_course_is_linked_from_home_and_every_page(client):
+    for url in ["/", "/connect4", "/nim/theory", "/tree"]:
+        assert 'href="/course' in client.get(url).get_data(as_text=True), url

@@ -1,0 +1,159 @@
+"""Blueprint ``course``: ``/course``, the course's figures as a gallery, chapter by chapter.
+
+Each card is one figure of the course material (the seeds), titled in the course's words,
+with a small picture drawn by the app and a link that opens the app in exactly that state:
+the game, its settings, the position, the step or notation. Links keep the page's language
+and projector mode like every link (``web.i18n``, ``web.projector``). The pictures that are
+not trees (the dictionary of Listing VIII.1, the cell values of Figure VIII.2, the sum that
+gives h = 2) are computed here from ``ai/``, so they are the app's, not copied numbers.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from flask import Blueprint, render_template
+from flask_babel import lazy_gettext as _l
+
+from ai.connect4 import Connect4
+from ai.heuristics import cell_values
+from ai.nim_tree import course_tree, nim_tree_size
+
+
+bp = Blueprint("course", __name__)
+
+# Seed 003's alpha-beta figure: 5 matches, depth 2, the window [-maxScore, +maxScore],
+# children tried 3-2-1 (the home page shows it too).
+NINE_OF_28 = dict(n=5, mode="ai-human", level="custom", algo="alphabeta", depth=2, heur="course",
+                  window="course", order="reverse", moves=1, tree=1, td=2)
+# Seed 000, Figure VIII.1: J0 on cells worth 4, 5, 7, 6, 8, 13, 11, J1 on 3, 5, 4, 8, 10, 11,
+# 11 (tests/test_seeds.py checks h = 2 on it).
+FIGURE_VIII_1 = "44412625353533"
+
+
+@dataclass(frozen=True)
+class Figure:
+    title: object            # the figure's title, in the course's words
+    text: object             # one sentence: what it shows
+    endpoint: str            # where the link goes (a view), with ``args``
+    args: dict = field(default_factory=dict)
+    picture: str = "tree"    # "tree" (the tree panel's SVG of that state), "dict", "grid",
+    #                          "sum", or "" (the link says enough)
+
+
+def _nim(**args) -> dict:
+    return {"game": "nim", **args}
+
+
+def _c4(**args) -> dict:
+    return {"game": "connect4", **args}
+
+
+CHAPTERS = [
+    (_l("Minmax algorithm, using a heuristic (course, minmax chapter)"), [
+        Figure(_l("Listing VIII.1 – the Nim tree (N = 4) as a dictionary"),
+               _l("constrarbreNIM(4, {}, 0, 0): every node named max_/min_, matches left, number."),
+               "lab.nim_theory", dict(n=4, variant="misere"), "dict"),
+        Figure(_l("Labelling the tree with minmax (N = 4)"),
+               _l("+1 where the maximiser wins, −1 where he loses; the course's game is the one "
+                  "where taking the last match loses (misère)."),
+               "lab.nim_theory", dict(n=4, variant="misere"), ""),
+        Figure(_l("Minmax with a heuristic, depth-limited"),
+               _l("Connect-4, minimax to depth 3, each leaf scored by the cell values."),
+               "play.show", _c4(moves="4453", mode="human-human", level="custom", algo="minimax",
+                                depth=3, heur="cells", tree=1)),
+        Figure(_l("Figure VIII.2 – the “rated” Connect-4 grid"),
+               _l("Each cell: the number of fours it can take part in."),
+               "play.show", _c4(mode="human-human", level="custom", algo="minimax", depth=3,
+                                heur="cells"), "grid"),
+        Figure(_l("Figure VIII.1 – a game in progress: h(grille) = 2"),
+               _l("J0's cell values minus J1's, computed by the app on the course's position."),
+               "play.show", _c4(moves=FIGURE_VIII_1, mode="human-human", level="custom",
+                                algo="minimax", depth=1, heur="cells"), "sum"),
+    ]),
+    (_l("Writing a MiniMax procedure"), [
+        Figure(_l("The MiniMax procedure, step by step"),
+               _l("Play a move, search below it, undo it, keep the best value: on the course's "
+                  "tree of 5 matches, one step at a time."),
+               "play.show", _nim(n=5, mode="ai-human", level="custom", algo="minimax", depth=5,
+                                 heur="course", order="reverse", moves=1, tree=1, td=5, step=0)),
+        Figure(_l("Alpha-beta, the same way"),
+               _l("α and β as they change, each cut as it happens."),
+               "play.show", _nim(**NINE_OF_28, step=0)),
+    ]),
+    (_l("The Minimax algorithm (rational agent, complexity)"), [
+        Figure(_l("O(b^m): the tree grows with the depth"),
+               _l("Nodes searched per depth by minimax and alpha-beta, on a real position."),
+               "play.compare", _c4(moves="4453"), ""),
+        Figure(_l("The agent: perceive, decide, act"),
+               _l("The AI sees the position (the link), searches, plays: each move is one turn "
+                  "of the loop."),
+               "play.show", _c4(mode="ai-ai"), ""),
+    ]),
+    (_l("State-space search (the game of matches)"), [
+        Figure(_l("The game of 11 matches"),
+               _l("Take 1, 2 or 3; whoever takes the last match wins."),
+               "play.show", _nim(n=11), ""),
+        Figure(_l("The tree of dimension 5 and its MIN-MAX values"),
+               _l("28 nodes; the root is worth +maxScore: take 1 match and win."),
+               "play.show", _nim(n=5, mode="ai-human", level="custom", algo="minimax", depth=5,
+                                 heur="course", order="reverse", moves=1, tree=1, td=5,
+                                 notation="course")),
+        Figure(_l("Dimension 20: more than 250,000 nodes"),
+               _l("The whole tree of 20 matches, counted by the app."),
+               "play.compare", _nim(n=20), "count"),
+        Figure(_l("Depth 3 with the evaluation +maxScore − remaining/total"),
+               _l("Depth-limited MIN-MAX: the leaves are estimates, not results."),
+               "play.show", _nim(n=5, mode="ai-human", level="custom", algo="minimax", depth=3,
+                                 heur="course", order="reverse", moves=1, tree=1, td=3)),
+        Figure(_l("Alpha-beta on the tree of dimension 5"),
+               _l("The exact value with fewer nodes."),
+               "play.show", _nim(n=5, mode="ai-human", level="custom", algo="alphabeta", depth=5,
+                                 heur="course", window="course", order="reverse", moves=1,
+                                 tree=1, td=5)),
+        Figure(_l("Depth limit and pruning: 9 nodes of 28"),
+               _l("Alpha-beta at depth 2, the window [−maxScore, +maxScore]."),
+               "play.show", _nim(**NINE_OF_28, notation="course")),
+        Figure(_l("A computable game: the multiples of 4 lose"),
+               _l("The whole tree beside the theory."),
+               "lab.nim_theory", dict(n=8), ""),
+    ]),
+    (_l("Project report: misère Nim, Connect-4, memory"), [
+        Figure(_l("Misère Nim"), _l("Whoever takes the last match loses."),
+               "play.show", _nim(variant="misere", tree=1), ""),
+        Figure(_l("The adjusted heuristic"),
+               _l("Cell values adjusted for the stones already placed (α = 0.2)."),
+               "play.show", _c4(moves="4453", mode="human-human", level="custom",
+                                algo="alphabeta", depth=5, heur="adjusted", tree=1)),
+        Figure(_l("Alpha-beta with memory and Zobrist keys"),
+               _l("The transposition table: TT marks where an entry decided a node."),
+               "play.show", _c4(moves="4453", mode="human-human", level="custom",
+                                algo="alphabeta-tt", depth=5, heur="cells", tree=1)),
+    ]),
+]
+
+
+def dictionary_lines(n: int = 4) -> list[str]:
+    """Listing VIII.1 as the course prints it, one key per line."""
+    return [f"'{key}': {children}" for key, children in course_tree(n).items()]
+
+
+def heuristic_sum(moves: str) -> dict:
+    """h(grille) on the position after ``moves``: the cell values under each player's stones
+    (top row first, as the grid is drawn), their sums and the difference."""
+    game = Connect4()
+    state = game.from_moves(moves)
+    values = cell_values(game.width, game.height)     # values[row][col], row 0 at the top
+    terms = {0: [], 1: []}
+    for top_row, row in enumerate(game.rows(state)):
+        for col, player in enumerate(row):
+            if player is not None:
+                terms[player].append(values[top_row][col])
+    return {"j0": terms[0], "j1": terms[1], "h": sum(terms[0]) - sum(terms[1])}
+
+
+@bp.get("/course")
+def course():
+    """The course's figures, chapter by chapter, each one click from the app in its state."""
+    return render_template("course.html", chapters=CHAPTERS, dictionary=dictionary_lines(),
+                  grid=cell_values(7, 6), h=heuristic_sum(FIGURE_VIII_1),
+                  size_20=nim_tree_size(20, 3))
