@@ -20,8 +20,8 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
 
 @pytest.fixture()
-def app():
-    return create_app({"TESTING": True})
+def app(tmp_path):
+    return create_app({"TESTING": True, "CLASS_DB": str(tmp_path / "classes.sqlite3")})
 
 
 @pytest.fixture()
@@ -33,6 +33,53 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory):
+    """A real Redis (Debian's ``redis-server``, which ``scripts/test`` installs) on a free
+    loopback port, for the whole session; stopped at the end."""
+    exe = shutil.which("redis-server") or "/usr/bin/redis-server"
+    if not Path(exe).exists():
+        pytest.fail("redis-server is missing: run scripts/test, which installs it")
+    import redis
+
+    port = _free_port()
+    workdir = tmp_path_factory.mktemp("redis")
+    proc = subprocess.Popen(
+        [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+         "--dir", str(workdir), "--logfile", str(workdir / "redis.log")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    url = f"redis://127.0.0.1:{port}/0"
+    client = redis.Redis.from_url(url)
+    deadline = time.monotonic() + 20
+    while True:                      # wait until it answers (or died)
+        try:
+            client.ping()
+            break
+        except redis.ConnectionError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                raise RuntimeError("redis-server did not start")
+            time.sleep(0.05)
+    client.close()
+    yield url
+    proc.terminate()
+    proc.wait(10)
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def class_config(request, tmp_path):
+    """The class store's configuration: the embedded SQLite default, then a real Redis
+    (emptied for each test). Tests that take it run once with each."""
+    if request.param == "redis":
+        import redis
+
+        url = request.getfixturevalue("redis_url")
+        with redis.Redis.from_url(url) as r:
+            r.flushdb()
+        return {"REDIS_URL": url}
+    return {"CLASS_DB": str(tmp_path / "classes.sqlite3"), "REDIS_URL": ""}
 
 
 @pytest.fixture(scope="session")
