@@ -91,8 +91,9 @@ class Hub:
         if self._listener_pid == os.getpid():
             return
         self._listener_pid = os.getpid()
-        threading.Thread(target=self.store.listen, args=(self.dispatch, self._stop),
-                         name="class-events", daemon=True).start()
+        self._listener = threading.Thread(target=self.store.listen, name="class-events",
+                                          args=(self.dispatch, self._stop), daemon=True)
+        self._listener.start()
 
     def cached(self, key, render):
         """``render()`` once per ``key`` (a class's board at a version, in a language): the
@@ -109,4 +110,7 @@ class Hub:
         return html
 
     def stop(self) -> None:
+        """Stop listening (tests; a worker simply exits)."""
         self._stop.set()
+        if self._listener_pid == os.getpid():
+            self._listener.join(10)

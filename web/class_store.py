@@ -373,6 +373,7 @@ class SqliteStore(ClassStore):
     def listen(self, callback, stop):
         with self._conn() as db:
             last = db.execute("SELECT COALESCE(MAX(id), 0) FROM events").fetchone()[0]
+        callback(None, "board")     # a change made before that read is not missed either
         while not stop.wait(self.poll):
             with self._conn() as db:
                 rows = db.execute("SELECT id, code, kind FROM events WHERE id > ? ORDER BY id",
