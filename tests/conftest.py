@@ -6,6 +6,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -89,10 +90,14 @@ def live_server():
     gunicorn = Path(sys.executable).with_name("gunicorn")
     ARTIFACTS.mkdir(exist_ok=True)
     log = open(ARTIFACTS / "gunicorn.log", "wb")   # a file, not a pipe: a full pipe blocks gunicorn
+    # class mode's state in a database of its own, removed with the session
+    state_dir = tempfile.mkdtemp(prefix="minimax-lab-classes-")
+    env = {**os.environ, "CLASS_DB": os.path.join(state_dir, "classes.sqlite3")}
+    env.pop("REDIS_URL", None)
     proc = subprocess.Popen(
         [str(gunicorn), "--config", "gunicorn.conf.py", "--bind", f"127.0.0.1:{port}",
          "--workers", "2", "app:create_app()"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while True:
@@ -114,6 +119,7 @@ def live_server():
         proc.kill()
         proc.wait()
     log.close()
+    shutil.rmtree(state_dir, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

@@ -16,7 +16,7 @@ from .games import GAMES
 from .params import BadRequest, Game, parse_game, read_int
 
 CHART_WIDTH = 60            # SVG units per bar of the vote chart
-CHART_HEIGHT = 150
+CHART_HEIGHT = 100          # the tallest bar: the chart stays low on the projector
 
 
 def board_query(g: Game, args) -> str:
@@ -121,6 +121,9 @@ class ClassView:
     @property
     def chart_width(self) -> int:
         return CHART_WIDTH * max(len(self.choices), 1)
+
+    chart_bar_width = CHART_WIDTH
+    chart_height = CHART_HEIGHT
 
     @cached_property
     def class_choice(self) -> str | None:

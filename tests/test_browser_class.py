@@ -1,0 +1,124 @@
+"""Class mode in Chromium against the README's gunicorn: the teacher's page and three
+students' pages, each in a browser context of its own (separate cookies, as three phones).
+The teacher plays, the students' boards follow; they vote, the teacher's chart shows 3 votes;
+a student explores on their own and rejoins. Screenshots: a phone, a laptop, a projector in
+French (test-artifacts/class-*.png)."""
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1366, "height": 768}
+PROJECTOR = {"width": 1920, "height": 1080}
+
+
+@pytest.fixture()
+def contexts(browser):
+    opened = []
+
+    def new(viewport, **options):
+        context = browser.new_context(viewport=viewport, **options)
+        opened.append(context)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        return page
+
+    yield new
+    for context in opened:
+        context.close()
+
+
+def start_class(teacher, url):
+    """The teacher opens a game page and turns on class mode: the class's code."""
+    teacher.goto(url)
+    teacher.locator('[data-key="class"]').click()
+    expect(teacher.locator(".class-bar .class-code")).to_be_visible()
+    return teacher.locator(".class-bar .class-code").inner_text().strip()
+
+
+def join(page, base, code):
+    page.goto(f"{base}/c/{code}")
+    expect(page.locator("#class-live[data-live='on']")).to_have_count(1)   # the stream is open
+
+
+def test_three_students_follow_the_teacher_and_vote(contexts, live_server, artifacts):
+    teacher = contexts(LAPTOP)
+    code = start_class(teacher, live_server + "/connect4?mode=human-human")
+    assert "cls=" + code in teacher.url and "proj=1" in teacher.url
+    students = [contexts(PHONE, is_mobile=True, has_touch=True) for _ in range(3)]
+    for s in students:
+        join(s, live_server, code)
+    expect(teacher.locator("#class-followers")).to_contain_text("3 students following")
+
+    # the teacher plays: every student's board follows, without a reload
+    teacher.locator('#game button[data-col="4"]').click()
+    teacher.locator('#game button[data-col="3"]').click()
+    for s in students:
+        expect(s.locator("#class-board .disc")).to_have_count(2)
+        expect(s.locator("#class-board .status")).to_contain_text("Yellow to play")
+
+    # the vote: students choose on their phones, the projector counts
+    teacher.keyboard.press("v")
+    for s, col in zip(students, "443"):
+        s.locator(f'#class-vote button[value="{col}"]').click()
+        expect(s.locator("#class-vote")).to_contain_text(f"Your vote: column {col}")
+    expect(teacher.locator(".vote-title")).to_have_text("Vote open: 3 votes")
+    expect(teacher.locator(".vote-chart text.n")).to_have_text(["0", "0", "1", "2", "0", "0", "0"])
+    students[0].reload()                                     # a reload keeps the vote
+    expect(students[0].locator("#class-vote")).to_contain_text("Your vote: column 4")
+    students[0].screenshot(path=str(artifacts / "class-phone-student.png"), full_page=True)
+    teacher.screenshot(path=str(artifacts / "class-laptop-teacher-vote.png"))
+
+    # closed: the teacher plays the class's choice, then reveals the AI's
+    teacher.keyboard.press("v")
+    expect(teacher.locator(".vote-title")).to_have_text("Vote closed: 3 votes")
+    teacher.keyboard.press("p")
+    for s in students:
+        expect(s.locator("#class-board .disc")).to_have_count(3)
+        expect(s.locator("#class-vote")).to_contain_text("The vote is closed.")
+    teacher.keyboard.press("r")
+    expect(teacher.locator(".ai-choice")).to_contain_text("The AI plays column")
+    expect(students[1].locator("#class-vote")).to_contain_text("The AI plays column")
+    # its tree is that of the vote's position: the board goes back to it (the class's move
+    # kept, one click away), the students' boards too
+    teacher.locator('[data-key="class-tree"]').click()
+    expect(teacher.locator("#tree-panel")).to_be_visible()
+    for s in students:                                        # the tree is on the projector
+        expect(s.locator("#class-board")).to_contain_text("the search tree")
+        expect(s.locator("#class-board .status")).to_contain_text("Viewing move 2 of 3")
+
+    # a student explores on their own, then rejoins in one click
+    explorer = students[2]
+    explorer.get_by_role("link", name="Explore from here on my own").click()
+    expect(explorer.locator("#game")).to_be_visible()
+    explorer.locator('#game button[data-col="1"]').click()
+    explorer.get_by_role("link", name=f"Rejoin class {code}").click()
+    expect(explorer.locator("#class-live[data-live='on']")).to_have_count(1)
+    expect(explorer.locator("#class-board .disc")).to_have_count(2)
+    expect(explorer.locator("h1")).to_have_count(1)
+
+
+def test_the_projector_view_in_french_and_a_student_after_the_class_ends(
+        contexts, live_server, artifacts):
+    teacher = contexts(PROJECTOR)
+    code = start_class(teacher, live_server + "/connect4?lang=fr&moves=4453&tree=1")
+    assert "lang=fr" in teacher.url and "proj=1" in teacher.url
+    expect(teacher.locator("#tree-panel")).to_be_visible()
+    student = contexts(PHONE, is_mobile=True, has_touch=True, locale="fr-FR")
+    join(student, live_server, code)
+    expect(student.locator("h1")).to_contain_text(f"Classe {code}")
+    teacher.keyboard.press("v")
+    student.locator('#class-vote button[value="3"]').click()
+    expect(teacher.locator(".vote-title")).to_have_text("Vote ouvert\u202f: 1 vote")
+    expect(teacher.locator("#class-followers")).to_have_text("1 élève suit")
+    teacher.screenshot(path=str(artifacts / "class-projector-fr.png"))
+    student.screenshot(path=str(artifacts / "class-phone-student-fr.png"), full_page=True)
+    # the teacher ends the class: the student's page says so
+    teacher.once("dialog", lambda dialog: dialog.accept())
+    teacher.locator(".class-more summary").click()
+    teacher.get_by_role("button", name="Terminer la classe").click()
+    expect(student.locator(".class-ended")).to_contain_text(
+        re.compile(f"La classe {code} est terminée"))
