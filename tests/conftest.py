@@ -83,42 +83,57 @@ def class_config(request, tmp_path):
     return {"CLASS_DB": str(tmp_path / "classes.sqlite3"), "REDIS_URL": ""}
 
 
-@pytest.fixture(scope="session")
-def live_server():
-    """The app under gunicorn, as ``scripts/serve`` runs it; yields its base URL."""
-    port = _free_port()
+def start_gunicorn(port: int, env: dict, log_name: str = "gunicorn.log", workers: int = 2):
+    """The app under gunicorn on ``port``, as ``scripts/serve`` runs it (same config file),
+    once it answers; its log in test-artifacts/."""
     gunicorn = Path(sys.executable).with_name("gunicorn")
     ARTIFACTS.mkdir(exist_ok=True)
-    log = open(ARTIFACTS / "gunicorn.log", "wb")   # a file, not a pipe: a full pipe blocks gunicorn
-    # class mode's state in a database of its own, removed with the session
-    state_dir = tempfile.mkdtemp(prefix="minimax-lab-classes-")
-    env = {**os.environ, "CLASS_DB": os.path.join(state_dir, "classes.sqlite3")}
-    env.pop("REDIS_URL", None)
+    log = open(ARTIFACTS / log_name, "ab")   # a file, not a pipe: a full pipe blocks gunicorn
     proc = subprocess.Popen(
         [str(gunicorn), "--config", "gunicorn.conf.py", "--bind", f"127.0.0.1:{port}",
-         "--workers", "2", "app:create_app()"],
+         "--workers", str(workers), "app:create_app()"],
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
+    log.close()
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while True:
         try:
             urllib.request.urlopen(base + "/", timeout=1)
-            break
+            return proc
         except OSError:
             if proc.poll() is not None or time.monotonic() > deadline:
                 proc.kill()
-                log.close()
                 raise RuntimeError("gunicorn did not start: "
-                                   + (ARTIFACTS / "gunicorn.log").read_text()[-2000:])
+                                   + (ARTIFACTS / log_name).read_text()[-2000:])
             time.sleep(0.1)
-    yield base
+
+
+def stop_gunicorn(proc) -> None:
     proc.terminate()
     try:
         proc.wait(10)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
-    log.close()
+
+
+def class_env(state_dir) -> dict:
+    """The environment of a server whose class mode keeps its state in ``state_dir``."""
+    env = {**os.environ, "CLASS_DB": os.path.join(state_dir, "classes.sqlite3")}
+    env.pop("REDIS_URL", None)
+    return env
+
+
+@pytest.fixture(scope="session")
+def live_server():
+    """The app under gunicorn, as ``scripts/serve`` runs it; yields its base URL. Class mode's
+    state is in a database of its own, removed with the session."""
+    port = _free_port()
+    (ARTIFACTS / "gunicorn.log").unlink(missing_ok=True)
+    state_dir = tempfile.mkdtemp(prefix="minimax-lab-classes-")
+    proc = start_gunicorn(port, class_env(state_dir))
+    yield f"http://127.0.0.1:{port}"
+    stop_gunicorn(proc)
     shutil.rmtree(state_dir, ignore_errors=True)
 
 

@@ -4,6 +4,7 @@ The teacher plays, the students' boards follow; they vote, the teacher's chart s
 a student explores on their own and rejoins. Screenshots: a phone, a laptop, a projector in
 French (test-artifacts/class-*.png)."""
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -122,3 +123,48 @@ def test_the_projector_view_in_french_and_a_student_after_the_class_ends(
     teacher.get_by_role("button", name="Terminer la classe").click()
     expect(student.locator(".class-ended")).to_contain_text(
         re.compile(f"La classe {code} est terminée"))
+
+
+def test_a_server_restarted_mid_lesson_loses_nothing_and_pages_reconnect(contexts, tmp_path):
+    """The whole server stopped (every worker killed with SIGKILL, then the master) and
+    started again on the same address: the move and the ballot are still there, the
+    student's page reconnects by itself, and the teacher's next move reaches it."""
+    import os
+    import signal
+
+    from conftest import _free_port, class_env, start_gunicorn, stop_gunicorn
+
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = class_env(str(tmp_path))
+    server = start_gunicorn(port, env, "gunicorn-restart.log")
+    try:
+        teacher = contexts(LAPTOP)
+        code = start_class(teacher, base + "/connect4?mode=human-human")
+        student = contexts(PHONE, is_mobile=True, has_touch=True)
+        join(student, base, code)
+        teacher.locator('#game button[data-col="4"]').click()
+        expect(student.locator("#class-board .disc")).to_have_count(1)
+        teacher.keyboard.press("v")
+        student.locator('#class-vote button[value="5"]').click()
+        expect(teacher.locator(".vote-title")).to_have_text("Vote open: 1 vote")
+
+        children = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text()
+        workers = [int(pid) for pid in children.split()]
+        for pid in workers:
+            os.kill(pid, signal.SIGKILL)
+        server.kill()
+        server.wait()
+        expect(student.locator("#class-live[data-live='off']")).to_have_count(1)
+        server = start_gunicorn(port, env, "gunicorn-restart.log")
+
+        # the student's page is back by itself, with the board and the ballot
+        expect(student.locator("#class-live[data-live='on']")).to_have_count(1, timeout=30_000)
+        expect(student.locator("#class-board .disc")).to_have_count(1)
+        expect(student.locator("#class-vote")).to_contain_text("Your vote: column 5")
+        # the teacher's page goes on: the next move reaches the student, the count is kept
+        expect(teacher.locator(".vote-title")).to_have_text("Vote open: 1 vote", timeout=30_000)
+        teacher.locator('#game button[data-col="3"]').click()
+        expect(student.locator("#class-board .disc")).to_have_count(2)
+    finally:
+        stop_gunicorn(server)
