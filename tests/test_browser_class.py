@@ -168,3 +168,33 @@ def test_a_server_restarted_mid_lesson_loses_nothing_and_pages_reconnect(context
         expect(student.locator("#class-board .disc")).to_have_count(2)
     finally:
         stop_gunicorn(server)
+
+
+def axe_violations(page):
+    """Serious and critical violations found by axe-core (vendored) in ``page`` as it is."""
+    from test_accessibility import AXE
+
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate("""async () => {
+        const r = await axe.run(document, {resultTypes: ['violations']});
+        return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+                                       nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}));
+    }""")
+    return [v for v in found if v["impact"] in ("serious", "critical")]
+
+
+@pytest.mark.parametrize("lang, scheme", [("en", "light"), ("fr", "light"), ("en", "dark")])
+def test_class_pages_pass_the_accessibility_audit(contexts, live_server, lang, scheme):
+    teacher = contexts(LAPTOP, bypass_csp=True, color_scheme=scheme)
+    code = start_class(teacher, f"{live_server}/connect4?moves=44&lang={lang}")
+    student = contexts(PHONE, bypass_csp=True, color_scheme=scheme)
+    join(student, live_server, code + f"?lang={lang}")
+    assert axe_violations(student) == []
+    teacher.keyboard.press("v")
+    expect(student.locator("#class-vote button")).to_have_count(7)
+    student.locator('#class-vote button[value="4"]').click()
+    expect(teacher.locator(".vote-chart")).to_be_visible()
+    assert axe_violations(student) == []
+    assert axe_violations(teacher) == []
+    student.goto(f"{live_server}/c/ZZZZZZ?lang={lang}")          # the page of a bad code
+    assert axe_violations(student) == []
