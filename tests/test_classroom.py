@@ -118,6 +118,10 @@ def test_a_teacher_move_reaches_a_follower_stream(app, streams):
     # undo: the board goes back, and the follower's with it
     teacher.post(f"/class/{code}/sync", data={"link": "/connect4?mode=human-human&moves=4&at=0"})
     follower.event("board", where=lambda board: "Viewing move 0 of 1" in board)
+    # a settings change too
+    teacher.post(f"/class/{code}/sync",
+                 data={"link": "/connect4?mode=human-human&moves=4&at=0&level=easy"})
+    follower.event("board", where=lambda board: "AI level: easy" in board)
     # a tree step shows on the students' page too
     teacher.post(f"/class/{code}/sync",
                  data={"link": "/connect4?mode=human-human&moves=4&tree=1&step=7"})
@@ -196,13 +200,11 @@ def test_a_restarted_app_keeps_the_class_its_board_and_its_teacher(make_app):
     first.extensions["class_hub"].stop()
     second = make_app()                         # a new process, the same store
     client = second.test_client()
-    for cookie in teacher._cookies.values():
-        client.set_cookie(cookie.key, cookie.value)
+    client.set_cookie("teach", teacher.get_cookie("teach").value)
     page = client.get(f"/connect4?mode=human-human&moves=44&cls={code}").get_data(as_text=True)
     assert "Vote open: 1 vote" in page and "data-class-sync" in page    # still its teacher
     again = second.test_client()
-    for cookie in voter._cookies.values():
-        again.set_cookie(cookie.key, cookie.value)
+    again.set_cookie("student", voter.get_cookie("student").value)
     reloaded = again.get(f"/c/{code}").get_data(as_text=True)
     assert discs(reloaded) == 2 and "Your vote: column 5" in reloaded
 
