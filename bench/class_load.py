@@ -14,8 +14,9 @@ Each follower is a student's page: ``GET /c/<code>`` for its anonymous id, then 
   follower of the class: p50, p95, max over every move of every class;
 - lost events: a move whose board never reached a follower (within 15 s);
 - votes: every teacher opens a vote, every follower votes once and then tries a second ballot
-  (refused), as fast as 100 concurrent clients go: votes per second held, and the counts the
-  teachers' pages show against the number of followers (lost or double ballots).
+  (refused), as fast as 100 concurrent clients go: ballots per second held (both kinds), and
+  the counts the teachers' pages show against the number of followers (lost or double
+  ballots).
 
 Everything is bounded (at most 360 streams, 720 ballots, a few hundred moves) and on
 127.0.0.1 only. The client is one gevent process on the same two cores as the server: the
@@ -276,7 +277,7 @@ def main():
           f"{load_before[0]:.2f}, after {os.getloadavg()[0]:.2f}; {moves} moves per teacher, "
           f"one every ~{interval:g} s; classes of {', '.join(map(str, CLASSES))}\n")
     print("| store | live pages | moves | move → last follower p50 | p95 | max | lost events "
-          "| ballots sent | votes/s | counted / followers |")
+          "| ballots sent | ballots/s | counted / followers |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
         print(f"| {r['name']} | {r['streams']} | {r['moves']} | {r['p50']:.0f} ms | "

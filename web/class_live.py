@@ -23,10 +23,12 @@ MAX_STREAMS = int(os.environ.get("CLASS_STREAMS", 600))   # per worker process
 
 
 class Subscriber:
-    """One open stream of class ``code``."""
+    """One open stream of class ``code``, woken by the events of ``kinds`` (None: all). A
+    student's page does not care for each ballot of the teacher's chart: a vote of 60 does not
+    wake 60 pages 60 times."""
 
-    def __init__(self, code: str):
-        self.code = code
+    def __init__(self, code: str, kinds: frozenset | None = None):
+        self.code, self.kinds = code, kinds
         self._events: queue.Queue = queue.Queue()
 
     def put(self, kind: str) -> None:
@@ -61,13 +63,14 @@ class Hub:
     def streams(self) -> int:
         return sum(len(s) for s in self._subs.values())
 
-    def subscribe(self, code: str) -> Subscriber | None:
-        """A new stream of ``code``, or None when this worker holds ``max_streams`` already."""
+    def subscribe(self, code: str, kinds=None) -> Subscriber | None:
+        """A new stream of ``code`` (woken by ``kinds`` of events, all by default), or None
+        when this worker holds ``max_streams`` already."""
         with self._lock:
             if self.streams >= self.max_streams:
                 return None
             self._start_listener()
-            sub = Subscriber(code)
+            sub = Subscriber(code, frozenset(kinds) if kinds is not None else None)
             self._subs.setdefault(code, set()).add(sub)
             return sub
 
@@ -82,7 +85,8 @@ class Hub:
         """An event from the store: to the streams of its class (to all after a reconnection,
         when ``code`` is None, since events may have been missed)."""
         with self._lock:
-            subs = [s for c, ss in self._subs.items() if code is None or c == code for s in ss]
+            subs = [s for c, ss in self._subs.items() if code is None or c == code for s in ss
+                    if s.kinds is None or kind in s.kinds]
         for sub in subs:
             sub.put(kind)
 

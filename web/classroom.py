@@ -378,7 +378,7 @@ def stream(state: ClassState, render, *, follower: str | None, kinds=None) -> Re
     context of its own, made from this request (its language, its links), entered and left
     within one event: the stream holds no context while it waits."""
     the_hub, the_store = hub(), store()
-    sub = the_hub.subscribe(state.code)
+    sub = the_hub.subscribe(state.code, kinds)
     if sub is None:
         response = Response("busy: too many live pages on this server", 503,
                             mimetype="text/plain")
@@ -410,7 +410,7 @@ def stream(state: ClassState, render, *, follower: str | None, kinds=None) -> Re
                     if follower:
                         the_store.follower_seen(code, follower)
                     yield ": heartbeat\n\n"
-                if came and (kinds is None or came & kinds):
+                if came:
                     current = the_store.get(code)
                     if current is not None:
                         yield rendered(current, came)
