@@ -7,6 +7,7 @@ import re
 import threading
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from app import create_app
 
@@ -286,3 +287,35 @@ def test_class_mode_starts_from_any_game_page(app):
     assert f"/c/{code}" in board and 'class="qr"' in board
     assert app.test_client().post("/class", data={"link": "https://evil.example/nim"}
                                   ).status_code == 400
+
+
+FIELDS = st.dictionaries(
+    st.sampled_from(["link", "action", "round", "choice", "name", "lang", "x"]),
+    st.one_of(st.sampled_from(["open", "close", "reveal", "1", "4", "0", "-1", "99999999999",
+                               "/connect4?moves=4", "/nim?n=--5", "//evil.example/nim",
+                               "/connect4?moves=48", "<script>", "\x00", "é" * 30, ""]),
+              st.text(max_size=40)),
+    max_size=5)
+
+
+@settings(max_examples=120, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(route=st.sampled_from(["/class", "/class/{code}/sync", "/class/{code}/vote",
+                              "/c/{code}/vote", "/c/{code}/name", "/class/{code}/end",
+                              "/c/ZZZZZZ/vote", "/class/ZZZZZZ/vote"]),
+       fields=FIELDS, as_teacher=st.booleans(), htmx=st.booleans())
+def test_no_form_sent_to_a_class_crashes_the_app(app, route, fields, as_teacher, htmx):
+    """Hostile and random forms, by the teacher and by a student: a 4xx or a page, never a
+    5xx, and nothing a student sends changes the board."""
+    cached = app.config.setdefault("fuzz_class", {})
+    if not cached:
+        cached["teacher"], cached["code"], _ = start_class(app)
+        cached["student"] = student(app, cached["code"])
+    code = cached["code"]
+    client = cached["teacher"] if as_teacher else cached["student"]
+    board = app.extensions["class_store"].get(code).query
+    r = client.post(route.format(code=code), data=fields,
+                    headers={"HX-Request": "true"} if htmx else {})
+    assert r.status_code < 500, (route, fields, r.status_code)
+    if not as_teacher:
+        assert app.extensions["class_store"].get(code).query == board
