@@ -319,3 +319,15 @@ def test_no_form_sent_to_a_class_crashes_the_app(app, route, fields, as_teacher,
     assert r.status_code < 500, (route, fields, r.status_code)
     if not as_teacher:
         assert app.extensions["class_store"].get(code).query == board
+
+
+def test_a_store_out_of_reach_is_a_503_to_try_again_and_game_pages_still_work():
+    from conftest import _free_port
+
+    app = create_app({"TESTING": True, "REDIS_URL": f"redis://127.0.0.1:{_free_port()}/0"})
+    client = app.test_client()
+    page = client.get("/c/ABCDEF?lang=fr")
+    assert page.status_code == 503 and page.headers["Retry-After"] == "2"
+    assert "ne peut pas être joint" in page.get_data(as_text=True)
+    assert client.post("/class", data={"link": "/nim"}).status_code == 503
+    assert client.get("/nim?cls=ABCDEF").status_code == 200     # an ordinary game meanwhile

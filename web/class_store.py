@@ -76,6 +76,8 @@ class ClassStore:
 
     ttl: float
     clock: Callable[[], float]
+    # what the backend raises when it cannot be reached (the app answers 503, try again)
+    unavailable: tuple[type[BaseException], ...] = ()
 
     def create(self, game: str, query: str) -> tuple[ClassState, str]:
         """A new class showing ``game`` at ``query``; returns it and the teacher's secret,
@@ -171,6 +173,8 @@ class SqliteStore(ClassStore):
     """The embedded default: one database file shared by the workers of one machine (WAL, so
     readers never wait for a writer). One connection per process, behind a lock: each
     statement takes microseconds, and under gevent the lock is a greenlet lock."""
+
+    unavailable = (sqlite3.OperationalError,)
 
     def __init__(self, path: str | Path, *, ttl: float = TTL, poll: float = 0.1,
                  clock: Callable[[], float] = time.time):
@@ -435,6 +439,7 @@ class RedisStore(ClassStore):
                                           health_check_interval=30)
         self.url, self.ttl, self.prefix, self.clock = url, ttl, prefix, clock
         self._vote = self.redis.register_script(_VOTE)
+        self.unavailable = (redis.ConnectionError, redis.TimeoutError)
 
     def _key(self, code, *rest) -> str:
         return ":".join((f"{self.prefix}class", code, *map(str, rest)))

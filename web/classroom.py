@@ -76,6 +76,7 @@ TOO_MANY = N_("Too many requests in a short time: wait a moment.")
 NO_COOKIE = N_("Your browser did not keep this page's cookie: open the class's link again "
                "to vote.")
 VOTE_CLOSED = N_("This vote is closed.")
+UNAVAILABLE = N_("The class's server cannot be reached just now: try again in a moment.")
 
 TITLES = {403: _l("Teacher only"), 404: _l("No such class"), 410: _l("Class ended"),
           400: _l("Bad Request"), 429: _l("Too many requests"), 503: _l("Server busy")}
@@ -427,10 +428,22 @@ def stream(state: ClassState, render, *, follower: str | None, kinds=None) -> Re
 
 # -- every page ----------------------------------------------------------------------------------
 
+def unavailable(err):
+    """The store cannot be reached (Redis restarting, a locked database): a 503 to try again
+    (the teacher's page sends its board again by itself, a student's page reconnects)."""
+    response = problem(ClassProblem(503, UNAVAILABLE))
+    response.headers["Retry-After"] = "2"
+    return response
+
+
 def class_bar(g: Game) -> ClassView | None:
     """The class bar of a game page opened with ``cls=``: the class as its teacher or anyone
-    else sees it (None when the class is gone: the page is then an ordinary game)."""
-    state = store().get(g.settings.class_code)
+    else sees it (None when the class is gone, or its store cannot be reached just now: the
+    page is then an ordinary game)."""
+    try:
+        state = store().get(g.settings.class_code)
+    except store().unavailable:
+        return None
     if state is None or state.closed:
         return None
     key = teacher_secret(state.code)
@@ -457,4 +470,6 @@ def init_app(app: Flask) -> None:
     app.extensions["class_limits"] = limiters()
     app.before_request(limit_body)
     app.jinja_env.globals.update(class_bar=class_bar, joined_class=joined_class)
+    for error in s.unavailable:
+        app.register_error_handler(error, unavailable)
     app.register_blueprint(bp)
