@@ -232,7 +232,7 @@ def run(name, ports, moves, interval):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--only", choices=("sqlite", "redis"))
+    parser.add_argument("--only", choices=("sqlite", "redis"), help="run one store only")
     parser.add_argument("--moves", type=int, default=15, help="moves per teacher (at most 50)")
     parser.add_argument("--interval", type=float, default=1.0,
                         help="seconds between a teacher's moves (at least 0.2)")

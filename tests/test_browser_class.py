@@ -123,6 +123,8 @@ def test_the_projector_view_in_french_and_a_student_after_the_class_ends(
     teacher.get_by_role("button", name="Terminer la classe").click()
     expect(student.locator(".class-ended")).to_contain_text(
         re.compile(f"La classe {code} est terminée"))
+    expect(teacher.locator(".class-ended")).to_contain_text(f"La classe {code} est terminée")
+    expect(teacher.locator(".class-bar")).to_have_count(0)
 
 
 def test_a_server_restarted_mid_lesson_loses_nothing_and_pages_reconnect(contexts, tmp_path):

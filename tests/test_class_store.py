@@ -40,9 +40,12 @@ class Listener:
         self.thread = threading.Thread(target=store.listen, daemon=True,
                                        args=(lambda c, k: self.events.put((c, k)), self.stop))
         self.thread.start()
+        # listening starts with a "read everything again" notice (code None): from then on no
+        # change is missed (before it, Redis may not have subscribed yet)
+        assert self.events.get(timeout=5)[0] is None
 
     def next(self, code, timeout=5.0):
-        """The next event of class ``code`` (a reconnection notice, code None, is skipped)."""
+        """The next event of class ``code`` (another reconnection notice is skipped)."""
         while True:
             c, kind = self.events.get(timeout=timeout)    # queue.Empty: the test fails
             if c == code:

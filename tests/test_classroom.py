@@ -227,7 +227,9 @@ def test_an_ended_class_says_so_to_its_students(app, streams):
     s = student(app, code)
     follower = streams(s, f"/c/{code}/events")
     follower.event("board")
-    assert teacher.post(f"/class/{code}/end", headers={"HX-Request": "true"}).status_code == 200
+    ended = teacher.post(f"/class/{code}/end", headers={"HX-Request": "true"})
+    assert ended.status_code == 200 and "has ended" in ended.get_data(as_text=True)
+    assert ended.headers["HX-Retarget"] == ".class-bar"     # the bar and its stream go
     assert "has ended" in follower.event("closed")
     page = s.get(f"/c/{code}")
     assert page.status_code == 410 and "has ended" in page.get_data(as_text=True)

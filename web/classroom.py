@@ -134,7 +134,7 @@ def teacher_class(code: str) -> ClassState:
     return state
 
 
-def student_id(response=None) -> str | None:
+def student_id() -> str | None:
     sid = request.cookies.get(STUDENT_COOKIE, "")
     return sid if _STUDENT_ID.fullmatch(sid) else None
 
@@ -242,6 +242,11 @@ def bar_answer(state: ClassState, error: str | None = None) -> Response:
     """The bar for htmx; without JavaScript, back to the board."""
     if not is_htmx():
         return redirect(teacher_page_url(state), 303)
+    if state.closed:       # the whole bar goes, its stream with it (no reconnection)
+        response = Response(render_template("_class_ended.html", code=state.code),
+                            mimetype="text/html")
+        response.headers.update({"HX-Retarget": ".class-bar", "HX-Reswap": "outerHTML"})
+        return response
     view = ClassView(state, store(), teacher=True, projector=wants_projector())
     return Response(render_block("class_bar.html", "bar", view=view, error=error),
                     mimetype="text/html")
@@ -254,7 +259,7 @@ def teacher_events(code):
 
     def render(state):
         if state.closed:
-            return sse("bar", render_template("_class_ended.html", code=state.code))
+            return sse("closed", render_template("_class_ended.html", code=state.code))
         view = ClassView(state, store(), teacher=True, projector=wants_projector())
         return sse("bar", render_block("class_bar.html", "bar", view=view, error=None))
 
