@@ -333,3 +333,20 @@ def test_a_store_out_of_reach_is_a_503_to_try_again_and_game_pages_still_work():
     assert "ne peut pas être joint" in page.get_data(as_text=True)
     assert client.post("/class", data={"link": "/nim"}).status_code == 503
     assert client.get("/nim?cls=ABCDEF").status_code == 200     # an ordinary game meanwhile
+
+
+def test_two_instances_sharing_the_store_serve_one_class(make_app, streams):
+    """The teacher on one instance, a student on another (two processes of one machine
+    sharing the SQLite file, or two machines sharing Redis): the move and the ballot cross."""
+    a, b = make_app(), make_app()
+    teacher, code, _ = start_class(a)
+    pupil = student(b, code)
+    follower = streams(pupil, f"/c/{code}/events")
+    follower.event("board")
+    teacher.post(f"/class/{code}/sync", data={"link": "/connect4?mode=human-human&moves=45"})
+    follower.event("board", where=lambda board: discs(board) == 2)
+    teacher.post(f"/class/{code}/vote", data={"action": "open"})
+    follower.event("vote", where=lambda vote: 'name="choice"' in vote)
+    pupil.post(f"/c/{code}/vote", data={"round": "1", "choice": "6"})
+    assert "Vote open: 1 vote" in teacher.get(
+        f"/connect4?mode=human-human&moves=45&cls={code}").get_data(as_text=True)
