@@ -200,6 +200,7 @@ class UndrawnSearch:
     about: str
     result: SearchResult
     limit: int            # the drawing limit it passed (TREE_MAX_NODES)
+    stop: Stop | None = None   # the budget that stopped it first, if one did: no depth finished
     too_large = True
 
 
@@ -217,7 +218,7 @@ def tree_panel(g: Game, args, result: SearchResult | None = None) -> TreePanel |
             g.settings, g.rules, g.states[base], record=True, depth=g.settings.tree_depth),
             heavy=True)
     if result.tree is None:     # too large to record, or not even depth 1 finished
-        return (UndrawnSearch(g, about, result, TREE_MAX_NODES)
+        return (UndrawnSearch(g, about, result, TREE_MAX_NODES, stop_of(result, *budget))
                 if result.stats.nodes > TREE_MAX_NODES else None)
     try:
         path = tuple(g.rules.parse_moves(args.get("path", "")))
