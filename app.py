@@ -5,7 +5,8 @@ layer is ``web/`` (blueprints, the URL-as-game parser, htmx, languages, headers)
 
 - ``/``: home; ``/<game>`` for each game of the games table (``/connect4``, ``/nim``), with
   ``/<game>/move``, ``/ai``, ``/tree``, ``/tree.svg``, ``/compare``, ``/peek`` (``web.play``);
-- ``/tree``: the exercise lab; ``/nim/theory``: the whole Nim tree and the theory (``web.lab``).
+- ``/tree``: the exercise lab; ``/nim/theory``: the whole Nim tree and the theory (``web.lab``);
+- ``/class/...`` (the teacher) and ``/c/<code>`` (students): class mode (``web.classroom``).
 
 Serve it with ``scripts/serve`` (gunicorn, ``gunicorn.conf.py``).
 """
@@ -14,7 +15,8 @@ from __future__ import annotations
 from flask import Flask
 from werkzeug.routing import BaseConverter, ValidationError
 
-from web import admission, course, i18n, lab, pages, play, projector, security, templating
+from web import (admission, classroom, course, i18n, lab, pages, play, projector, security,
+                 templating)
 from web.games import GAMES
 
 
@@ -46,6 +48,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(course.bp)
     app.register_blueprint(lab.bp)       # before play: /tree is the lab, not a game
     app.register_blueprint(play.bp)
+    classroom.init_app(app)              # class mode: /class/..., /c/<code>
     admission.init_app(app)
     security.init_app(app)
     return app

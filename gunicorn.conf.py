@@ -1,13 +1,15 @@
 """gunicorn settings for ``scripts/serve`` (read by ``gunicorn --config gunicorn.conf.py``).
 
-The app keeps no state between requests (the whole game is in the URL), so any worker, in
-any instance, can answer any request: to serve more players, start more instances behind a
-proxy (see the README).
+The app keeps no state between requests in a worker (the whole game is in the URL; a class's
+state is in SQLite or Redis, ``web.class_store``), so any worker, in any instance, can answer
+any request: to serve more players, start more instances behind a proxy (see the README).
 
 Workers are gevent's: one event loop per process holds hundreds of open connections, slow or
 idle ones included (a client that never finishes its headers costs a greenlet, not a worker),
-and class mode's live streams will need the same. Searches are CPU work: ``web.admission`` runs
-them in native threads of gevent's pool, in bounded lanes, so the loop keeps serving pages.
+and class mode's live streams are such connections: each student's page keeps one open for
+the whole lesson, waiting, and costs a greenlet (a few KB), not a thread or a process. Searches
+are CPU work: ``web.admission`` runs them in native threads of gevent's pool, in bounded lanes,
+so the loop keeps serving pages and streams.
 """
 import multiprocessing
 import os
@@ -24,7 +26,8 @@ worker_connections = int(os.environ.get("WORKER_CONNECTIONS", 1000))
 timeout = 30
 graceful_timeout = 10
 keepalive = 5
-# Recycle workers now and then, so no slow leak can build up.
+# Recycle workers now and then, so no slow leak can build up (a recycled worker's live streams
+# reconnect by themselves to another worker).
 max_requests = 5000
 max_requests_jitter = 500
 # Requests are a URL and a few headers: refuse anything bigger early, with a plain answer.

@@ -48,6 +48,12 @@
       done = press('#game [data-key="tree"]');
     } else if (key === "u") {
       done = press('#game [data-key="undo"]');
+    } else if (key === "v") {             // class mode (the teacher's bar): the vote
+      done = press('.class-bar [data-key="class-vote"]');
+    } else if (key === "p") {
+      done = press('.class-bar [data-key="class-play"]');
+    } else if (key === "r") {
+      done = press('.class-bar [data-key="class-reveal"]');
     }
     if (done) event.preventDefault();
   });
@@ -144,4 +150,47 @@
       panel.scrollIntoView({ block: "start", behavior: "auto" });
     }
   });
+
+  // Class mode, the teacher's page: after every change of the board (a move, undo, settings,
+  // a tree step: each pushes the page's new link), tell the class where the board is, so the
+  // students' pages follow. Only the latest link matters; on a failure (a worker restarting)
+  // it is sent again, waiting longer each time, so no move is lost.
+  var syncUrl = document.body && document.body.dataset.classSync;
+  var pending = null, sending = false, delay = 500;
+  function sendSync() {
+    if (!pending) { sending = false; return; }
+    var link = pending;
+    pending = null;
+    sending = true;
+    fetch(syncUrl, {
+      method: "POST", credentials: "same-origin",
+      headers: { "HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ link: link }).toString()
+    }).then(function (response) {
+      if (response.status >= 500) { throw new Error(String(response.status)); }
+      delay = 500;
+      sendSync();
+    }).catch(function () {
+      if (!pending) { pending = link; }
+      setTimeout(sendSync, delay);
+      delay = Math.min(delay * 2, 8000);
+    });
+  }
+  function sync() {
+    if (!syncUrl) return;
+    pending = location.pathname + location.search;
+    if (!sending) sendSync();
+  }
+  sync();
+  document.addEventListener("htmx:pushedIntoHistory", sync);
+  document.addEventListener("htmx:replacedInHistory", sync);
+
+  // A class page says whether its live stream is connected (htmx's SSE extension reconnects
+  // by itself; the page shows it is trying).
+  function liveState(event, state) {
+    var box = event.target.closest && event.target.closest("[data-live]");
+    if (box) { box.dataset.live = state; }
+  }
+  document.addEventListener("htmx:sseOpen", function (event) { liveState(event, "on"); });
+  document.addEventListener("htmx:sseError", function (event) { liveState(event, "off"); });
 })();

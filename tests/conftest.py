@@ -6,6 +6,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -20,8 +21,8 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
 
 @pytest.fixture()
-def app():
-    return create_app({"TESTING": True})
+def app(tmp_path):
+    return create_app({"TESTING": True, "CLASS_DB": str(tmp_path / "classes.sqlite3")})
 
 
 @pytest.fixture()
@@ -36,37 +37,104 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def live_server():
-    """The app under gunicorn, as ``scripts/serve`` runs it; yields its base URL."""
+def redis_url(tmp_path_factory):
+    """A real Redis (Debian's ``redis-server``, which ``scripts/test`` installs) on a free
+    loopback port, for the whole session; stopped at the end."""
+    exe = shutil.which("redis-server") or "/usr/bin/redis-server"
+    if not Path(exe).exists():
+        pytest.fail("redis-server is missing: run scripts/test, which installs it")
+    import redis
+
     port = _free_port()
+    workdir = tmp_path_factory.mktemp("redis")
+    proc = subprocess.Popen(
+        [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+         "--dir", str(workdir), "--logfile", str(workdir / "redis.log")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    url = f"redis://127.0.0.1:{port}/0"
+    client = redis.Redis.from_url(url)
+    deadline = time.monotonic() + 20
+    while True:                      # wait until it answers (or died)
+        try:
+            client.ping()
+            break
+        except redis.ConnectionError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                raise RuntimeError("redis-server did not start")
+            time.sleep(0.05)
+    client.close()
+    yield url
+    proc.terminate()
+    proc.wait(10)
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def class_config(request, tmp_path):
+    """The class store's configuration: the embedded SQLite default, then a real Redis
+    (emptied for each test). Tests that take it run once with each."""
+    if request.param == "redis":
+        import redis
+
+        url = request.getfixturevalue("redis_url")
+        with redis.Redis.from_url(url) as r:
+            r.flushdb()
+        return {"REDIS_URL": url}
+    return {"CLASS_DB": str(tmp_path / "classes.sqlite3"), "REDIS_URL": ""}
+
+
+def start_gunicorn(port: int, env: dict, log_name: str = "gunicorn.log", workers: int = 2):
+    """The app under gunicorn on ``port``, as ``scripts/serve`` runs it (same config file),
+    once it answers; its log in test-artifacts/."""
     gunicorn = Path(sys.executable).with_name("gunicorn")
     ARTIFACTS.mkdir(exist_ok=True)
-    log = open(ARTIFACTS / "gunicorn.log", "wb")   # a file, not a pipe: a full pipe blocks gunicorn
+    log = open(ARTIFACTS / log_name, "ab")   # a file, not a pipe: a full pipe blocks gunicorn
     proc = subprocess.Popen(
         [str(gunicorn), "--config", "gunicorn.conf.py", "--bind", f"127.0.0.1:{port}",
-         "--workers", "2", "app:create_app()"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+         "--workers", str(workers), "app:create_app()"],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
+    log.close()
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while True:
         try:
             urllib.request.urlopen(base + "/", timeout=1)
-            break
+            return proc
         except OSError:
             if proc.poll() is not None or time.monotonic() > deadline:
                 proc.kill()
-                log.close()
                 raise RuntimeError("gunicorn did not start: "
-                                   + (ARTIFACTS / "gunicorn.log").read_text()[-2000:])
+                                   + (ARTIFACTS / log_name).read_text()[-2000:])
             time.sleep(0.1)
-    yield base
+
+
+def stop_gunicorn(proc) -> None:
     proc.terminate()
     try:
         proc.wait(10)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
-    log.close()
+
+
+def class_env(state_dir) -> dict:
+    """The environment of a server whose class mode keeps its state in ``state_dir``."""
+    env = {**os.environ, "CLASS_DB": os.path.join(state_dir, "classes.sqlite3")}
+    env.pop("REDIS_URL", None)
+    return env
+
+
+@pytest.fixture(scope="session")
+def live_server():
+    """The app under gunicorn, as ``scripts/serve`` runs it; yields its base URL. Class mode's
+    state is in a database of its own, removed with the session."""
+    port = _free_port()
+    (ARTIFACTS / "gunicorn.log").unlink(missing_ok=True)
+    state_dir = tempfile.mkdtemp(prefix="minimax-lab-classes-")
+    proc = start_gunicorn(port, class_env(state_dir))
+    yield f"http://127.0.0.1:{port}"
+    stop_gunicorn(proc)
+    shutil.rmtree(state_dir, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

@@ -7,10 +7,12 @@ from hypothesis import strategies as st
 ROUTES = ["/", "/connect4", "/connect4/move", "/connect4/ai", "/connect4/tree",
           "/connect4/tree.svg", "/connect4/compare", "/connect4/peek", "/nim", "/nim/move",
           "/nim/ai", "/nim/tree", "/nim/tree.svg", "/nim/compare", "/nim/peek", "/nim/theory",
-          "/tree", "/static/app.css", "/nope", "/favicon.ico"]
+          "/tree", "/c", "/c/ZZZZZZ", "/c/ZZZZZZ/events", "/class/ZZZZZZ/teach",
+          "/static/app.css", "/nope", "/favicon.ico"]
 PARAMS = ["moves", "at", "col", "take", "mode", "level", "algo", "depth", "time", "heur",
           "window", "order", "w", "h", "n", "k", "variant", "play", "tree", "td", "proj", "path",
-          "step", "lang", "t", "root", "check", "p", "v.R", "v.1", "v.2.1"]
+          "step", "lang", "t", "root", "check", "p", "v.R", "v.1", "v.2.1", "cls", "code",
+          "key", "game"]
 
 HOSTILE = st.sampled_from([
     "", " ", "0", "-1", "1e9", "99999999999999999999", "NaN", "inf", "-0", "0x10", "1.5",

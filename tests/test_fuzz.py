@@ -43,5 +43,8 @@ def test_the_shapes_that_once_answered_500_are_400s(client):
                 "/connect4?w=--5", "/connect4?h=---1", "/nim/move?take=--1",
                 "/tree?mode=exercise&check=1&v.R=nan"]:
         assert client.get(url).status_code == 400, url
+    # a query parameter named like a part of the path (found by the fuzz test)
+    assert client.get("/connect4?game=x").status_code == 200
+    assert client.get("/c/ZZZZZZ?code=x").status_code == 404
     for url in ["/nim?n=94&tree=1", "/nim?n=99&k=9&tree=1"]:
         assert client.get(url).status_code == 200, url

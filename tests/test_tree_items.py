@@ -228,6 +228,7 @@ def test_the_reported_link_says_in_words_what_it_searched(client):
     stopped by the clock (and says so, whether what it explored can be drawn or not, as on
     a loaded machine); never "N of 1 nodes · depth 0"."""
     text = caption(client.get(ITEM_3).get_data(as_text=True))
+    # (on a loaded machine the clock may stop it after more nodes than can be drawn)
     assert re.match(r"minimax (stopped at its budget of 1,000 ms before finishing depth 6; "
                     r"shown: the [\d,]+ nodes it explored|explored 12[\d,]+ nodes to depth 6: "
                     r"too many to draw here \(at most 60,000\)\. A smaller depth shows its "
@@ -337,3 +338,16 @@ def test_a_stopped_search_counts_the_same_nodes_in_the_summary_and_the_panel(cli
     in_summary = re.search(r"\(([\d,]+) nodes, ", summary).group(1)
     in_caption = re.search(r"shown: the ([\d,]+) nodes it explored", caption(html)).group(1)
     assert in_summary == in_caption, (summary, caption(html))
+
+
+def test_a_search_stopped_by_its_budget_after_more_nodes_than_can_be_drawn_says_so(
+        client, monkeypatch):
+    """A budget that stops minimax after more nodes than the panel draws (60,000): the panel
+    names the budget and the depth it did not finish, never "to depth 0" (seen on a loaded
+    machine, where the 1 s clock stopped the report's search after 115,712 nodes)."""
+    monkeypatch.setattr(web.panel, "MAX_NODES", 70_000)
+    text = caption(client.get(ITEM_3, headers=HX).get_data(as_text=True))
+    assert re.match(r"minimax stopped at its budget of (70,000 nodes|1,000 ms) before finishing "
+                    r"depth 6, after [\d,]+ nodes: too many to draw here \(at most 60,000\)\. "
+                    r"A smaller depth shows its tree\.", text), text
+    assert "depth 0" not in text

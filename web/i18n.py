@@ -95,7 +95,10 @@ def tr(err: Exception) -> str:
 def this_page(**changes) -> str:
     """This page's link with some parameters changed (the language, projector mode)."""
     args = {**request.args.to_dict(), **changes}
-    return url_for(request.endpoint or "pages.home", **(request.view_args or {}), **args)
+    # the path's own values win over a query parameter of the same name (/connect4?game=x,
+    # /c/K7PQMX?code=x), which otherwise made every such page a 500
+    values = {**args, **(request.view_args or {})}
+    return url_for(request.endpoint or "pages.home", **values)
 
 
 def switch_lang(lang: str) -> str:

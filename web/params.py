@@ -36,11 +36,12 @@ LABELS = {
     "window": _l("First window (alpha-beta)"), "order": _l("Move order"),
     "moves": _l("Moves"), "at": _l("Move shown"), "play": _l("Autoplay"),
     "tree": _l("Search tree"), "td": _l("Tree depth"), "proj": _l("Projector mode"),
-    "path": _l("Tree node"), "step": _l("Step"), "cd": _l("Depth"),
+    "path": _l("Tree node"), "step": _l("Step"), "cd": _l("Depth"), "cls": _l("Class code"),
     "notation": _l("Notation"),
 }
 
 _WHOLE = re.compile(r"[+-]?[0-9]{1,9}")
+CLASS_CODE = re.compile(r"[A-HJ-NP-Z2-9]{6}")     # web.class_store's alphabet: no 0/O, 1/I
 
 
 class BadRequest(GameError):
@@ -105,6 +106,15 @@ def read_flag(args, name: str, default: bool = False) -> bool:
     return raw == "1"
 
 
+def read_class_code(args, name: str = "cls") -> str:
+    """A class code (six capitals and digits, as the projector shows it), or "" when absent."""
+    raw = args.get(name) or ""
+    if raw and not CLASS_CODE.fullmatch(raw.upper()):
+        raise BadRequest("%(field)s: six letters and digits, not “%(raw)s”", name,
+                         field=label(name), raw=raw[:20])
+    return raw.upper()
+
+
 def read_param(args, p, spec: GameSpec):
     """A game's own parameter (``ai.games.Param``): a number or a choice."""
     if p.choices:
@@ -132,6 +142,7 @@ class Settings:
     tree_depth: int | None = None  # the depth that search reached (iterative deepening)
     projector: bool = False        # projector mode: big type, high contrast, tree beside
     notation: str = "plies"        # values: W3/L3 (won/lost in 3 plies) or the course's ±maxScore
+    class_code: str = ""           # class mode: this page is the board of that class
     board: tuple = ()              # the game's own parameters: (("width", 7), ("height", 6))
 
     def __getattr__(self, name):
@@ -177,6 +188,8 @@ class Settings:
             out["proj"] = 1
         if self.notation != "plies":
             out["notation"] = self.notation
+        if self.class_code:
+            out["cls"] = self.class_code
         return out
 
 
@@ -209,7 +222,8 @@ def parse_settings(spec: GameSpec, args) -> Settings:
     board = tuple((p.name, read_param(args, p, spec)) for p in spec.params)
     values = dict(game=spec.name, mode=mode, level=level, autoplay=read_flag(args, "play", True),
                   show_tree=read_flag(args, "tree"), projector=read_flag(args, "proj"), board=board,
-                  notation=read_choice(args, "notation", "plies", NOTATIONS))
+                  notation=read_choice(args, "notation", "plies", NOTATIONS),
+                  class_code=read_class_code(args))
     if level == "custom":
         algorithm = read_choice(args, "algo", base["algorithm"], tuple(ALGORITHMS))
         most = MAX_DEPTH[algorithm]

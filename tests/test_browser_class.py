@@ -1,0 +1,202 @@
+"""Class mode in Chromium against the README's gunicorn: the teacher's page and three
+students' pages, each in a browser context of its own (separate cookies, as three phones).
+The teacher plays, the students' boards follow; they vote, the teacher's chart shows 3 votes;
+a student explores on their own and rejoins. Screenshots: a phone, a laptop, a projector in
+French (test-artifacts/class-*.png)."""
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1366, "height": 768}
+PROJECTOR = {"width": 1920, "height": 1080}
+
+
+@pytest.fixture()
+def contexts(browser):
+    opened = []
+
+    def new(viewport, **options):
+        context = browser.new_context(viewport=viewport, **options)
+        opened.append(context)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        return page
+
+    yield new
+    for context in opened:
+        context.close()
+
+
+def start_class(teacher, url):
+    """The teacher opens a game page and turns on class mode: the class's code."""
+    teacher.goto(url)
+    teacher.locator('[data-key="class"]').click()
+    expect(teacher.locator(".class-bar .class-code")).to_be_visible()
+    return teacher.locator(".class-bar .class-code").inner_text().strip()
+
+
+def join(page, base, code):
+    page.goto(f"{base}/c/{code}")
+    expect(page.locator("#class-live[data-live='on']")).to_have_count(1)   # the stream is open
+
+
+def test_three_students_follow_the_teacher_and_vote(contexts, live_server, artifacts):
+    teacher = contexts(LAPTOP)
+    code = start_class(teacher, live_server + "/connect4?mode=human-human")
+    assert "cls=" + code in teacher.url and "proj=1" in teacher.url
+    students = [contexts(PHONE, is_mobile=True, has_touch=True) for _ in range(3)]
+    for s in students:
+        join(s, live_server, code)
+    expect(teacher.locator("#class-followers")).to_contain_text("3 students following")
+
+    # the teacher plays: every student's board follows, without a reload
+    teacher.locator('#game button[data-col="4"]').click()
+    teacher.locator('#game button[data-col="3"]').click()
+    for s in students:
+        expect(s.locator("#class-board .disc")).to_have_count(2)
+        expect(s.locator("#class-board .status")).to_contain_text("Yellow to play")
+
+    # the vote: students choose on their phones, the projector counts
+    teacher.keyboard.press("v")
+    for s, col in zip(students, "443"):
+        s.locator(f'#class-vote button[value="{col}"]').click()
+        expect(s.locator("#class-vote")).to_contain_text(f"Your vote: column {col}")
+    expect(teacher.locator(".vote-title")).to_have_text("Vote open: 3 votes")
+    expect(teacher.locator(".vote-chart text.n")).to_have_text(["0", "0", "1", "2", "0", "0", "0"])
+    students[0].reload()                                     # a reload keeps the vote
+    expect(students[0].locator("#class-vote")).to_contain_text("Your vote: column 4")
+    students[0].screenshot(path=str(artifacts / "class-phone-student.png"), full_page=True)
+    teacher.screenshot(path=str(artifacts / "class-laptop-teacher-vote.png"))
+
+    # closed: the teacher plays the class's choice, then reveals the AI's
+    teacher.keyboard.press("v")
+    expect(teacher.locator(".vote-title")).to_have_text("Vote closed: 3 votes")
+    teacher.keyboard.press("p")
+    for s in students:
+        expect(s.locator("#class-board .disc")).to_have_count(3)
+        expect(s.locator("#class-vote")).to_contain_text("The vote is closed.")
+    teacher.keyboard.press("r")
+    expect(teacher.locator(".ai-choice")).to_contain_text("The AI plays column")
+    expect(students[1].locator("#class-vote")).to_contain_text("The AI plays column")
+    # its tree is that of the vote's position: the board goes back to it (the class's move
+    # kept, one click away), the students' boards too
+    teacher.locator('[data-key="class-tree"]').click()
+    expect(teacher.locator("#tree-panel")).to_be_visible()
+    for s in students:                                        # the tree is on the projector
+        expect(s.locator("#class-board")).to_contain_text("the search tree")
+        expect(s.locator("#class-board .status")).to_contain_text("Viewing move 2 of 3")
+
+    # a student explores on their own, then rejoins in one click
+    explorer = students[2]
+    explorer.get_by_role("link", name="Explore from here on my own").click()
+    expect(explorer.locator("#game")).to_be_visible()
+    explorer.locator('#game button[data-col="1"]').click()
+    explorer.get_by_role("link", name=f"Rejoin class {code}").click()
+    expect(explorer.locator("#class-live[data-live='on']")).to_have_count(1)
+    expect(explorer.locator("#class-board .disc")).to_have_count(2)
+    expect(explorer.locator("h1")).to_have_count(1)
+
+
+def test_the_projector_view_in_french_and_a_student_after_the_class_ends(
+        contexts, live_server, artifacts):
+    teacher = contexts(PROJECTOR)
+    code = start_class(teacher, live_server + "/connect4?lang=fr&moves=4453&tree=1")
+    assert "lang=fr" in teacher.url and "proj=1" in teacher.url
+    expect(teacher.locator("#tree-panel")).to_be_visible()
+    student = contexts(PHONE, is_mobile=True, has_touch=True, locale="fr-FR")
+    join(student, live_server, code)
+    expect(student.locator("h1")).to_contain_text(f"Classe {code}")
+    teacher.keyboard.press("v")
+    student.locator('#class-vote button[value="3"]').click()
+    expect(teacher.locator(".vote-title")).to_have_text("Vote ouvert\u202f: 1 vote")
+    expect(teacher.locator("#class-followers")).to_have_text("1 élève suit")
+    teacher.screenshot(path=str(artifacts / "class-projector-fr.png"))
+    student.screenshot(path=str(artifacts / "class-phone-student-fr.png"), full_page=True)
+    # the teacher ends the class: the student's page says so
+    teacher.once("dialog", lambda dialog: dialog.accept())
+    teacher.locator(".class-more summary").click()
+    teacher.get_by_role("button", name="Terminer la classe").click()
+    expect(student.locator(".class-ended")).to_contain_text(
+        re.compile(f"La classe {code} est terminée"))
+    expect(teacher.locator(".class-ended")).to_contain_text(f"La classe {code} est terminée")
+    expect(teacher.locator(".class-bar")).to_have_count(0)
+
+
+def test_a_server_restarted_mid_lesson_loses_nothing_and_pages_reconnect(contexts, tmp_path):
+    """The whole server stopped (every worker killed with SIGKILL, then the master) and
+    started again on the same address: the move and the ballot are still there, the
+    student's page reconnects by itself, and the teacher's next move reaches it."""
+    import os
+    import signal
+
+    from conftest import _free_port, class_env, start_gunicorn, stop_gunicorn
+
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = class_env(str(tmp_path))
+    server = start_gunicorn(port, env, "gunicorn-restart.log")
+    try:
+        teacher = contexts(LAPTOP)
+        code = start_class(teacher, base + "/connect4?mode=human-human")
+        student = contexts(PHONE, is_mobile=True, has_touch=True)
+        join(student, base, code)
+        teacher.locator('#game button[data-col="4"]').click()
+        expect(student.locator("#class-board .disc")).to_have_count(1)
+        teacher.keyboard.press("v")
+        student.locator('#class-vote button[value="5"]').click()
+        expect(teacher.locator(".vote-title")).to_have_text("Vote open: 1 vote")
+
+        children = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text()
+        workers = [int(pid) for pid in children.split()]
+        for pid in workers:
+            os.kill(pid, signal.SIGKILL)
+        server.kill()
+        server.wait()
+        expect(student.locator("#class-live[data-live='off']")).to_have_count(1)
+        server = start_gunicorn(port, env, "gunicorn-restart.log")
+
+        # the student's page is back by itself, with the board and the ballot
+        expect(student.locator("#class-live[data-live='on']")).to_have_count(1, timeout=30_000)
+        expect(student.locator("#class-board .disc")).to_have_count(1)
+        expect(student.locator("#class-vote")).to_contain_text("Your vote: column 5")
+        # the teacher's page goes on: the next move reaches the student, the count is kept
+        expect(teacher.locator(".vote-title")).to_have_text("Vote open: 1 vote", timeout=30_000)
+        teacher.locator('#game button[data-col="3"]').click()
+        expect(student.locator("#class-board .disc")).to_have_count(2)
+    finally:
+        stop_gunicorn(server)
+
+
+def axe_violations(page):
+    """Serious and critical violations found by axe-core (vendored) in ``page`` as it is."""
+    from test_accessibility import AXE
+
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate("""async () => {
+        const r = await axe.run(document, {resultTypes: ['violations']});
+        return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+                                       nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}));
+    }""")
+    return [v for v in found if v["impact"] in ("serious", "critical")]
+
+
+@pytest.mark.parametrize("lang, scheme", [("en", "light"), ("fr", "light"), ("en", "dark")])
+def test_class_pages_pass_the_accessibility_audit(contexts, live_server, lang, scheme):
+    teacher = contexts(LAPTOP, bypass_csp=True, color_scheme=scheme)
+    code = start_class(teacher, f"{live_server}/connect4?moves=44&lang={lang}")
+    student = contexts(PHONE, bypass_csp=True, color_scheme=scheme)
+    join(student, live_server, code + f"?lang={lang}")
+    assert axe_violations(student) == []
+    teacher.keyboard.press("v")
+    expect(student.locator("#class-vote button")).to_have_count(7)
+    student.locator('#class-vote button[value="4"]').click()
+    expect(teacher.locator(".vote-chart")).to_be_visible()
+    assert axe_violations(student) == []
+    assert axe_violations(teacher) == []
+    student.goto(f"{live_server}/c/ZZZZZZ?lang={lang}")          # the page of a bad code
+    assert axe_violations(student) == []

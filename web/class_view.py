@@ -1,0 +1,186 @@
+"""What the class pages show, decided here so that the templates only draw: the class's game
+(read back from its stored link), the vote's choices and counts, the class's choice, the
+AI's choice once revealed, and the links the teacher's buttons follow."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import cached_property
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+import segno
+from flask import request, url_for
+from werkzeug.datastructures import MultiDict
+
+from .class_store import ClassState, ClassStore
+from .games import GAMES
+from .params import BadRequest, Game, parse_game, read_int
+
+CHART_WIDTH = 60            # SVG units per bar of the vote chart
+CHART_HEIGHT = 100          # the tallest bar: the chart stays low on the projector
+
+
+def board_query(g: Game, args) -> str:
+    """The class's board as stored: the game's link without projector mode, class code or
+    language (each page adds its own), and the tree step the teacher is at."""
+    g = replace(g, settings=replace(g.settings, projector=False, class_code=""))
+    query = g.query()
+    if g.settings.show_tree and args.get("step"):
+        query["step"] = read_int(args, "step", 0, 0, 10**6)
+    return urlencode(query)
+
+
+def game_from_link(link: str):
+    """A game page's link (``/connect4?moves=44``, from the teacher's address bar) as
+    (spec, game, args); BadRequest when it is not one."""
+    parts = urlsplit(link or "")
+    spec = GAMES.get(parts.path.strip("/"))
+    if spec is None or parts.scheme or parts.netloc:
+        raise BadRequest("not a game's link: %(link)s", link=(link or "")[:60])
+    args = MultiDict(parse_qsl(parts.query, keep_blank_values=True))
+    return spec, parse_game(spec, args), args
+
+
+def stored_game(game: str, query: str, **settings) -> Game:
+    """The game of a stored link, with ``settings`` changed (projector mode, class code)."""
+    g = parse_game(GAMES[game], MultiDict(parse_qsl(query)))
+    return replace(g, settings=replace(g.settings, **settings)) if settings else g
+
+
+@dataclass(frozen=True)
+class Choice:
+    label: str              # the move as people write it: "4" (a column), "2" (matches)
+    count: int
+    height: float           # the bar's height in the chart
+    legal: bool = True
+
+
+@dataclass
+class ClassView:
+    """A class as one page shows it (``teacher``: the holder of the secret)."""
+
+    state: ClassState
+    store: ClassStore
+    teacher: bool = False
+    projector: bool = False
+    key: str | None = None          # the teacher's secret, to show the teacher their link
+
+    @property
+    def code(self) -> str:
+        return self.state.code
+
+    @cached_property
+    def g(self) -> Game:
+        """The board now, its links keeping class mode (and projector mode for the teacher)."""
+        return stored_game(self.state.game, self.state.query, class_code=self.code,
+                           projector=self.projector)
+
+    @cached_property
+    def step(self) -> int | None:
+        value = dict(parse_qsl(self.state.query)).get("step")
+        return int(value) if value is not None else None
+
+    @cached_property
+    def vote_g(self) -> Game | None:
+        """The position of the current vote round (None before the first round)."""
+        if not self.state.round:
+            return None
+        return stored_game(self.state.game, self.state.vote_query, class_code=self.code,
+                           projector=self.projector)
+
+    @cached_property
+    def tally(self):
+        return self.store.tally(self.code, self.state.round) if self.state.round else {}
+
+    @property
+    def votes(self) -> int:
+        return sum(self.tally.values())
+
+    @cached_property
+    def followers(self) -> int:
+        return self.store.followers(self.code)
+
+    @property
+    def can_open_vote(self) -> bool:
+        """A vote is on a person's move: not when the game is over or the AI is to move."""
+        return not self.g.over and not self.g.ai_to_move
+
+    def moves_of(self, g: Game) -> list[str]:
+        """The moves people may choose in ``g``, in the board's order (columns left to right,
+        takes 1 to k)."""
+        return [g.rules.format_move(m) for m in sorted(g.rules.actions(g.state))]
+
+    @cached_property
+    def choices(self) -> list[Choice]:
+        """The vote's chart: every legal move of the round's position with its count."""
+        if self.vote_g is None:
+            return []
+        most = max(self.tally.values(), default=0) or 1
+        return [Choice(m, self.tally.get(m, 0), CHART_HEIGHT * self.tally.get(m, 0) / most)
+                for m in self.moves_of(self.vote_g)]
+
+    @property
+    def chart_width(self) -> int:
+        return CHART_WIDTH * max(len(self.choices), 1)
+
+    chart_bar_width = CHART_WIDTH
+    chart_height = CHART_HEIGHT
+
+    @cached_property
+    def class_choice(self) -> str | None:
+        """The move most students chose (None before any vote, or on a tie)."""
+        ranked = self.tally.most_common(2)
+        if not ranked or (len(ranked) == 2 and ranked[0][1] == ranked[1][1]):
+            return None
+        return ranked[0][0]
+
+    @property
+    def on_vote_position(self) -> bool:
+        """Whether the board is still where the vote was (then its choice can be played)."""
+        v, g = self.vote_g, self.g
+        return v is not None and g.moves[:g.at] == v.moves[:v.at] and g.live
+
+    def play_url(self, move: str) -> str:
+        return self.g.url("move", **{self.g.spec.move_param: move})
+
+    @property
+    def tree_url(self) -> str:
+        """The AI's tree on the vote's position: on the board when it went on from there (its
+        moves kept, to come back to), else the vote's position itself."""
+        v, g = self.vote_g, self.g
+        if g.moves[:v.at] == v.moves[:v.at]:
+            return g.url(upto=v.at, tree=1)
+        return v.url(tree=1)
+
+    # -- links and the QR code --
+
+    @property
+    def student_url(self) -> str:
+        """The link students open: short, on the projector and in its QR code."""
+        return url_for("classroom.student", code=self.code, _external=True, lang=None,
+                       proj=None)
+
+    @property
+    def qr_svg(self) -> str:
+        """The student link's QR code, drawn as SVG on the server (segno): no script, no
+        image service."""
+        qr = segno.make(self.student_url, error="m")
+        return qr.svg_inline(scale=1, border=2, omitsize=True, svgclass="qr", lineclass=None,
+                             dark="#000", light="#fff")
+
+    @property
+    def explore_url(self) -> str:
+        """The board as an ordinary game link, for a student who explores on their own."""
+        g = stored_game(self.state.game, self.state.query)
+        return g.url()
+
+    @property
+    def names(self) -> list[str]:
+        return sorted(self.store.names(self.code).values(), key=str.casefold)
+
+    @property
+    def ai_label(self) -> str:
+        return self.state.reveal
+
+
+def wants_projector() -> bool:
+    return request.args.get("proj") == "1"
