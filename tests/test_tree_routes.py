@@ -162,3 +162,23 @@ def test_the_course_notation_on_seed_003s_tree(client):
     assert "notation=course" in re.search(r'<a [^>]*href="([^"]*)"[^>]*>Step by step', html).group(1)
     plain = client.get(SEED_003 + "&moves=1&td=2", headers=HX).get_data(as_text=True)
     assert "α L1" in plain and 'class="name"' not in plain
+
+
+def test_step_by_step_shows_the_algorithm_line_and_its_variables(client):
+    """Issue 13: beside the replay, the course's alpha-beta in its own terms, the line the
+    step executes marked, and the variables at that step (the call's depth is what is left
+    to search: 0 at a leaf of a depth-2 search)."""
+    steps = {}
+    for step in range(1, 12):
+        html = client.get(SEED_003 + f"&moves=1&td=2&step={step}&lang=fr", headers=HX).get_data(as_text=True)
+        now = re.search(r'<li class="([\w-]+) now" aria-current="step">(.*?)</li>', html)
+        variables = dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", html))
+        steps[step] = (now.group(1), now.group(2), variables)
+    assert steps[1][0] == "call" and steps[1][2]["sommet"] == "max racine (5 allumettes restantes)"
+    assert steps[1][2]["profondeur"] == "2" and steps[1][2]["α"] == "D1"
+    kinds = [k for k, _, _ in steps.values()]
+    assert "leaf" in kinds and "cut" in kinds and ("update-max" in kinds or "update-min" in kinds)
+    cut = next(v for v in steps.values() if v[0] == "cut")
+    assert cut[1] == "si α ≥ β\u202f: on élague les fils restants"
+    leaf = next(v for v in steps.values() if v[0] == "leaf")
+    assert leaf[2]["profondeur"] == "0" and "valeur" in leaf[2]

@@ -5,14 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from flask import url_for
+from flask_babel import gettext, ngettext
 
 from ai import level_book
 from ai.levels import LEVELS, Level
 from ai.scores import SearchResult
-from ai.tree_view import (at_step, caption_counts, counts_at, finished_search, spine,
-                          subtree_sizes, unfold)
+from ai.tree_view import (at_step, caption_counts, counts_at, finished_search, path_of,
+                          spine, subtree_sizes, unfold)
 
 from .admission import admitted
+from .algorithm_text import algorithm_step
 from .i18n import ALGORITHM_LABELS, format_value
 from .params import BadRequest, Game, Settings, label, read_int
 from .recent import recent
@@ -212,6 +214,26 @@ class TreePanel:
         """The heuristic that scored the leaves at the depth limit (its msgid), or ""."""
         heuristic = ai_level(self.g.settings).options(self.g.rules)["heuristic"]
         return getattr(heuristic, "label", "")
+
+    def node_name(self, node) -> str:
+        """A node named as the picture labels it: max/min and its path (the root), and on
+        Nim the matches left ("max 23 (0 matches left)")."""
+        path = path_of(self.result.tree, node)
+        name = (gettext("max") if node.is_max else gettext("min")) + " " + (
+            self.path_text(path) or gettext("root"))
+        left = self.matches_left(path)
+        if left is not None:
+            name += " " + ngettext("(%(n)s match left)", "(%(n)s matches left)", left, n=left)
+        return name
+
+    @property
+    def algorithm_step(self):
+        """The algorithm's text at this step (``web.algorithm_text``), or None."""
+        if self.step is None or self.event is None:
+            return None
+        node = self.result.tree.nodes[self.event[1]]
+        return algorithm_step(self.g.settings.algorithm, self.event, node, self.node_name(node),
+                              self.shown.get(node.id), self.result.stats.depth or None)
 
     def matches_left(self, path) -> int | None:
         """Nim: the matches left at the node ``path``, which the course writes in its

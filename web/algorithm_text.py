@@ -1,0 +1,75 @@
+"""The algorithm's text beside a step-by-step replay: the course's minimax and alpha-beta in
+its own terms (maximiseur/minimiseur, alpha = max(alpha, s_i), "si alpha >= beta on élague",
+seed 001's play and undo), the line the current step executes, and the variables at that
+step. Python decides which line and which values; ``_tree.html`` draws them.
+
+Each recorded event (``ai.record``) is one line: entering a node is the call (the parent
+has just played the move), a leaf is the evaluation, an update is alpha or beta taking a
+child's value, a cut is the pruning, a table hit is the memory answering, the exit is the
+return (and the parent undoing the move).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask_babel import lazy_gettext as _l
+
+# (key, text): the keys are what an event points at (``current_line``).
+MINIMAX = (
+    ("call", _l("MiniMax(node, depth): play the move that leads here, then")),
+    ("leaf", _l("if depth = 0 or the game is over: return the evaluation of the node")),
+    ("loop", _l("for each possible move: play it, MiniMax(child, depth − 1), undo it")),
+    ("return", _l("return the best value for the player: max for the maximiser, min for the minimiser; the parent undoes the move")),
+)
+ALPHABETA = (
+    ("call", _l("AlphaBeta(node, depth, α, β): play the move that leads here, then")),
+    ("table", _l("if the table knows this node to this depth: return its value")),
+    ("leaf", _l("if depth = 0 or the game is over: return the evaluation of the node")),
+    ("loop", _l("for each child s_i: play the move, s_i = AlphaBeta(child, depth − 1, α, β), undo it")),
+    ("update-max", _l("maximiser: α = max(α, s_i)")),
+    ("update-min", _l("minimiser: β = min(β, s_i)")),
+    ("cut", _l("if α ≥ β: prune the remaining children")),
+    ("return", _l("return α (maximiser) or β (minimiser); the parent undoes the move")),
+)
+
+
+@dataclass(frozen=True)
+class AlgorithmStep:
+    lines: tuple          # (key, text, is_current)
+    node: str             # the node, named as the picture names it
+    depth: int | None     # the call's depth argument: plies left to search below the node
+    alpha: object = None
+    beta: object = None
+    value: object = None
+
+
+def current_line(event, is_max: bool) -> str:
+    kind = event[0]
+    if kind == "enter":
+        return "call"
+    if kind == "update":
+        return "update-max" if is_max else "update-min"
+    return {"leaf": "leaf", "cut": "cut", "table": "table", "exit": "return"}[kind]
+
+
+def algorithm_step(algorithm: str, event, node, name: str, now_shown,
+                   search_depth: int | None) -> AlgorithmStep | None:
+    """The text of ``algorithm`` with the line ``event`` executes marked, and the variables
+    after it (``now_shown``: what the picture shows of ``node`` at this step, its window
+    then); None before the first step (no event yet)."""
+    if event is None:
+        return None
+    text = MINIMAX if algorithm == "minimax" else ALPHABETA
+    if algorithm != "alphabeta-tt":
+        text = tuple(line for line in text if line[0] != "table")
+    now = current_line(event, node.is_max)
+    lines = tuple((key, words, key == now) for key, words in text)
+    alpha = beta = value = None
+    if event[0] in ("enter", "update"):
+        alpha, beta = event[2], event[3]
+    elif event[0] in ("leaf", "exit", "table"):
+        value = event[2]
+    if event[0] == "cut" and now_shown is not None:
+        alpha, beta = now_shown.alpha, now_shown.beta
+    depth = None if search_depth is None else search_depth - node.ply
+    return AlgorithmStep(lines, name, depth, alpha, beta, value)
