@@ -15,8 +15,8 @@ from __future__ import annotations
 from flask import Flask
 from werkzeug.routing import BaseConverter, ValidationError
 
-from web import (admission, classroom, course, i18n, lab, pages, play, projector, security,
-                 templating)
+from web import (admission, classroom, course, editor, i18n, lab, pages, play, projector,
+                 security, templating)
 from web.games import GAMES
 
 
@@ -46,6 +46,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     templating.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(course.bp)
+    app.register_blueprint(editor.bp)    # before play: /connect4/edit is not a game action
     app.register_blueprint(lab.bp)       # before play: /tree is the lab, not a game
     app.register_blueprint(play.bp)
     classroom.init_app(app)              # class mode: /class/..., /c/<code>

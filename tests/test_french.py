@@ -295,6 +295,7 @@ COUNT_NOUNS = (r"nodes?|matches?|children|child|subtrees?|cut-offs?|table hits?|
 NEVER_ONE = {
     # a board has 4 to 9 columns and rows (checked below)
     "Board, %(w)s columns by %(h)s rows; row 1 is the bottom",
+    "the board has %(w)s columns, not %(n)s",
     # taking 1 match is legal whenever a match is left (and with none left, the game is over)
     "cannot take %(move)s matches: take 1 to %(most)s (%(left)s left)",
 }

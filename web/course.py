@@ -17,6 +17,7 @@ from flask_babel import lazy_gettext as _l
 from ai.connect4 import Connect4
 from ai.heuristics import cell_values
 from ai.nim_tree import course_tree, nim_tree_size
+from ai.position import format_columns
 
 
 bp = Blueprint("course", __name__)
@@ -28,6 +29,14 @@ NINE_OF_28 = dict(n=5, mode="ai-human", level="custom", algo="alphabeta", depth=
 # Seed 000, Figure VIII.1: J0 on cells worth 4, 5, 7, 6, 8, 13, 11, J1 on 3, 5, 4, 8, 10, 11,
 # 11 (tests/test_seeds.py checks h = 2 on it).
 FIGURE_VIII_1 = "44412625353533"
+
+
+def _board_of(moves: str) -> str:
+    """The editor's ``board=`` of the position after ``moves`` (``ai.position``)."""
+    game = Connect4()
+    state = game.from_moves(moves)
+    return format_columns([[p for p in (game.cell(state, c, r) for r in range(game.height))
+                            if p is not None] for c in range(game.width)])
 
 
 @dataclass(frozen=True)
@@ -67,8 +76,7 @@ CHAPTERS = [
                                 heur="cells"), "grid"),
         Figure(_l("Figure VIII.1 – a game in progress: h(grille) = 2"),
                _l("J0's cell values minus J1's, computed by the app on the course's position."),
-               "play.show", _c4(moves=FIGURE_VIII_1, mode="human-human", level="custom",
-                                algo="minimax", depth=1, heur="cells"), "sum"),
+               "editor.edit", dict(board=_board_of(FIGURE_VIII_1)), "sum"),
     ]),
     (_l("Writing a MiniMax procedure"), [
         Figure(_l("The MiniMax procedure, step by step"),

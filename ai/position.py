@@ -1,0 +1,84 @@
+"""Setting up a Connect-4 position by hand, and finding a game that reaches it.
+
+A position is given column by column, bottom up: ``"12-2--1---"`` is a 7-column board where
+column 1 holds a yellow stone (J0, "1") under a red one (J1, "2"), column 2 a red stone,
+column 5 a yellow one. Columns cannot have holes, so no stone floats. What remains to check:
+the counts (yellow plays first: as many yellows as reds, yellow to move, or one more, red to
+move), and that some game reaches it: an order of the moves, alternating, in which no one
+made four before the last move. The app's positions are move lists (a link is its moves),
+so the order found is the position's link.
+"""
+from __future__ import annotations
+
+from .connect4 import Connect4
+from .messages import GameError
+
+MAX_TRIES = 200_000       # orders tried before giving up (a bound: every search has one)
+
+
+def parse_columns(text: str, game: Connect4) -> list[list[int]]:
+    """``"12-2--1---"`` -> [[0, 1], [1], [], [], [0], [], []] (players, bottom up)."""
+    cols = (text or "").split("-") if text else [""] * game.width
+    if len(cols) != game.width:
+        raise GameError("the board has %(w)s columns, not %(n)s", w=game.width, n=len(cols))
+    out = []
+    for i, col in enumerate(cols, 1):
+        if len(col) > game.height:
+            raise GameError("column %(c)s is taller than the board", c=i)
+        if any(ch not in "12" for ch in col):
+            raise GameError("column %(c)s: a stone is 1 (yellow) or 2 (red), not %(text)r",
+                            c=i, text=col)
+        out.append([int(ch) - 1 for ch in col])
+    return out
+
+
+def format_columns(columns) -> str:
+    return "-".join("".join(str(p + 1) for p in col) for col in columns)
+
+
+def moves_reaching(game: Connect4, columns) -> list[int]:
+    """A move order (0-indexed columns) that reaches the position, checked move by move.
+
+    Raises GameError when the counts are wrong, when no game reaches it (a four made before
+    the last move in every order, two fours), or when ``MAX_TRIES`` orders were not enough."""
+    yellow = sum(col.count(0) for col in columns)
+    red = sum(col.count(1) for col in columns)
+    if red not in (yellow, yellow - 1):
+        raise GameError("yellow plays first: there are as many yellow stones as red ones, or "
+                        "one more (here %(y)s yellow, %(r)s red)", y=yellow, r=red)
+    total = yellow + red
+    heights = [0] * game.width
+    order: list[int] = []
+    dead: set[tuple] = set()          # heights from which no order finishes
+    tries = 0
+
+    def extend(state) -> bool:
+        nonlocal tries
+        if len(order) == total:
+            return True
+        key = tuple(heights)
+        if key in dead:
+            return False
+        tries += 1
+        if tries > MAX_TRIES:
+            raise GameError("no order of the moves was found within %(n)s tries",
+                            n=MAX_TRIES)
+        player = len(order) % 2
+        for c in game.center_order:
+            if heights[c] < len(columns[c]) and columns[c][heights[c]] == player:
+                after = game.result(state, c)
+                if game.is_terminal(after) and len(order) + 1 < total:
+                    continue                  # a four (or a full board) before the end
+                heights[c] += 1
+                order.append(c)
+                if extend(after):
+                    return True
+                order.pop()
+                heights[c] -= 1
+        dead.add(key)
+        return False
+
+    if not extend(game.initial_state()):
+        raise GameError("no game reaches this position: someone would have made four "
+                        "before the last stone was played")
+    return order

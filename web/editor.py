@@ -1,0 +1,85 @@
+"""Blueprint ``editor``: ``/connect4/edit``, a Connect-4 position set up by hand.
+
+The position is in the link (``board=12-2--1---``: each column bottom up, 1 yellow, 2 red;
+``ai.position``), so it is shared like any game. Each column has buttons to add a yellow or
+a red stone or take the top one off: stones always fall, nothing floats. The page checks the
+counts and finds a game that reaches the position, which is its "start a game from here"
+link, and opens up seed 000's heuristic on it: every cell value under each player's stones.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, request, url_for
+
+from ai.connect4 import Connect4
+from ai.heuristics import cell_values
+from ai.messages import GameError
+from ai.position import format_columns, moves_reaching, parse_columns
+
+from .htmx import render
+from .i18n import tr
+from .params import read_int
+
+bp = Blueprint("editor", __name__)
+
+
+def heuristic_terms(game: Connect4, columns) -> dict:
+    """Seed 000's h on this position: the cell values under each player's stones."""
+    values = cell_values(game.width, game.height)          # top row first
+    terms = {0: [], 1: []}
+    for c, col in enumerate(columns):
+        for row, player in enumerate(col):
+            terms[player].append(values[game.height - 1 - row][c])
+    return {"j0": terms[0], "j1": terms[1], "h": sum(terms[0]) - sum(terms[1])}
+
+
+@bp.app_template_global()
+def edit_url(g) -> str:
+    """The editor's link for the Connect-4 position a game shows."""
+    rules = g.rules
+    columns = [[p for p in (rules.cell(g.state, c, r) for r in range(rules.height)) if p is not None]
+               for c in range(rules.width)]
+    size = {k: v for k, v in (("w", rules.width), ("h", rules.height)) if v != {"w": 7, "h": 6}[k]}
+    return url_for("editor.edit", board=format_columns(columns), **size)
+
+
+@bp.get("/connect4/edit")
+def edit():
+    """The editor, showing the position of its link."""
+    width = read_int(request.args, "w", 7, 4, 9)
+    height = read_int(request.args, "h", 6, 4, 9)
+    game = Connect4(width, height)
+    error = problem = moves = None
+    status = 200
+    try:
+        columns = parse_columns(request.args.get("board", ""), game)
+    except GameError as err:
+        error, status, columns = tr(err), 400, [[] for _ in range(width)]
+    try:
+        moves = moves_reaching(game, columns)
+    except GameError as err:
+        problem = tr(err)
+
+    def board_url(changed_columns) -> str:
+        return url_for("editor.edit", board=format_columns(changed_columns),
+                       **({"w": width} if width != 7 else {}), **({"h": height} if height != 6 else {}))
+
+    def changed(c, add=None):
+        cols = [list(col) for col in columns]
+        if add is None:
+            cols[c].pop()
+        else:
+            cols[c].append(add)
+        return board_url(cols)
+
+    play_url = None
+    if moves is not None:
+        play_url = url_for("play.show", game="connect4", moves=game.format_moves(moves),
+                           mode="human-human", **({"w": width} if width != 7 else {}),
+                           **({"h": height} if height != 6 else {}))
+    yellow = sum(col.count(0) for col in columns)
+    red = sum(col.count(1) for col in columns)
+    return render("editor.html", block="editor", status=status, error=error, problem=problem,
+                  game=game, columns=columns, changed=changed, board_url=board_url,
+                  play_url=play_url, moves=moves, yellow=yellow, red=red,
+                  empty_url=board_url([[] for _ in range(width)]),
+                  to_move=0 if yellow == red else 1, terms=heuristic_terms(game, columns))
