@@ -134,8 +134,10 @@ CHAPTERS = [
                                 algo="alphabeta", depth=5, heur="adjusted", tree=1)),
         Figure(_l("Alpha-beta with memory and Zobrist keys"),
                _l("The transposition table: TT marks where an entry decided a node."),
-               "play.show", _c4(moves="4453", mode="human-human", level="custom",
-                                algo="alphabeta-tt", depth=5, heur="cells", tree=1)),
+               "table.table", dict(moves="4453", depth=4), ""),
+        Figure(_l("Why a table of (alpha, beta, depth) did not work"),
+               _l("A cut node knows a bound, not a value: the table keeps the bound's kind."),
+               "table.table", dict(moves="4453", depth=4), ""),
     ]),
 ]
 

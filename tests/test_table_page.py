@@ -1,0 +1,44 @@
+"""Issue 13: the transposition table made visible (/connect4/table): the Zobrist key as the
+XOR of one number per stone, the same key for the same stones in another order, and the
+entries a search left, checked against alpha-beta without a table."""
+import re
+
+from ai.connect4 import Connect4
+from ai.heuristics import make_heuristic
+from ai.search import alphabeta
+
+
+def shown(client, url):
+    html = client.get(url).get_data(as_text=True)
+    numbers = [int(h, 16) for h in re.findall(r'<td class="hex" translate="no">(?:⊕ )?([0-9a-f]{16})</td>',
+                                               html.split("<tfoot>")[0])]
+    key = int(re.search(r'<tfoot>.*?= ([0-9a-f]{16})', html, re.S).group(1), 16)
+    return html, numbers, key
+
+
+def test_the_key_is_the_xor_of_the_stones_numbers_whatever_the_order(client):
+    html, numbers, key = shown(client, "/connect4/table?moves=4453")
+    assert len(numbers) == 4
+    xor = 0
+    for n in numbers:
+        xor ^= n
+    assert xor == key
+    _, _, same = shown(client, "/connect4/table?moves=5344")       # the same stones
+    assert same == key
+
+
+def test_the_root_entry_is_exact_and_is_alpha_beta_s_value(client):
+    game = Connect4()
+    state = game.from_moves("4453")
+    plain = alphabeta(game, state, 4, heuristic=make_heuristic(game, "cells"))
+    html = client.get("/connect4/table?moves=4453&depth=4").get_data(as_text=True)
+    root = re.search(r"<tr><td>the position</td>.*?</tr>", html, re.S).group(0)
+    cells = re.findall(r'<td[^>]*>(.*?)</td>', root)
+    assert cells[2] == "4" and cells[3] == "exact" and cells[4] == f"{plain.value:,}"
+    assert "at least (a cut: value ≥ β)" in html          # children cut: only a bound
+    assert "Why a table of (alpha, beta, depth) did not work" in html
+
+
+def test_a_wrong_depth_is_a_400_with_the_reason(client):
+    r = client.get("/connect4/table?moves=4453&depth=9")
+    assert r.status_code == 400 and "Depth: from 1 to 6, not 9" in r.get_data(as_text=True)

@@ -1,0 +1,41 @@
+"""Blueprint ``table``: ``/connect4/table``, the transposition table made visible on the
+position of its link: the Zobrist key of the position as the XOR of one random number per
+stone, then alpha-beta with a table to a small depth (``depth=``, 1 to 6) and the entries
+it left for the position and its children: the depth they were stored at, the bound (exact,
+at least, at most), the value, the best move. And why seed 004's (alpha, beta, depth)
+table failed."""
+from __future__ import annotations
+
+from flask import Blueprint, request
+
+from ai.heuristics import make_heuristic
+from ai.table_view import searched_table, zobrist_terms
+
+from .admission import admitted
+from .games import GAMES
+from .htmx import render
+from .i18n import tr
+from .params import BadRequest, parse_game, read_int
+
+bp = Blueprint("table", __name__)
+MAX_NODES = 150_000        # the search behind the page: like the comparison's budget
+
+
+@bp.get("/connect4/table")
+def table():
+    """The table of the position in the link (a 400 with the reason for a wrong link)."""
+    try:
+        g = parse_game(GAMES["connect4"], request.args)
+        depth = read_int(request.args, "depth", 4, 1, 6)
+    except BadRequest as err:
+        return render("table.html", block="table", status=400, error=tr(err), g=None, depth=4,
+                      terms=[], result=None, size=0, entries=[])
+    heuristic = make_heuristic(g.rules, "cells")
+    result, size, entries = (None, 0, [])
+    if not g.over:
+        result, size, entries = admitted(
+            lambda: searched_table(g.rules, g.state, depth, heuristic, MAX_NODES),
+            heavy=depth >= 5)
+    return render("table.html", block="table", error=None, g=g, depth=depth,
+                  terms=zobrist_terms(g.rules, g.state), result=result, size=size,
+                  entries=entries)
