@@ -322,7 +322,11 @@ def tree_panel(g: Game, args, result: SearchResult | None = None) -> TreePanel |
     # astronomically large, so there the count is the tree minimax would visit to the same
     # depth, when it is small enough to count. A search cut short by its budget finished no
     # depth: its caption says so instead of counting against a depth-0 tree of 1 node.
-    total = None if stop else g.spec.tree_size(g.rules, g.states[base], result.stats.depth)
+    # An iterative deepening's caption counts every depth's nodes instead (_tree.html): the
+    # count, which costs a few ms, is then not made.
+    every_depth = result.algorithm == "iterative" and result.stats.nodes != result.tree.explored
+    total = (None if stop or (every_depth and "step" not in args)
+             else g.spec.tree_size(g.rules, g.states[base], result.stats.depth))
     layers = ()
     if result.algorithm == "iterative":
         # every depth the AI's own search finished, though the panel may show an earlier one
