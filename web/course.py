@@ -129,7 +129,9 @@ CHAPTERS = [
         Figure(_l("Misère Nim"), _l("Whoever takes the last match loses."),
                "play.show", _nim(variant="misere", tree=1), ""),
         Figure(_l("The adjusted heuristic"),
-               _l("Cell values adjusted for the stones already placed (α = 0.2)."),
+               _l("For each stone: α × its cell value (α = 0.2) plus, in each of the 4 "
+                  "directions, the square of the number of its owner's stones aligned with it "
+                  "(0 when the opponent leaves no room for four); mine minus the opponent's."),
                "play.show", _c4(moves="4453", mode="human-human", level="custom",
                                 algo="alphabeta", depth=5, heur="adjusted", tree=1)),
         Figure(_l("Alpha-beta with memory and Zobrist keys"),
