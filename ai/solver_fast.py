@@ -79,9 +79,13 @@ class FastSolver(Solver):
         return int(np.count_nonzero(self._tt_vals)) if self.compiled else super().table_size
 
     def solve_bitboard(self, current: int, mask: int, moves_played: int, *, weak: bool = False,
-                       max_nodes: int | None = None,
-                       time_limit: float | None = None) -> SolveResult:
-        """Solve a position given as bitboards; see ``ai.solver.solve_bitboard``."""
+                       max_nodes: int | None = None, time_limit: float | None = None,
+                       known: tuple[int, int] | None = None) -> SolveResult:
+        """Solve a position given as bitboards; see ``ai.solver.solve_bitboard``.
+
+        ``known``: an interval ``(lower, upper)`` the score is already known to lie in (the
+        analysis knows that no column beats the best one): the null-window probes start
+        from it. A wrong interval gives a wrong score."""
         if not self.compiled:
             return super().solve_bitboard(current, mask, moves_played, weak=weak,
                                           max_nodes=max_nodes, time_limit=time_limit)
@@ -115,6 +119,8 @@ class FastSolver(Solver):
         lo, hi = -((AREA - nb) // 2), (AREA + 1 - nb) // 2
         if weak:
             lo, hi = -1, 1
+        if known is not None:
+            lo, hi = max(lo, known[0]), min(hi, known[1])
         best = None
         complete = True
         while lo < hi:
