@@ -110,7 +110,9 @@ def test_the_compiled_solver_equals_the_reference_and_the_brute_force(case):
     width, height, moves = case
     assert fits(width, height)
     ref = Solver(width, height).solve(moves)
-    fast = FastSolver(width, height, table_slots=100_003).solve(moves)
+    solver = FastSolver(width, height, table_slots=1_000_003)
+    assert solver.compiled
+    fast = solver.solve(moves)
     assert (fast.score, fast.complete) == (ref.score, True)
     if width * height <= 20:
         assert fast.score == brute(width, height).score(moves)
