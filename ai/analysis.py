@@ -123,8 +123,18 @@ def store_at(path: str | None) -> SolvedStore | None:
     return _stores[path]
 
 
+_chosen: list[str | None] = []      # use_store's path, when a program chose one
+
+
+def use_store(path: str | None) -> None:
+    """Make ``path`` the default table of solved positions of this process (the web app
+    passes its instance folder's); None, "" or "off": no table."""
+    _chosen[:] = [None if path in (None, "", "off") else path]
+
+
 def default_store() -> SolvedStore | None:
-    return store_at(default_path())
+    """The table chosen by ``use_store``, else ``ai.solved_store.default_path()``'s."""
+    return store_at(_chosen[0] if _chosen else default_path())
 
 
 # -- the analysis -----------------------------------------------------------------------------
@@ -176,10 +186,24 @@ def analyse(moves: str = "", width: int = 7, height: int = 6, *, time_limit: flo
     """
     start = time.perf_counter()
     moves = "" if moves.strip() == "-" else moves.strip()
+    current, mask, nb = parse_moves(moves, width, height)
+    return analyse_position(current, mask, nb, width, height, time_limit=time_limit,
+                            max_nodes=max_nodes, best_only=best_only, store=store,
+                            use_book=use_book, moves=moves, start=start)
+
+
+def analyse_position(current: int, mask: int, plies: int, width: int = 7, height: int = 6, *,
+                     time_limit: float | None = DEFAULT_TIME_LIMIT, max_nodes: int | None = None,
+                     best_only: bool = False, store: SolvedStore | None | str = "default",
+                     use_book: bool = True, moves: str = "", start: float | None = None
+                     ) -> Analysis:
+    """:func:`analyse` for a position given as Pons' bitboards (``current``: the side to move;
+    ``ai.connect4.C4State`` has them)."""
+    start = time.perf_counter() if start is None else start
     if store == "default":
         store = default_store()
     g = geometry(width, height)
-    current, mask, nb = parse_moves(moves, width, height)
+    nb = plies
     solver = _borrow(width, height, use_book)
     try:
         solver._validate(current, mask, nb)
@@ -254,7 +278,7 @@ def _analyse(solver, g, moves, current, mask, nb, budget, best_only, store, star
     for c, m in children.items():
         if c in found:
             continue
-        if best_only and score is not None:
+        if best_only and best is not None:
             break
         child = (opponent, mask | m, nb + 1)
         t, n = budget.left()
@@ -266,6 +290,8 @@ def _analyse(solver, g, moves, current, mask, nb, budget, best_only, store, star
         nodes += r.nodes
         lower, upper = -r.upper, -r.lower
         found[c] = ColumnScore(c, lower, min(upper, top), "search" if r.complete else "", r.nodes)
+        if best is None and score is not None and r.complete and lower == score:
+            best, best_elapsed = c, time.perf_counter() - start   # the stored score's move
     for c in children:
         if c not in found:              # best_only: not searched, only bounded by the best
             found[c] = ColumnScore(c, -((AREA - nb) // 2), top, "")
