@@ -14,7 +14,7 @@ from __future__ import annotations
 from flask import Flask
 from werkzeug.routing import BaseConverter, ValidationError
 
-from web import admission, i18n, lab, pages, play, projector, security, templating
+from web import admission, hints, i18n, lab, pages, play, projector, security, templating
 from web.games import GAMES
 
 
@@ -45,6 +45,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(lab.bp)       # before play: /tree is the lab, not a game
     app.register_blueprint(play.bp)
+    hints.init_app(app)                  # /<game>/hints, the solved table, the solver warmed up
     admission.init_app(app)
     security.init_app(app)
     return app

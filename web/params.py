@@ -36,7 +36,7 @@ LABELS = {
     "window": _l("First window (alpha-beta)"), "order": _l("Move order"),
     "moves": _l("Moves"), "at": _l("Move shown"), "play": _l("Autoplay"),
     "tree": _l("Search tree"), "td": _l("Tree depth"), "proj": _l("Projector mode"),
-    "path": _l("Tree node"), "step": _l("Step"), "cd": _l("Depth"),
+    "path": _l("Tree node"), "step": _l("Step"), "cd": _l("Depth"), "hints": _l("Hints"),
 }
 
 _WHOLE = re.compile(r"[+-]?[0-9]{1,9}")
@@ -130,6 +130,7 @@ class Settings:
     show_tree: bool = False        # the tree panel: what the AI's search explored
     tree_depth: int | None = None  # the depth that search reached (iterative deepening)
     projector: bool = False        # projector mode: big type, high contrast, tree beside
+    hints: bool = False            # 7x6 Connect-4: every column's exact outcome (web.hints)
     board: tuple = ()              # the game's own parameters: (("width", 7), ("height", 6))
 
     def __getattr__(self, name):
@@ -173,6 +174,8 @@ class Settings:
                 out["td"] = self.tree_depth
         if self.projector:
             out["proj"] = 1
+        if self.hints:
+            out["hints"] = 1
         return out
 
 
@@ -204,7 +207,8 @@ def parse_settings(spec: GameSpec, args) -> Settings:
     base = level_settings(spec, level if level != "custom" else DEFAULT_LEVEL)
     board = tuple((p.name, read_param(args, p, spec)) for p in spec.params)
     values = dict(game=spec.name, mode=mode, level=level, autoplay=read_flag(args, "play", True),
-                  show_tree=read_flag(args, "tree"), projector=read_flag(args, "proj"), board=board)
+                  show_tree=read_flag(args, "tree"), projector=read_flag(args, "proj"),
+                  hints=read_flag(args, "hints"), board=board)
     if level == "custom":
         algorithm = read_choice(args, "algo", base["algorithm"], tuple(ALGORITHMS))
         most = MAX_DEPTH[algorithm]

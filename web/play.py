@@ -26,6 +26,7 @@ from ai.heuristics import make_heuristic
 from .admission import Busy, admitted
 from .charts import comparison_charts
 from .games import GameSpec
+from .hints import exact_run
 from .htmx import is_htmx, render
 from .i18n import tr
 from .panel import ai_move, tree_panel
@@ -158,11 +159,11 @@ def compare(game: GameSpec):
     if g.over:
         raise BadRequest("the game is over: there is nothing to search")
     depth = read_int(request.args, "cd", min(g.settings.depth, game.compare_depth), 1, 8)
-    runs, per_depth = admitted(lambda: compare_algorithms(
+    (runs, per_depth), exact = admitted(lambda: (compare_algorithms(
         g.rules, g.state, depth, make_heuristic(g.rules, g.settings.heuristic or None),
-        window=g.settings.window), heavy=True)
+        window=g.settings.window), exact_run(g)), heavy=True)
     return render("compare.html", block="compare", g=g, runs=runs, per_depth=per_depth,
-                  depth=depth, variants=variants_for(g.rules),
+                  depth=depth, variants=variants_for(g.rules), exact=exact,
                   charts=comparison_charts(runs, per_depth, depth))
 
 
