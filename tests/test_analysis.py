@@ -36,6 +36,13 @@ def test_the_empty_board_gets_pons_scores():
     assert (a.score, a.best_move, a.complete, a.plies) == (1, 3, True, 0)
 
 
+def test_every_first_move_leaves_the_opponent_pons_score_negated():
+    # Ply 1: after the first player's column c the second player's best is -EMPTY_BOARD[c].
+    for c in range(7):
+        a = analyse(str(c + 1), store=None)
+        assert a.score == -EMPTY_BOARD[c], c + 1
+
+
 @pytest.mark.parametrize("name,per_ply", [("L1_R1", 2), ("L1_R2", 1), ("L2_R1", 1), ("L2_R2", 1)])
 def test_every_ply_from_3_to_27_gets_pons_scores_for_the_position_and_the_column_played(name, per_ply):
     # Pons' position P (score S for its side to move) is its parent's column P[-1]: that

@@ -16,6 +16,7 @@ cache, the opening book read), so no player pays for it; it logs how long that t
 """
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
@@ -149,10 +150,13 @@ def warm_up(app: Flask) -> None:
     from ai.solver_fast import warm_up as compile_solver
     compiled = compile_solver()
     book = opening_book.shared()
-    app.logger.info("exact solver ready in %.2f s (numba %.2f s, cache %s; book %s)",
-                    time.perf_counter() - start, compiled,
-                    os.environ.get("NUMBA_CACHE_DIR") or "beside the code",
-                    f"{len(book):,} positions" if book is not None else "not installed")
+    # gunicorn's error log when under gunicorn (the worker's start is logged there too)
+    log = logging.getLogger("gunicorn.error")
+    log = log if log.handlers else app.logger
+    log.info("exact solver ready in %.2f s (numba %.2f s, cache %s; book %s)",
+             time.perf_counter() - start, compiled,
+             os.environ.get("NUMBA_CACHE_DIR") or "beside the code",
+             f"{len(book):,} positions" if book is not None else "not installed")
 
 
 def init_app(app: Flask) -> None:
