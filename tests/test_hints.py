@@ -120,3 +120,33 @@ def test_the_comparison_page_has_the_exact_solvers_row(client):
     # -2 is the best score, in columns 3, 6 and 7; the solver names 6)
     assert "exact solver" in row and "loss in 18 moves" in row
     assert "exact solver" not in client.get("/nim/compare").get_data(as_text=True)
+
+
+# -- the truth in the tree panel -------------------------------------------------------------------
+
+def truth_text(html: str) -> str:
+    i = html.index('class="truth"')
+    part = html[i:html.index("</div>", i)]
+    return " ".join(re.sub(r"<[^>]+>", " ", part).split())
+
+
+def test_the_tree_panel_marks_a_choice_the_exact_solver_shows_is_worse(client):
+    # "445": the first player threatens both ends of 4-5; blocking at 3 or 6 is forced. The
+    # beginner level (depth 1) plays 4: the exact solver says the opponent then wins at once.
+    html = client.get("/connect4?moves=445&tree=1&level=beginner&mode=human-human").get_data(as_text=True)
+    text = truth_text(html)
+    assert "The search chose column 4" in text and "loss in 2 moves" in text
+    assert "Misjudged: columns 3, 6 do better." in text
+
+
+def test_the_tree_panel_agrees_when_the_search_chose_a_best_move(client):
+    html = client.get("/connect4?moves=445&tree=1&level=medium&mode=human-human").get_data(as_text=True)
+    assert "No column does better." in truth_text(html)
+
+
+def test_no_truth_below_the_root_nor_for_other_boards_or_nim(client):
+    assert 'class="truth"' not in client.get(
+        "/connect4/tree?moves=445&tree=1&level=medium&mode=human-human&path=3").get_data(as_text=True)
+    assert 'class="truth"' not in client.get(
+        "/connect4?moves=445&tree=1&level=medium&mode=human-human&w=8").get_data(as_text=True)
+    assert 'class="truth"' not in client.get("/nim?tree=1").get_data(as_text=True)

@@ -30,6 +30,7 @@ from .hints import exact_run
 from .htmx import is_htmx, render
 from .i18n import tr
 from .panel import ai_move, tree_panel
+from .truth import truth_for
 from .params import (BadRequest, Game, as_bad_request, parse_game,
                      parse_game_keeping_what_is_right, read_int)
 
@@ -45,7 +46,8 @@ def game_page(g: Game, *, status=200, error=None, error_param=None, ai=None, pus
     if g.settings.show_tree and error is None and not (asking and result is None):
         panel = tree_panel(g, args if args is not None else {}, result)
     return render(g.spec.template, block="game", status=status, push_url=push_url, g=g,
-                  error=error, error_param=error_param, ai=ai, panel=panel)
+                  error=error, error_param=error_param, ai=ai, panel=panel,
+                  truth=truth_for(panel))
 
 
 @bp.errorhandler(BadRequest)
@@ -133,7 +135,7 @@ def tree(game: GameSpec):
     panel = tree_panel(g, request.args)
     page_url = panel.url(step=panel.step) if panel and not panel.too_large else g.url()
     return render(game.template, block="tree", push_url=page_url, g=g, panel=panel,
-                  error=None, ai=None)
+                  error=None, ai=None, truth=truth_for(panel))
 
 
 @bp.get("/<game:game>/tree.svg")
