@@ -1,6 +1,6 @@
 """The compiled inner loop of the exact solver (``ai.solver_fast``): Pascal Pons' negamax, node
 for node the algorithm of ``ai.solver`` (the readable reference the tests compare against),
-compiled by numba (``@njit(cache=True)``) over 64-bit integer bitboards.
+compiled by numba (``@njit(cache=True, nogil=True)``) over 64-bit integer bitboards.
 
 Why compiled: the reference explores ~400,000 nodes a second in CPython (a node is ~45 integer
 operations on Python ints, each an object); compiled, a node is a few dozen machine
@@ -18,8 +18,13 @@ What differs from the reference, and why:
   the old one: the table never grows, and stays valid from one solve to the next;
 - the opening book (``ai.opening_book``): at 12 stones on 7x6 the node reads its exact score
   from the book's sorted keys by binary search, the position or its mirror image;
+- the GIL: compiled with ``nogil=True``, a search lets the other threads of the process run
+  (the server's event loop keeps answering pages while a worker thread searches), except for
+  the instant the clock is read;
 - the budget: the node count is compared with ``max_nodes`` at every node, the clock read
-  every ``CLOCK_EVERY`` nodes (through numba's object mode: ~1 µs, so rarely). When either runs
+  every ``CLOCK_EVERY`` nodes (through numba's object mode, which takes the GIL: ~1 µs, so
+  rarely; numba warns at compile time that this part is not GIL-free, pyproject.toml's pytest
+  settings let that one warning through). When either runs
   out the search unwinds at once and reports ``aborted``; the caller keeps only what was
   proven before.
 
@@ -46,7 +51,7 @@ CLOCK_EVERY = 1 << 14
 EMPTY = 0
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True, nogil=True, inline="always")
 def popcount(x):
     x = x - ((x >> 1) & 0x5555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
@@ -54,7 +59,7 @@ def popcount(x):
     return (x * 0x0101010101010101) >> 56 & 0xFF
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True, nogil=True, inline="always")
 def wins(p, h):
     """Pons' compute_winning_position before masking: every cell where ``p`` would complete
     a four (vertical: the three below; then the three other directions)."""
@@ -69,7 +74,7 @@ def wins(p, h):
     return r
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def book_key(cur, mask, w, h, mirror):
     """The opening book's key of a position (``ai.opening_book.huffman_key``, compiled):
     columns left to right (right to left for the mirror image), each bottom to top, a stone
@@ -91,7 +96,7 @@ def book_key(cur, mask, w, h, mirror):
     return v
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def book_find(keys, k):
     lo, hi = 0, keys.shape[0] - 1
     while lo <= hi:
@@ -106,7 +111,7 @@ def book_find(keys, k):
     return -1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def book_probe(cur, mask, w, h, book_keys, book_scores):
     """The book's score of the position (side to move), or -128 when it is not in the book."""
     i = book_find(book_keys, book_key(cur, mask, w, h, False))
@@ -115,14 +120,14 @@ def book_probe(cur, mask, w, h, book_keys, book_scores):
     return book_scores[i] if i >= 0 else -128
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _clock():
     with numba.objmode(t="float64"):
         t = time.perf_counter()
     return t
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def negamax(cur, mask, nb, alpha, beta, geo, tt_keys, tt_vals, book_keys, book_scores,
             state, deadline, moves, scores):
     """Pons' negamax: the score of (cur, mask) within [alpha, beta] (the exact score if it lies
@@ -218,7 +223,7 @@ def negamax(cur, mask, nb, alpha, beta, geo, tt_keys, tt_vals, book_keys, book_s
     return alpha
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def root(cur, mask, nb, alpha, beta, geo, tt_keys, tt_vals, book_keys, book_scores,
          state, deadline, moves, scores):
     """negamax at the root, also telling which column reached the score (-1: none did, the

@@ -234,3 +234,12 @@ def test_numba_keeps_its_default_beside_the_source_when_it_can_write_there(monke
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     monkeypatch.setattr(numba_cache, "_writable", lambda path: True)
     assert numba_cache.configure() is None
+
+
+
+def test_the_search_is_compiled_without_the_gil():
+    # nogil: the server's event loop keeps answering while a worker thread searches. (A thread
+    # counting during a search cannot tell: between the root's null-window probes, and at each
+    # clock reading, the search is back in Python, which hands the GIL over anyway.)
+    for fn in (solver_kernel.negamax, solver_kernel.root, solver_kernel.book_probe):
+        assert fn.targetoptions.get("nogil") is True
