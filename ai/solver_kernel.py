@@ -23,8 +23,8 @@ What differs from the reference, and why:
   the instant the clock is read;
 - the budget: the node count is compared with ``max_nodes`` at every node, the clock read
   every ``CLOCK_EVERY`` nodes (through numba's object mode, which takes the GIL: ~1 µs, so
-  rarely; numba warns at compile time that this part is not GIL-free, pyproject.toml's pytest
-  settings let that one warning through). When either runs
+  rarely; numba warns at compile time that this part is not GIL-free: this module, and
+  pyproject.toml's pytest settings, silence that one warning). When either runs
   out the search unwinds at once and reports ``aborted``; the caller keeps only what was
   proven before.
 
@@ -35,11 +35,17 @@ Arrays passed down (so that a node allocates nothing): ``geo`` (the board's cons
 from __future__ import annotations
 
 import time
+import warnings
 
 from . import numba_cache  # noqa: F401  (sets NUMBA_CACHE_DIR before numba is imported)
 
 import numba
 import numpy as np
+
+# Compiling, numba notes that the clock reading (object mode, below) holds the GIL: known and
+# meant (see above); not a message for the people running the app or the command line.
+warnings.filterwarnings("ignore", message="Code running in object mode won't allow parallel",
+                        category=numba.NumbaWarning)
 
 # geo: the constants of one board size
 GEO_W, GEO_H, GEO_BOTTOM, GEO_BOARD, GEO_CELLS, GEO_BOOK_PLY, GEO_ORDER = 0, 1, 2, 3, 4, 5, 6
