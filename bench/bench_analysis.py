@@ -18,8 +18,9 @@ of the compiled solver (``ai/solver_fast.py``) beside Pascal Pons' C++ solver.
    time and size; the size the new dependencies add to the install.
 
 The machine has 2 cores shared with other work: the load average is printed before and after.
-Run from the repository root: ``python bench/bench_analysis.py`` (several minutes);
-``--games 5 --limit 100`` for a quick look; ``--json``.
+Run from the repository root: ``python bench/bench_analysis.py`` (about 15 minutes, most of it
+L1_R2 without the book); ``--games 5 --limit 100`` for a quick look; ``--parts plies`` for the
+first table only; ``--json``.
 """
 from __future__ import annotations
 
@@ -155,8 +156,11 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=20, help="positions per ply (default 20)")
     ap.add_argument("--limit", type=int, default=None, help="first N positions of each Pons set")
     ap.add_argument("--repeats", type=int, default=3, help="runs per Pons position (median)")
+    ap.add_argument("--parts", default="plies,pons,compile",
+                    help="which parts to run, comma-separated (default: %(default)s)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
+    parts = set(args.parts.split(","))
     load_before = os.getloadavg()
     t0 = time.perf_counter()
     book = opening_book.load()
@@ -164,12 +168,12 @@ def main(argv=None) -> int:
     analysis.analyse("4", store=None, max_nodes=1000)         # compile/load before timing
     result = {"load_before": load_before, "book_load_ms": book_load * 1e3,
               "book_mb": book.nbytes / 1e6}
-    result["by_ply"] = analysis_by_ply(game_positions(args.games))
+    result["by_ply"] = analysis_by_ply(game_positions(args.games)) if "plies" in parts else []
     result["pons"] = [pons_set("L2_R2", args.limit, args.repeats, None),
                       pons_set("L1_R2", args.limit, 1, None),
-                      pons_set("L1_R2", args.limit, args.repeats, book)]
-    result["compile_s"] = compile_times()
-    result["install_bytes"] = install_sizes()
+                      pons_set("L1_R2", args.limit, args.repeats, book)] if "pons" in parts else []
+    result["compile_s"] = compile_times() if "compile" in parts else None
+    result["install_bytes"] = install_sizes() if "compile" in parts else None
     result["load_after"] = os.getloadavg()
     if args.json:
         print(json.dumps(result, indent=2))
@@ -198,11 +202,13 @@ def main(argv=None) -> int:
               f"{r['nodes_per_s'] / 1e6:.2f}M | {fmt_ms(r['cpp_mean_ms'])} | "
               f"{r['ratio']:.2f}x |")
     c = result["compile_s"]
-    print(f"\nfirst call in a fresh process (import + warm_up): {c['cold']:.1f} s with an empty "
-          f"numba cache, {c['cached']:.2f} s with the cache filled")
-    sizes = result["install_bytes"]
-    print("install size added: " + ", ".join(f"{k} {v / 1e6:.0f} MB" for k, v in sizes.items())
-          + f"; total {sum(sizes.values()) / 1e6:.0f} MB")
+    if c:
+        print(f"\nfirst call in a fresh process (import + warm_up): {c['cold']:.1f} s with an "
+              f"empty numba cache, {c['cached']:.2f} s with the cache filled")
+        sizes = result["install_bytes"]
+        print("install size added: " + ", ".join(f"{k} {v / 1e6:.0f} MB"
+                                                for k, v in sizes.items())
+              + f"; total {sum(sizes.values()) / 1e6:.0f} MB")
     return 1 if any(r["mismatches"] for r in result["pons"]) else 0
 
 
