@@ -78,8 +78,8 @@ LEVELS = {
     "expert": Level("expert", "iterative", 14, 1.0, {"connect4": "threats", "nim": "exact"},
                     400_000),
     # The exact solver (ai.perfect): no depth; 3 s and 20 million nodes at most. Over whole
-    # games a reply takes 0.2 ms at the median, 33 ms at p95, 1.1 s at worst (a position of
-    # 13 stones, just past the book: bench/bench_levels.py).
+    # games a reply takes 0.12 ms at the median, 37 ms at p95, 0.8 s at worst, on a loaded
+    # machine (positions just past the book are the slowest: bench/bench_levels.py).
     "perfect": Level("perfect", PERFECT_ALGORITHM, 0, 3.0, {}, 20_000_000),
 }
 DEFAULT_LEVEL = "hard"
