@@ -15,8 +15,8 @@ from __future__ import annotations
 from flask import Flask
 from werkzeug.routing import BaseConverter, ValidationError
 
-from web import (admission, classroom, course, editor, i18n, lab, pages, play, projector,
-                 security, table_page, templating)
+from web import (admission, classroom, course, editor, hints, i18n, lab, pages, play,
+                 projector, security, table_page, templating)
 from web.games import GAMES
 
 
@@ -51,6 +51,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(lab.bp)       # before play: /tree is the lab, not a game
     app.register_blueprint(play.bp)
     classroom.init_app(app)              # class mode: /class/..., /c/<code>
+    hints.init_app(app)                  # /<game>/hints, the solved table, the solver warmed up
     admission.init_app(app)
     security.init_app(app)
     return app

@@ -1,5 +1,5 @@
 """``python -m ai``: count game trees, print seed 000's Nim dictionary, search a position,
-solve a Connect-4 position exactly. Every subcommand has ``--help``; ``--json`` prints one
+solve a Connect-4 position exactly, analyse every column of one. Every subcommand has ``--help``; ``--json`` prints one
 JSON object; bad input prints a one-line error and exits with status 2, never a traceback.
 """
 from __future__ import annotations
@@ -191,6 +191,41 @@ def cmd_solve(args):
     _emit(args, data, lines)
 
 
+def cmd_analyse(args):
+    if args.game != "connect4":
+        raise UsageError("analyse works on connect4 (Nim is solved by its theory: see count)")
+    from .analysis import analyse, outcome, store_at
+    from .solved_store import default_path
+    store = None if args.no_store else store_at(args.store or default_path())
+    a = analyse(args.moves, args.width, args.height, time_limit=args.time,
+                max_nodes=args.max_nodes, best_only=args.best_only, store=store,
+                use_book=not args.no_book)
+    data = a.as_dict()
+    cells = args.width * args.height
+    lines = []
+    for col in a.columns:
+        if col is None:
+            continue
+        if col.exact:
+            kind, k = outcome(col.score, a.plies, cells)
+            words = {"win": f"a win in {k} moves of the mover, this one included",
+                     "loss": f"a loss in {k} moves of the opponent",
+                     "draw": "draw"}[kind]
+            text = f"{col.score:+d} ({words})" if col.score else "0 (draw)"
+        else:
+            text = f"between {col.lower} and {col.upper} (not proven within the budget)"
+        lines.append(f"column {col.column + 1}: {text}"
+                     + (f"  [{col.source}" + (f", {col.nodes} nodes]" if col.nodes else "]")
+                        if col.source else ""))
+    lines.append(f"best move: {data['best_move']} (known after {a.best_elapsed * 1000:.1f} ms)"
+                 if a.best_move is not None else "best move: not proven within the budget")
+    lines.append(f"nodes: {a.nodes}  time: {a.elapsed * 1000:.1f} ms"
+                 + ("" if a.complete else "  (budget ran out: some columns are intervals)"))
+    if store is not None and store.error:
+        lines.append(f"note: the table of solved positions is off ({store.error})")
+    _emit(args, data, lines)
+
+
 # -- the parser --------------------------------------------------------------------------------
 
 def _add_game_options(p, games=("connect4", "nim", "tree")):
@@ -212,7 +247,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="minimax-lab's search engine from the command line.",
         epilog="Examples: python -m ai count nim --n 20 | python -m ai nim-dict 4 | "
                "python -m ai search connect4 --moves 4453 --depth 6 | "
-               "python -m ai solve connect4 4453")
+               "python -m ai solve connect4 4453 | python -m ai analyse connect4 4453 --json")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("count", help="count the nodes of a whole game tree",
@@ -283,6 +318,33 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-nodes", type=int, help="node budget")
     p.add_argument("--json", action="store_true", help="print JSON (keys: score, move, nodes, ...)")
     p.set_defaults(func=cmd_solve)
+
+    p = sub.add_parser("analyse", aliases=["analyze"],
+                       help="every column's exact score in a Connect-4 position",
+                       description="The exact score of every column (Pascal Pons' convention, "
+                                   "for the side to move: 0 a draw, positive a win, 22 minus the "
+                                   "winner's stones on 7x6), from the opening book (12 stones, "
+                                   "7x6), the table of solved positions, or the compiled "
+                                   "solver; the best move is found first. Bounded by --time.")
+    p.add_argument("game", choices=("connect4",), help="the game (connect4)")
+    p.add_argument("moves", nargs="?", default="",
+                   help="1-indexed columns played, e.g. 4453; '' or - for the empty board")
+    p.add_argument("--width", type=int, default=7, help="columns, 4-9 (default 7)")
+    p.add_argument("--height", type=int, default=6, help="rows, 4-9 (default 6)")
+    p.add_argument("--time", type=float, default=60.0,
+                   help="time budget in seconds for the whole analysis (default 60)")
+    p.add_argument("--max-nodes", type=int, help="node budget for the whole analysis")
+    p.add_argument("--best-only", action="store_true",
+                   help="stop once the best move and the position's score are known")
+    p.add_argument("--no-book", action="store_true", help="do not use the opening book")
+    p.add_argument("--store", help="the SQLite table of solved positions (default: "
+                                   "$MINIMAX_SOLVED_DB, else instance/solved.sqlite3)")
+    p.add_argument("--no-store", action="store_true",
+                   help="neither read nor write the table of solved positions")
+    p.add_argument("--json", action="store_true",
+                   help="print JSON (keys: scores, intervals, sources, best_move, score, "
+                        "complete, nodes, elapsed_ms, best_ms)")
+    p.set_defaults(func=cmd_analyse)
     return parser
 
 

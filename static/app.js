@@ -134,7 +134,12 @@
   document.addEventListener("htmx:afterSettle", function (event) {
     // one live region, outside the swapped part: the new status is read out once
     var status = document.getElementById("status"), live = document.getElementById("live");
-    if (status && live && live.textContent !== status.textContent.trim()) {
+    var asked = event.detail.requestConfig && event.detail.requestConfig.elt;
+    var hints = asked && asked.closest && asked.closest("#hints") &&
+      document.querySelector("#hints [data-announce]");
+    if (hints && live) {            // the exact outcomes just arrived: read them out
+      live.textContent = hints.dataset.announce;
+    } else if (status && live && live.textContent !== status.textContent.trim()) {
       live.textContent = status.textContent.trim();
     }
     // focus stays where the person was

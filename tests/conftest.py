@@ -5,6 +5,7 @@ import os
 import shutil
 import socket
 import subprocess
+import tempfile
 import sys
 import tempfile
 import time
@@ -18,6 +19,10 @@ from app import create_app
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# The table of solved positions of a test run is its own, not the checkout's instance folder
+# (the live server inherits this too): tests see what the solver finds, not an earlier run.
+os.environ.setdefault("MINIMAX_SOLVED_DB", os.path.join(tempfile.mkdtemp(prefix="minimax-solved-"),
+                                                        "solved.sqlite3"))
 
 
 @pytest.fixture()

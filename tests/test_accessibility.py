@@ -22,6 +22,7 @@ PAGES = [
     "/tree?mode=exercise&check=1&v.R=3&v.2=4&p=2.2",
     "/connect4/compare?moves=4453",
     "/connect4?moves=48",          # an error shown in the page
+    "/connect4/hints?moves=4453&mode=human-human&hints=1",   # the hints, in the page (issue 14)
 ]
 
 
@@ -48,7 +49,8 @@ def test_no_serious_accessibility_violation(browser, live_server, path, lang):
     assert not bad, json.dumps(bad, indent=1, ensure_ascii=False)
 
 
-@pytest.mark.parametrize("path", ["/connect4?moves=4453&tree=1&level=medium", "/tree", "/nim?moves=32"])
+@pytest.mark.parametrize("path", ["/connect4?moves=4453&tree=1&level=medium", "/tree", "/nim?moves=32",
+                                  "/connect4/hints?moves=4453&mode=human-human&hints=1"])
 def test_no_serious_accessibility_violation_in_dark_mode(browser, live_server, path):
     bad = audit(browser, live_server + path, scheme="dark")
     assert not bad, json.dumps(bad, indent=1, ensure_ascii=False)

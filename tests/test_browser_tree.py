@@ -47,6 +47,8 @@ def test_on_a_projector_the_preview_floats_over_the_tree(browser, live_server, a
     pg = browser.new_page(viewport={"width": 1366, "height": 768})
     pg.goto(live_server + ITEM_2 + "&proj=1")
     expect(pg.locator("#peek")).to_be_hidden()                # nothing pointed at yet
+    # the node on screen first (pointing at it scrolls the page to it, not the preview)
+    pg.locator("#tree-panel g.tnode").nth(1).scroll_into_view_if_needed()
     tree = pg.locator("#tree-panel .tree-scroll").bounding_box()
     pg.locator("#tree-panel g.tnode").nth(1).hover()
     assert_small_square_board(pg)

@@ -38,6 +38,7 @@ def test_the_default_level_plays_the_same_move_on_a_loaded_server(monkeypatch, m
     assert (loaded.move, loaded.value, loaded.stats.nodes) == (quiet.move, quiet.value, quiet.stats.nodes)
 
 
-def test_only_the_expert_level_depends_on_the_clock():
-    assert [name for name, lv in LEVELS.items() if not lv.load_independent] == ["expert"]
+def test_only_the_expert_and_perfect_levels_depend_on_the_clock():
+    # perfect only when its 3 s run out before the value is proven (then it plays hard's move)
+    assert [name for name, lv in LEVELS.items() if not lv.load_independent] == ["expert", "perfect"]
     assert LEVELS[DEFAULT_LEVEL].load_independent

@@ -65,4 +65,5 @@ def test_item15_nim_compare_has_no_centre_first_row(client):
     assert "centre first" not in nim
     assert nim.count('<th scope="row">') == 3         # minimax, alpha-beta, alpha-beta + table
     c4 = client.get("/connect4/compare?moves=44&cd=3").get_data(as_text=True)
-    assert "centre first" in c4 and c4.count('<th scope="row">') == 4
+    # the four algorithms, then the exact solver's row (issue 14)
+    assert "centre first" in c4 and c4.count('<th scope="row">') == 5

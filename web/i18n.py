@@ -15,9 +15,9 @@ from ai.search import INF, MAX_SCORE, WIN_THRESHOLD
 LANGUAGES = {"en": "English", "fr": "Français"}
 ALGORITHM_LABELS = {"minimax": _l("minimax"), "alphabeta": _l("alpha-beta"),
                     "alphabeta-tt": _l("alpha-beta + table"),
-                    "iterative": _l("iterative deepening")}
+                    "iterative": _l("iterative deepening"), "exact": _l("exact solver")}
 LEVEL_LABELS = {"beginner": _l("beginner"), "easy": _l("easy"), "medium": _l("medium"),
-                "hard": _l("hard"), "expert": _l("expert")}
+                "hard": _l("hard"), "expert": _l("expert"), "perfect": _l("perfect")}
 
 
 def get_locale():

@@ -37,7 +37,7 @@ LABELS = {
     "moves": _l("Moves"), "at": _l("Move shown"), "play": _l("Autoplay"),
     "tree": _l("Search tree"), "td": _l("Tree depth"), "proj": _l("Projector mode"),
     "path": _l("Tree node"), "step": _l("Step"), "cd": _l("Depth"), "cls": _l("Class code"),
-    "notation": _l("Notation"),
+    "notation": _l("Notation"), "hints": _l("Hints"),
 }
 
 _WHOLE = re.compile(r"[+-]?[0-9]{1,9}")
@@ -143,6 +143,7 @@ class Settings:
     projector: bool = False        # projector mode: big type, high contrast, tree beside
     notation: str = "plies"        # values: W3/L3 (won/lost in 3 plies) or the course's ±maxScore
     class_code: str = ""           # class mode: this page is the board of that class
+    hints: bool = False            # 7x6 Connect-4: every column's exact outcome (web.hints)
     board: tuple = ()              # the game's own parameters: (("width", 7), ("height", 6))
 
     def __getattr__(self, name):
@@ -190,6 +191,8 @@ class Settings:
             out["notation"] = self.notation
         if self.class_code:
             out["cls"] = self.class_code
+        if self.hints:
+            out["hints"] = 1
         return out
 
 
@@ -221,7 +224,8 @@ def parse_settings(spec: GameSpec, args) -> Settings:
     base = level_settings(spec, level if level != "custom" else DEFAULT_LEVEL)
     board = tuple((p.name, read_param(args, p, spec)) for p in spec.params)
     values = dict(game=spec.name, mode=mode, level=level, autoplay=read_flag(args, "play", True),
-                  show_tree=read_flag(args, "tree"), projector=read_flag(args, "proj"), board=board,
+                  show_tree=read_flag(args, "tree"), projector=read_flag(args, "proj"),
+                  hints=read_flag(args, "hints"), board=board,
                   notation=read_choice(args, "notation", "plies", NOTATIONS),
                   class_code=read_class_code(args))
     if level == "custom":

@@ -26,9 +26,11 @@ from ai.heuristics import make_heuristic
 from .admission import Busy, admitted
 from .charts import comparison_charts
 from .games import GameSpec
+from .hints import exact_run
 from .htmx import is_htmx, render
 from .i18n import tr
 from .panel import ai_move, tree_panel
+from .truth import truth_for
 from .params import (BadRequest, Game, as_bad_request, parse_game,
                      parse_game_keeping_what_is_right, read_int)
 
@@ -44,7 +46,8 @@ def game_page(g: Game, *, status=200, error=None, error_param=None, ai=None, pus
     if g.settings.show_tree and error is None and not (asking and result is None):
         panel = tree_panel(g, args if args is not None else {}, result)
     return render(g.spec.template, block="game", status=status, push_url=push_url, g=g,
-                  error=error, error_param=error_param, ai=ai, panel=panel)
+                  error=error, error_param=error_param, ai=ai, panel=panel,
+                  truth=truth_for(panel))
 
 
 @bp.errorhandler(BadRequest)
@@ -132,7 +135,7 @@ def tree(game: GameSpec):
     panel = tree_panel(g, request.args)
     page_url = panel.url(step=panel.step) if panel and not panel.too_large else g.url()
     return render(game.template, block="tree", push_url=page_url, g=g, panel=panel,
-                  error=None, ai=None)
+                  error=None, ai=None, truth=truth_for(panel))
 
 
 @bp.get("/<game:game>/tree.svg")
@@ -158,11 +161,11 @@ def compare(game: GameSpec):
     if g.over:
         raise BadRequest("the game is over: there is nothing to search")
     depth = read_int(request.args, "cd", min(g.settings.depth, game.compare_depth), 1, 8)
-    runs, per_depth = admitted(lambda: compare_algorithms(
+    (runs, per_depth), exact = admitted(lambda: (compare_algorithms(
         g.rules, g.state, depth, make_heuristic(g.rules, g.settings.heuristic or None),
-        window=g.settings.window), heavy=True)
+        window=g.settings.window), exact_run(g)), heavy=True)
     return render("compare.html", block="compare", g=g, runs=runs, per_depth=per_depth,
-                  depth=depth, variants=variants_for(g.rules),
+                  depth=depth, variants=variants_for(g.rules), exact=exact,
                   charts=comparison_charts(runs, per_depth, depth))
 
 

@@ -1,0 +1,204 @@
+"""Every column's exact score (``ai/analysis.py``), the table of solved positions
+(``ai/solved_store.py``) and ``python -m ai analyse``, against answers from outside: Pascal
+Pons' published sets (a position's score is its parent's score for the column that led to it,
+negated) and his empty-board scores."""
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import subprocess
+import sys
+
+import pytest
+
+from ai.analysis import analyse, outcome, table_key
+from ai.bitboard import geometry
+from ai.solved_store import SolvedStore
+from ai.solver import Solver, parse_moves
+from tests.test_solver import pons_set
+
+# Pons' site for the empty board: the centre wins (with the first player's last stone), its
+# neighbours draw, then -1 and -2 towards the edges.
+EMPTY_BOARD = [-2, -1, 0, 1, 0, -1, -2]
+
+
+def sample_by_ply(name: str, per_ply: int) -> list[tuple[str, int]]:
+    by_ply: dict[int, list] = {}
+    for moves, score in pons_set(name):
+        by_ply.setdefault(len(moves), []).append((moves, score))
+    return [p for ply in sorted(by_ply) for p in by_ply[ply][:per_ply]]
+
+
+def test_the_empty_board_gets_pons_scores():
+    a = analyse("", store=None)
+    assert a.scores == EMPTY_BOARD
+    assert (a.score, a.best_move, a.complete, a.plies) == (1, 3, True, 0)
+
+
+def test_every_first_move_leaves_the_opponent_pons_score_negated():
+    # Ply 1: after the first player's column c the second player's best is -EMPTY_BOARD[c].
+    for c in range(7):
+        a = analyse(str(c + 1), store=None)
+        assert a.score == -EMPTY_BOARD[c], c + 1
+
+
+@pytest.mark.parametrize("name,per_ply", [("L1_R1", 2), ("L1_R2", 1), ("L2_R1", 1), ("L2_R2", 1)])
+def test_every_ply_from_3_to_27_gets_pons_scores_for_the_position_and_the_column_played(name, per_ply):
+    # Pons' position P (score S for its side to move) is its parent's column P[-1]: that
+    # column scores -S for the parent's side to move, and the parent's best scores at least as
+    # much; and P itself, analysed, scores S.
+    wrong = []
+    for moves, published in sample_by_ply(name, per_ply):
+        parent = analyse(moves[:-1], store=None)
+        col = int(moves[-1]) - 1
+        child = analyse(moves, store=None)
+        if (parent.scores[col], child.score, max(child.scores[c] for c in range(7)
+                                                 if child.scores[c] is not None)) != \
+                (-published, published, published) or parent.score < -published:
+            wrong.append((moves, published, parent.scores[col], child.score))
+    assert wrong == []
+
+
+def test_every_column_agrees_with_the_pure_python_reference_in_the_middle_game():
+    ref = Solver(7, 6)
+    for moves, _ in pons_set("L2_R1")[:100:25]:
+        a = analyse(moves, store=None)
+        current, mask, nb = parse_moves(moves)
+        for c in range(7):
+            if a.columns[c] is None:
+                assert moves.count(str(c + 1)) == 6
+                continue
+            r = ref.solve(moves + str(c + 1)) if not _wins_at_once(moves, c) else None
+            expected = (42 + 1 - len(moves)) // 2 if r is None else -r.score
+            assert a.scores[c] == expected, (moves, c)
+
+
+def _wins_at_once(moves: str, c: int) -> bool:
+    try:
+        Solver(7, 6)._validate(*parse_moves(moves + str(c + 1)))
+    except ValueError as err:
+        return "four in a row" in str(err)
+    return False
+
+
+def test_a_full_column_is_none_and_the_book_answers_at_11_stones():
+    a = analyse("44444412121", store=None)          # column 4 full; children have 12 stones
+    assert a.columns[3] is None and a.scores[3] is None
+    assert {c.source for c in a.columns if c is not None} <= {"book", "rules"}
+    assert a.nodes == 0
+
+
+def test_best_only_stops_after_the_best_move():
+    moves, published = pons_set("L1_R2")[5]
+    a = analyse(moves, store=None, best_only=True)
+    assert a.score == published
+    assert a.scores[a.best_move] == published
+    assert not a.complete
+    assert all(c.upper <= published for c in a.columns if c is not None)
+    full = analyse(moves, store=None)
+    assert full.complete and full.scores[a.best_move] == published
+
+
+def test_a_budget_gives_intervals_that_hold_the_true_scores():
+    a = analyse("", store=None, use_book=False, max_nodes=20_000)
+    assert not a.complete
+    for c, true in enumerate(EMPTY_BOARD):
+        col = a.columns[c]
+        assert col.lower <= true <= col.upper
+        assert col.exact or col.score is None
+    t = analyse("", store=None, use_book=False, time_limit=0.2)
+    assert not t.complete and t.elapsed < 1.5
+
+
+def test_outcome_words_count_the_movers_moves():
+    assert outcome(18, 6) == ("win", 1)              # a win at once with the 4th stone
+    assert outcome(1, 0) == ("win", 21)              # the centre of the empty board
+    assert outcome(-2, 0) == ("loss", 20)
+    assert outcome(-18, 5) == ("loss", 1)            # the opponent wins at once
+    assert outcome(0, 10) == ("draw", 0)
+
+
+# -- the table of solved positions -------------------------------------------------------------
+
+def test_a_position_analysed_once_comes_from_the_table_the_second_time(tmp_path):
+    store = SolvedStore(str(tmp_path / "solved.sqlite3"))
+    moves = pons_set("L2_R2")[3][0]
+    first = analyse(moves, store=store)
+    assert first.complete and first.nodes > 0
+    again = analyse(moves, store=store)
+    assert again.scores == first.scores and again.nodes == 0
+    assert {c.source for c in again.columns if c} <= {"table", "rules"}
+    # The mirror image is the same position for the table.
+    mirrored = "".join(str(8 - int(ch)) for ch in moves)
+    m = analyse(mirrored, store=store)
+    assert m.scores == first.scores[::-1] and m.nodes == 0
+
+
+def test_table_keys_fold_mirror_images():
+    g = geometry(7, 6)
+    a = parse_moves("1123")
+    b = parse_moves("7765")
+    assert table_key(a[0], a[1], g) == table_key(b[0], b[1], g)
+    assert table_key(a[0], a[1], g) != table_key(*parse_moves("1124")[:2], g)
+
+
+def _writer(path, start):
+    s = SolvedStore(path)
+    for i in range(start, start + 300, 10):
+        s.put_many(7, 6, {k: k % 7 - 3 for k in range(i, i + 10)})
+
+
+def test_concurrent_workers_share_the_table_without_losing_rows(tmp_path):
+    path = str(tmp_path / "shared.sqlite3")
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=_writer, args=(path, start)) for start in (0, 150, 300)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(60)
+    assert [p.exitcode for p in procs] == [0, 0, 0]
+    s = SolvedStore(path)
+    assert s.count() == 600
+    assert s.get_many(7, 6, [0, 299, 599, 600]) == {0: -3, 299: 299 % 7 - 3, 599: 599 % 7 - 3}
+
+
+def test_an_unwritable_table_only_turns_the_table_off(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    store = SolvedStore(str(blocker / "solved.sqlite3"))
+    a = analyse("4453", store=store)
+    assert a.complete and store.error
+    assert a.score == max(s for s in a.scores if s is not None)
+
+
+# -- the command line --------------------------------------------------------------------------
+
+def run(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "ai", *args], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, **(env or {})})
+
+
+@pytest.mark.parametrize("empty", ["", "-"])
+def test_the_cli_gives_the_empty_boards_seven_scores_as_json(empty, tmp_path):
+    out = run("analyse", "connect4", empty, "--json",
+              env={"MINIMAX_SOLVED_DB": str(tmp_path / "s.sqlite3")})
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["scores"] == EMPTY_BOARD
+    assert data["best_move"] == 4 and data["elapsed_ms"] > 0
+
+
+def test_the_cli_says_null_for_a_full_column_and_names_sources():
+    out = run("analyse", "connect4", "444444", "--json", "--no-store")
+    data = json.loads(out.stdout)
+    assert data["scores"][3] is None and len(data["scores"]) == 7
+    text = run("analyse", "connect4", "444444", "--no-store").stdout
+    assert "column 4" not in text and "column 1:" in text and "best move:" in text
+
+
+@pytest.mark.parametrize("moves", ["4x", "44448", "11223344"])
+def test_the_cli_rejects_bad_moves_in_one_line(moves):
+    out = run("analyse", "connect4", moves, "--no-store")
+    assert out.returncode == 2
+    assert out.stderr.startswith("error: ") and out.stderr.count("\n") == 1

@@ -1,0 +1,152 @@
+"""The exact solver in the app (``web/hints.py``): the hints under a 7x6 Connect-4 board, the
+perfect level in the picker and in play, the exact row of the comparison page. Expected
+outcomes come from Pascal Pons' empty-board scores and published sets."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from ai.analysis import outcome
+from tests.test_solver import pons_set
+
+HX = {"HX-Request": "true"}
+
+
+def hint_words(html: str) -> list[str]:
+    """Each column's words, as a reader sees them: "win in 20 moves", "draw", "full"..."""
+    items = re.findall(r'<li class="hint hint-(\w+)[^"]*">(.*?)</li>', html, re.S)
+    out = []
+    for kind, body in items:
+        text = re.sub(r"<[^>]+>", " ", body)
+        text = re.sub(r"Column \d+:|★ best", "", text)
+        out.append((kind, " ".join(text.split()).replace("▲ ", "").replace("▼ ", "")
+                    .replace("= ", "").replace("· ", "")))
+    return out
+
+
+def test_hints_are_off_by_default_and_the_toggle_keeps_them_in_the_link(client):
+    page = client.get("/connect4").get_data(as_text=True)
+    assert 'id="hints"' not in page
+    assert "hints=1" in page and "Show the exact outcomes" in page
+    page = client.get("/connect4?moves=4&mode=human-human&hints=1").get_data(as_text=True)
+    assert 'id="hints"' in page and "hints-loading" in page      # asked for once shown
+    assert "Hide the exact outcomes" in page
+    # every move link and form keeps them on
+    assert 'name="hints" value="1"' in page
+    r = client.get("/connect4/move?moves=4&mode=human-human&hints=1&col=4", headers=HX)
+    assert "hints=1" in r.headers["HX-Push-Url"]
+    assert 'id="hints"' in r.get_data(as_text=True)
+
+
+def test_the_hints_of_the_empty_board_are_pons_scores_in_words(client):
+    r = client.get("/connect4/hints?hints=1&mode=human-human", headers=HX)
+    assert r.status_code == 200
+    words = hint_words(r.get_data(as_text=True))
+    # Pons: -2 -1 0 1 0 -1 -2. From the empty board a win by 1 is the 21st move of the first
+    # player; a loss by 1 or 2, the second player's 21st or 20th.
+    assert words == [("loss", "loss in 20 moves"), ("loss", "loss in 21 moves"),
+                     ("draw", "draw"), ("win", "win in 21 moves"), ("draw", "draw"),
+                     ("loss", "loss in 21 moves"), ("loss", "loss in 20 moves")]
+    assert outcome(1, 0) == ("win", 21)
+    assert 'class="hint hint-win best"' in r.get_data(as_text=True)
+
+
+def test_the_hint_of_the_column_played_is_pons_score_of_the_position_it_makes(client):
+    for moves, published in pons_set("L2_R1")[:60:20]:
+        parent, col = moves[:-1], int(moves[-1])
+        r = client.get(f"/connect4/hints?moves={parent}&mode=human-human&hints=1", headers=HX)
+        kind, text = hint_words(r.get_data(as_text=True))[col - 1]
+        expected_kind, k = outcome(-published, len(parent))
+        assert kind == expected_kind
+        if k:
+            assert text == f"{expected_kind} in {k} move{'s' if k > 1 else ''}"
+
+
+def test_a_full_column_says_full(client):
+    r = client.get("/connect4/hints?moves=444444&mode=human-human&hints=1", headers=HX)
+    assert hint_words(r.get_data(as_text=True))[3] == ("full", "full")
+
+
+@pytest.mark.parametrize("query", ["moves=4x", "moves=44&w=8", "moves=1122334", "moves=44&hints=7"])
+def test_hints_for_a_bad_or_unsupported_position_are_a_400_with_a_message(client, query):
+    r = client.get(f"/connect4/hints?{query}&mode=human-human", headers=HX)
+    assert r.status_code == 400
+    assert 'role="alert"' in r.get_data(as_text=True)
+
+
+def test_hints_wait_for_the_ais_move(client):
+    page = client.get("/connect4?moves=4&hints=1").get_data(as_text=True)   # the AI to move
+    assert "come after the AI" in page and "hints-loading" not in page
+
+
+def test_without_javascript_the_hints_link_answers_the_whole_page(client):
+    r = client.get("/connect4/hints?moves=44&mode=human-human&hints=1")
+    page = r.get_data(as_text=True)
+    assert r.status_code == 200 and page.count("<h1") == 1 and "hint-win" in page
+
+
+def test_hints_in_french_use_ngettext_and_words(client):
+    r = client.get("/connect4/hints?hints=1&mode=human-human&lang=fr", headers=HX)
+    page = r.get_data(as_text=True)
+    assert "victoire en 21 coups" in page and "nulle" in page
+
+
+# -- the perfect level and the comparison page ----------------------------------------------------
+
+def test_the_level_picker_offers_the_perfect_level(client):
+    page = client.get("/connect4").get_data(as_text=True)
+    assert '<option value="perfect"' in page and "exact solver" in page
+
+
+def test_the_perfect_level_plays_the_centre_first(client):
+    r = client.get("/connect4/ai?level=perfect&mode=ai-human", headers=HX)
+    assert r.status_code == 200
+    assert "moves=4" in r.headers["HX-Push-Url"]
+    page = r.get_data(as_text=True)
+    assert "exact solver" in page
+
+
+def test_the_perfect_level_with_the_tree_panel_on_answers(client):
+    r = client.get("/connect4?level=perfect&tree=1&moves=4")
+    assert r.status_code == 200
+
+
+def test_the_comparison_page_has_the_exact_solvers_row(client):
+    page = client.get("/connect4/compare?moves=4453").get_data(as_text=True)
+    row = page[page.index('class="exact-row"'):]
+    row = row[:row.index("</tr>")]
+    # 4453 (the first player to move): column 6 only loses slowest, in 18 moves (analysis:
+    # -2 is the best score, in columns 3, 6 and 7; the solver names 6)
+    assert "exact solver" in row and "loss in 18 moves" in row
+    assert "exact solver" not in client.get("/nim/compare").get_data(as_text=True)
+
+
+# -- the truth in the tree panel -------------------------------------------------------------------
+
+def truth_text(html: str) -> str:
+    i = html.index('class="truth"')
+    part = html[i:html.index("</div>", i)]
+    return " ".join(re.sub(r"<[^>]+>", " ", part).split())
+
+
+def test_the_tree_panel_marks_a_choice_the_exact_solver_shows_is_worse(client):
+    # "445": the first player threatens both ends of 4-5; blocking at 3 or 6 is forced. The
+    # beginner level (depth 1) plays 4: the exact solver says the opponent then wins at once.
+    html = client.get("/connect4?moves=445&tree=1&level=beginner&mode=human-human").get_data(as_text=True)
+    text = truth_text(html)
+    assert "The search chose column 4" in text and "loss in 2 moves" in text
+    assert "Misjudged: columns 3, 6 do better." in text
+
+
+def test_the_tree_panel_agrees_when_the_search_chose_a_best_move(client):
+    html = client.get("/connect4?moves=445&tree=1&level=medium&mode=human-human").get_data(as_text=True)
+    assert "No column does better." in truth_text(html)
+
+
+def test_no_truth_below_the_root_nor_for_other_boards_or_nim(client):
+    assert 'class="truth"' not in client.get(
+        "/connect4/tree?moves=445&tree=1&level=medium&mode=human-human&path=3").get_data(as_text=True)
+    assert 'class="truth"' not in client.get(
+        "/connect4?moves=445&tree=1&level=medium&mode=human-human&w=8").get_data(as_text=True)
+    assert 'class="truth"' not in client.get("/nim?tree=1").get_data(as_text=True)

@@ -1,0 +1,170 @@
+"""Blueprint ``hints``: the exact outcome of every column under a 7x6 Connect-4 board
+(``hints=1`` in the link), and the exact solver's set-up in each worker.
+
+``GET /<game>/hints`` answers the page's ``hints`` block: for the position shown, each column's
+outcome with perfect play (``ai.analysis``): win, draw or loss and in how many moves, in words
+and signs as well as colour. The board's block holds a placeholder that asks for it once
+shown (``hx-trigger="load"``), with a thinking indicator, so a move is never slowed by the
+hints and the hints follow every move. Without JavaScript the placeholder is a link to this
+route, which then answers the whole page with the hints in it. The analysis goes through the
+admission lanes (heavy: it may take up to ``TIME_LIMIT``).
+
+``init_app`` also decides where the table of solved positions lives (``SOLVED_DB`` in the
+app's configuration, else ``MINIMAX_SOLVED_DB``, else the instance folder) and warms the
+compiled solver up when a worker starts (numba's machine code compiled or loaded from its
+cache, the opening book read), so no player pays for it; it logs how long that took.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from dataclasses import dataclass
+
+from flask import Blueprint, Flask, request, url_for
+
+from ai import analysis, opening_book
+from ai.analysis import Analysis, outcome
+from ai.perfect import pons_to_value
+
+from .admission import Busy, admitted
+from .games import GameSpec
+from .htmx import is_htmx, render
+from .i18n import tr
+from .params import BadRequest, Game, parse_game
+
+bp = Blueprint("hints", __name__)
+TIME_LIMIT = 3.0              # seconds: all columns take at most ~0.6 s here, 1.2 s loaded (README)
+_warm = threading.Event()
+
+
+def hints_apply(g: Game) -> bool:
+    """Hints exist for standard Connect-4 (7x6: the opening book's board)."""
+    s = g.settings
+    return s.game == "connect4" and (s.width, s.height) == (7, 6)
+
+
+@dataclass(frozen=True)
+class ColumnHint:
+    column: int           # 1-indexed
+    kind: str             # "win", "draw", "loss", "unknown" (budget ran out), "full"
+    moves: int = 0        # win/loss: the winner's moves until its four, this one included
+    score: int | None = None
+
+
+@dataclass(frozen=True)
+class Hints:
+    columns: tuple
+    best: tuple           # 1-indexed columns of the best outcome
+    complete: bool
+    ms: float
+    nodes: int
+
+
+def hints_of(a: Analysis) -> Hints:
+    cols = []
+    for i, c in enumerate(a.columns):
+        if c is None:
+            cols.append(ColumnHint(i + 1, "full"))
+        elif not c.exact:
+            cols.append(ColumnHint(i + 1, "unknown"))
+        else:
+            kind, k = outcome(c.score, a.plies, a.width * a.height)
+            cols.append(ColumnHint(i + 1, kind, k, c.score))
+    best = tuple(h.column for h in cols if h.score is not None and h.score == a.score)
+    return Hints(tuple(cols), best, a.complete, a.elapsed * 1000, a.nodes)
+
+
+@dataclass(frozen=True)
+class ExactRun:
+    """The exact solver's row on the comparison page: its move and the true value."""
+
+    move: str | None       # as people write it; None when not proven within the budget
+    value: int | None      # on the app's scale (``ai.perfect.pons_to_value``)
+    kind: str              # "win", "draw", "loss" ("" when not proven)
+    moves: int             # win/loss: the winner's moves until its four, this one included
+    nodes: int
+    ms: float
+    seconds: float         # the budget it had
+
+
+def exact_run(g: Game) -> ExactRun | None:
+    """The exact solver on the position shown (Connect-4 of any size; None for other games),
+    best move only, within 1 s on 7x6 (the book's board: enough nearly always) and 0.3 s on
+    other sizes (enough only late in a game): to be run inside an admitted search."""
+    if g.settings.game != "connect4" or g.over:
+        return None
+    seconds = 1.0 if hints_apply(g) else 0.3
+    s = g.state
+    a = analysis.analyse_position(s.current, s.mask, s.moves, g.rules.width, g.rules.height,
+                                  time_limit=seconds, best_only=True)
+    if a.score is None or a.best_move is None:
+        return ExactRun(None, None, "", 0, a.nodes, a.elapsed * 1000, seconds)
+    kind, k = outcome(a.score, a.plies, a.width * a.height)
+    return ExactRun(g.rules.format_move(a.best_move), pons_to_value(a.score, a.plies, a.width * a.height),
+                    kind, k, a.nodes, a.elapsed * 1000, seconds)
+
+
+def compute_hints(g: Game) -> Hints:
+    state = g.state
+    a = admitted(lambda: analysis.analyse_position(
+        state.current, state.mask, state.moves, 7, 6, time_limit=TIME_LIMIT), heavy=True)
+    return hints_of(a)
+
+
+@bp.get("/<game:game>/hints")
+def hints(game: GameSpec):
+    """The exact outcome of each column of the position shown."""
+    try:
+        g = parse_game(game, request.args)
+    except BadRequest as err:
+        return render("_hints.html", block="hints", status=400, g=None, hints_error=tr(err))
+    if not hints_apply(g) or g.over:
+        return render("_hints.html", block="hints", status=400, g=g, hints_error=tr(BadRequest(
+            "hints are given for a 7x6 Connect-4 game that is not over")))
+    try:
+        h = compute_hints(g)
+    except Busy as err:
+        response = render("_hints.html", block="hints", status=err.status, g=g,
+                          hints_error=tr(err))
+        response.headers["Retry-After"] = str(err.retry_after)
+        return response
+    if not is_htmx():
+        # Without JavaScript: the whole page, the hints in it.
+        return render(game.template, block="game", g=g, error=None, error_param=None, ai=None,
+                      panel=None, hints=h)
+    return render("_hints.html", block="hints", g=g, hints=h)
+
+
+def hints_url(g: Game) -> str:
+    return url_for("hints.hints", game=g.settings.game, **g.query())
+
+
+def warm_up(app: Flask) -> None:
+    """Compile (or load) the solver and read the book, once per process; logs the time."""
+    if _warm.is_set():
+        return
+    _warm.set()
+    start = time.perf_counter()
+    from ai.solver_fast import warm_up as compile_solver
+    compiled = compile_solver()
+    book = opening_book.shared()
+    # gunicorn's error log when under gunicorn (the worker's start is logged there too)
+    log = logging.getLogger("gunicorn.error")
+    log = log if log.handlers else app.logger
+    log.info("exact solver ready in %.2f s (numba %.2f s, cache %s; book %s)",
+             time.perf_counter() - start, compiled,
+             os.environ.get("NUMBA_CACHE_DIR") or "beside the code",
+             f"{len(book):,} positions" if book is not None else "not installed")
+
+
+def init_app(app: Flask) -> None:
+    path = app.config.get("SOLVED_DB") or os.environ.get("MINIMAX_SOLVED_DB")
+    if path is None:
+        path = os.path.join(app.instance_path, "solved.sqlite3")
+    analysis.use_store(path)
+    app.register_blueprint(bp)
+    app.jinja_env.globals.update(hints_apply=hints_apply, hints_url=hints_url)
+    if app.config.get("SOLVER_WARM_UP", True):
+        warm_up(app)
