@@ -133,20 +133,29 @@ def truth_text(html: str) -> str:
 def test_the_tree_panel_marks_a_choice_the_exact_solver_shows_is_worse(client):
     # "445": the first player threatens both ends of 4-5; blocking at 3 or 6 is forced. The
     # beginner level (depth 1) plays 4: the exact solver says the opponent then wins at once.
-    html = client.get("/connect4?moves=445&tree=1&level=beginner&mode=human-human").get_data(as_text=True)
+    html = client.get("/connect4?moves=445&tree=1&level=beginner&mode=human-human&hints=1").get_data(as_text=True)
     text = truth_text(html)
     assert "The search chose column 4" in text and "loss in 2 moves" in text
     assert "Misjudged: columns 3, 6 do better." in text
 
 
 def test_the_tree_panel_agrees_when_the_search_chose_a_best_move(client):
-    html = client.get("/connect4?moves=445&tree=1&level=medium&mode=human-human").get_data(as_text=True)
+    html = client.get("/connect4?moves=445&tree=1&level=medium&mode=human-human&hints=1").get_data(as_text=True)
     assert "No column does better." in truth_text(html)
+
+
+def test_the_truth_is_asked_for_with_the_hints_setting(client):
+    """An exact analysis can take a second: a tree panel offers it, the hints setting shows it."""
+    html = client.get("/connect4?moves=445&tree=1&level=medium&mode=human-human").get_data(as_text=True)
+    assert 'class="truth"' not in html
+    offer = re.search(r'<p class="truth-offer"><a href="([^"]*)"', html).group(1)
+    assert "hints=1" in offer
+    assert 'class="truth"' in client.get(offer.replace("&amp;", "&")).get_data(as_text=True)
 
 
 def test_no_truth_below_the_root_nor_for_other_boards_or_nim(client):
     assert 'class="truth"' not in client.get(
-        "/connect4/tree?moves=445&tree=1&level=medium&mode=human-human&path=3").get_data(as_text=True)
+        "/connect4/tree?moves=445&tree=1&level=medium&mode=human-human&path=3&hints=1").get_data(as_text=True)
     assert 'class="truth"' not in client.get(
         "/connect4?moves=445&tree=1&level=medium&mode=human-human&w=8").get_data(as_text=True)
     assert 'class="truth"' not in client.get("/nim?tree=1").get_data(as_text=True)

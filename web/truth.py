@@ -32,10 +32,12 @@ class Truth:
 
 
 def truth_for(panel) -> Truth | None:
-    """The truth for a tree panel at its root (None: not 7x6 Connect-4, no finished search, a
-    node below the root shown, or no search slot free now)."""
+    """The truth for a tree panel at its root (None: exact outcomes not asked for with the
+    hints setting, not 7x6 Connect-4, no finished search, a node below the root shown, or no
+    search slot free now). Asked for, not always: an exact analysis can take a second of CPU,
+    and every tree panel of a classroom's games would pay it (bench/load.sh)."""
     if panel is None or getattr(panel, "too_large", True) or not panel.outcome_known \
-            or panel.path or not hints_apply(panel.g):
+            or panel.path or not hints_apply(panel.g) or not panel.g.settings.hints:
         return None
     g = panel.g
     state = g.states[panel.base]
