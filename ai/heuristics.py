@@ -89,6 +89,15 @@ class CellValues(_C4Heuristic):
             s += v * ((mine & bits).bit_count() - (theirs & bits).bit_count())
         return _clamp(s)
 
+    def terms(self, state, player) -> list[tuple[str, int, int, int]]:
+        """The value's terms (see ``Threats.terms``): the sums of the cell values under each
+        player's stones (seed 000's h)."""
+        mine = self.game.stones(state, player)
+        theirs = mine ^ state.mask
+        total = [sum(v * (side & bits).bit_count() for v, bits in self.groups)
+                 for side in (mine, theirs)]
+        return [("cells", 1, total[0], total[1])]
+
 
 class AdjustedCells(_C4Heuristic):
     """Seed 004's ``Utility_aux_ajustee``: for each stone, ``0.2 x`` its cell value plus, in
@@ -190,6 +199,32 @@ class Threats(_C4Heuristic):
         s = self._score(mine, theirs) - self._score(theirs, mine)
         s += 2 * ((mine & self.centre).bit_count() - (theirs & self.centre).bit_count())
         return _clamp(s)
+
+    def _windows(self, p, o):
+        """Windows of four held by ``p`` alone, by how many stones: [1, 2, 3]."""
+        counts = [0, 0, 0]
+        for shift, starts in self.dirs:
+            a, b, c, d = p, p >> shift, p >> 2 * shift, p >> 3 * shift
+            free = starts & ~(o | o >> shift | o >> 2 * shift | o >> 3 * shift)
+            ab, cd = a & b, c & d
+            any2 = ab | cd | ((a | b) & (c | d))
+            any3 = (ab & (c | d)) | (cd & (a | b))
+            all4 = ab & cd
+            one = (a | b | c | d) & ~any2
+            counts[0] += (one & free).bit_count()
+            counts[1] += (any2 & ~any3 & free).bit_count()
+            counts[2] += (any3 & ~all4 & free).bit_count()
+        return counts
+
+    def terms(self, state, player) -> list[tuple[str, int, int, int]]:
+        """The value's terms, for people: (what, weight, player's count, opponent's count);
+        the value is the sum of weight x (mine - theirs), within the heuristic's bounds."""
+        mine = self.game.stones(state, player)
+        theirs = mine ^ state.mask
+        m, t = self._windows(mine, theirs), self._windows(theirs, mine)
+        return [("windows1", self.weights[1], m[0], t[0]), ("windows2", self.weights[2], m[1], t[1]),
+                ("windows3", self.weights[3], m[2], t[2]),
+                ("centre", 2, (mine & self.centre).bit_count(), (theirs & self.centre).bit_count())]
 
 
 CONNECT4_HEURISTICS = {h.name: h for h in (Threats, CellValues, AdjustedCells)}

@@ -74,3 +74,10 @@ def test_a_wrong_board_is_a_400_with_the_reason(client):
     assert r.status_code == 400 and "columns" in r.get_data(as_text=True)
     r = client.get("/connect4/edit?board=3------")
     assert r.status_code == 400 and "a stone is 1 (yellow) or 2 (red)" in r.get_data(as_text=True)
+
+
+def test_a_wrong_board_size_is_a_400_not_a_500(client):
+    """Found by bench/fuzz.py: a size the parser refuses raised out of the view."""
+    r = client.get("/connect4/edit?h=%B7%AD_~%BE")
+    assert r.status_code == 400 and "a whole number from 4 to 9" in r.get_data(as_text=True)
+    assert client.get("/connect4/edit?w=3").status_code == 400

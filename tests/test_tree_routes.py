@@ -183,3 +183,17 @@ def test_step_by_step_shows_the_algorithm_line_and_its_variables(client):
     assert cut[1] == "si α ≥ β\u202f: on élague les fils restants"
     leaf = next(v for v in steps.values() if v[0] == "leaf")
     assert leaf[2]["profondeur"] == "0" and "valeur" in leaf[2]
+
+
+def test_a_leaf_at_the_depth_limit_shows_its_heuristic_terms(client):
+    """Issue 12: a heuristic value explained on hover: which heuristic, and its terms at that
+    leaf, which add up to the value shown (weight x (mine − theirs), from the root player's
+    side)."""
+    html = client.get("/connect4/tree?moves=4453&tree=1&mode=human-human&level=custom"
+                      "&algo=minimax&depth=1&heur=threats", headers=HX).get_data(as_text=True)
+    leaves = re.findall(r"<title>min (\d): value (-?\d+), [^<]*threats \(default\)\): ([^<]*)</title>", html)
+    assert len(leaves) == 7
+    for _, value, terms in leaves:
+        total = sum(int(w) * (int(m) - int(t))
+                    for m, t, w in re.findall(r"(\d+) − (\d+) \(×(\d+)\)", terms))
+        assert total == int(value), (value, terms)

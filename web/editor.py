@@ -17,7 +17,7 @@ from ai.position import format_columns, moves_reaching, parse_columns
 
 from .htmx import render
 from .i18n import tr
-from .params import read_int
+from .params import BadRequest, read_int
 
 bp = Blueprint("editor", __name__)
 
@@ -45,15 +45,18 @@ def edit_url(g) -> str:
 @bp.get("/connect4/edit")
 def edit():
     """The editor, showing the position of its link."""
-    width = read_int(request.args, "w", 7, 4, 9)
-    height = read_int(request.args, "h", 6, 4, 9)
-    game = Connect4(width, height)
     error = problem = moves = None
     status = 200
     try:
+        width = read_int(request.args, "w", 7, 4, 9)
+        height = read_int(request.args, "h", 6, 4, 9)
+    except BadRequest as err:                # a wrong size: the usual board, and why
+        error, status, width, height = tr(err), 400, 7, 6
+    game = Connect4(width, height)
+    try:
         columns = parse_columns(request.args.get("board", ""), game)
     except GameError as err:
-        error, status, columns = tr(err), 400, [[] for _ in range(width)]
+        error, status, columns = error or tr(err), 400, [[] for _ in range(width)]
     try:
         moves = moves_reaching(game, columns)
     except GameError as err:

@@ -235,6 +235,23 @@ class TreePanel:
         return algorithm_step(self.g.settings.algorithm, self.event, node, self.node_name(node),
                               self.shown.get(node.id), self.result.stats.depth or None)
 
+    def leaf_terms(self, node) -> str:
+        """A leaf at the depth limit: the heuristic's terms there, from the root player's
+        side ("windows of 1 stone 5 − 4 (×1), …"), or "" when the heuristic has none."""
+        heuristic = ai_level(self.g.settings).options(self.g.rules)["heuristic"]
+        if not hasattr(heuristic, "terms"):
+            return ""
+        state = self.g.states[self.base]
+        root_player = self.g.rules.to_move(state)
+        for move in path_of(self.result.tree, node):
+            state = self.g.rules.result(state, move)
+        names = {"windows1": gettext("windows of 1 stone"), "windows2": gettext("of 2 stones"),
+                 "windows3": gettext("of 3 stones (threats)"),
+                 "centre": gettext("stones in the centre column"),
+                 "cells": gettext("cell values under the stones")}
+        return ", ".join(f"{names[what]} {mine} − {theirs} (×{weight})"
+                         for what, weight, mine, theirs in heuristic.terms(state, root_player))
+
     def matches_left(self, path) -> int | None:
         """Nim: the matches left at the node ``path``, which the course writes in its
         nodes (seed 003); None for other games."""
