@@ -191,7 +191,7 @@ def test_a_leaf_at_the_depth_limit_shows_its_heuristic_terms(client):
     side)."""
     html = client.get("/connect4/tree?moves=4453&tree=1&mode=human-human&level=custom"
                       "&algo=minimax&depth=1&heur=threats", headers=HX).get_data(as_text=True)
-    leaves = re.findall(r"<title>min (\d): value (-?\d+), [^<]*threats \(default\)\): ([^<]*)</title>", html)
+    leaves = re.findall(r"<title>min (\d): value (-?\d+), [^<]*threats \(default\)\) — ([^<]*)</title>", html)
     assert len(leaves) == 7
     for _, value, terms in leaves:
         total = sum(int(w) * (int(m) - int(t))
