@@ -10,8 +10,8 @@ from flask_babel import gettext, ngettext
 from ai import level_book
 from ai.levels import LEVELS, Level
 from ai.scores import SearchResult
-from ai.tree_view import (at_step, caption_counts, counts_at, finished_search, path_of,
-                          spine, subtree_sizes, unfold)
+from ai.tree_view import (at_step, caption_counts, counts_at, finished_search, node_at,
+                          path_of, spine, subtree_sizes, unfold)
 
 from .admission import admitted
 from .algorithm_text import algorithm_step
@@ -214,6 +214,13 @@ class TreePanel:
         """The heuristic that scored the leaves at the depth limit (its msgid), or ""."""
         heuristic = ai_level(self.g.settings).options(self.g.rules)["heuristic"]
         return getattr(heuristic, "label", "")
+
+    @property
+    def ancestors(self) -> list:
+        """The nodes from the root to the focus's parent, for the breadcrumb: (path, node);
+        with their values the focus's parent stays in sight whatever node is opened."""
+        tree = self.result.tree
+        return [(self.path[:i], node_at(tree, self.path[:i])) for i in range(len(self.path))]
 
     def node_name(self, node) -> str:
         """A node named as the picture labels it: max/min and its path (the root), and on
