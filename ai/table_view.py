@@ -58,3 +58,55 @@ def searched_table(game, state, depth: int, heuristic, max_nodes: int):
         if e is not None:
             entries.append(Entry(move, game.key(position), e[0], BOUNDS[e[1]], e[2], e[3]))
     return result, len(table), entries
+
+
+def window_table_alphabeta(game, state, depth: int, heuristic) -> float:
+    """Seed 004's design, written down to show why it failed: a table keyed by position that
+    stores the (alpha, beta, depth) a node was searched with and the value it returned, and
+    gives that value back whenever the position comes again at that depth or less, whatever
+    the window then. A node cut off returned a bound, not its value: reused in another
+    window, it is wrong. Returns the root's value (the side to move's), for the table page and
+    its test; the app never plays with it."""
+    table: dict = {}
+
+    def search(s, d, alpha, beta):
+        key = game.key(s)
+        entry = table.get(key)
+        if entry is not None and entry[2] >= d:
+            return entry[3]                         # (alpha, beta, depth, value): reused as is
+        player = game.to_move(s)
+        if game.is_terminal(s):
+            return game.utility(s, player) * MAX_TERMINAL
+        if d == 0:
+            return heuristic(s, player)
+        best = -float("inf")
+        a = alpha
+        for move in game.actions(s):
+            v = -search(game.result(s, move), d - 1, -beta, -a)
+            best = max(best, v)
+            a = max(a, v)
+            if a >= beta:
+                break
+        table[key] = (alpha, beta, d, best)
+        return best
+
+    return search(state, depth, -float("inf"), float("inf"))
+
+
+MAX_TERMINAL = 10_000
+
+
+def window_table_demonstration(n: int = 8, k: int = 3, depth: int = 3) -> dict:
+    """The game of ``n`` matches (take 1 to ``k``), the course's evaluation, at ``depth``: the
+    value minimax gives, the one seed 004's (alpha, beta, depth) table gives, and the one our
+    table (value, bound, depth: ``TranspositionTable``) gives."""
+    from .heuristics import make_heuristic
+    from .nim import Nim
+    from .search import minimax
+    game = Nim(n, k)
+    heuristic = make_heuristic(game, "course")
+    state = game.initial_state()
+    exact = minimax(game, state, depth, heuristic=heuristic, quick_wins=False).value
+    ours = alphabeta_tt(game, state, depth, heuristic=heuristic, quick_wins=False).value
+    return {"n": n, "k": k, "depth": depth, "minimax": exact, "ours": ours,
+            "window": window_table_alphabeta(game, state, depth, heuristic)}

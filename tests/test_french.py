@@ -296,6 +296,8 @@ NEVER_ONE = {
     # a board has 4 to 9 columns and rows (checked below)
     "Board, %(w)s columns by %(h)s rows; row 1 is the bottom",
     "the board has %(w)s columns, not %(n)s",
+    # the table page's demonstration is always the game of 8 matches (ai.table_view)
+    "The game of %(n)s matches (take 1 to %(k)s), the course's evaluation, depth %(d)s: the value at the root",
     # taking 1 match is legal whenever a match is left (and with none left, the game is over)
     "cannot take %(move)s matches: take 1 to %(most)s (%(left)s left)",
 }

@@ -42,3 +42,19 @@ def test_the_root_entry_is_exact_and_is_alpha_beta_s_value(client):
 def test_a_wrong_depth_is_a_400_with_the_reason(client):
     r = client.get("/connect4/table?moves=4453&depth=9")
     assert r.status_code == 400 and "Depth: from 1 to 6, not 9" in r.get_data(as_text=True)
+
+
+def test_seed_004_s_table_gives_a_wrong_value_where_ours_gives_minimax_s():
+    """Issue 13: the (alpha, beta, depth) table of the project report, written down, gives
+    the game of 8 matches at depth 3 another value than minimax; the table that keeps the
+    bound's kind gives minimax's."""
+    from ai.table_view import window_table_demonstration
+    demo = window_table_demonstration(8, 3, 3)
+    assert demo["window"] != demo["minimax"]
+    assert demo["ours"] == demo["minimax"]
+
+
+def test_the_table_page_shows_the_demonstration(client):
+    html = client.get("/connect4/table?moves=4453").get_data(as_text=True)
+    demo = re.search(r'<table class="tt-demo">.*?</table>', html, re.S).group(0)
+    assert "✗ wrong" in demo and "✓ right" in demo

@@ -9,7 +9,7 @@ from __future__ import annotations
 from flask import Blueprint, request
 
 from ai.heuristics import make_heuristic
-from ai.table_view import searched_table, zobrist_terms
+from ai.table_view import searched_table, window_table_demonstration, zobrist_terms
 
 from .admission import admitted
 from .games import GAMES
@@ -38,4 +38,4 @@ def table():
             heavy=depth >= 5)
     return render("table.html", block="table", error=None, g=g, depth=depth,
                   terms=zobrist_terms(g.rules, g.state), result=result, size=size,
-                  entries=entries)
+                  entries=entries, demo=window_table_demonstration())
