@@ -181,6 +181,8 @@ def test_step_by_step_shows_the_algorithm_line_and_its_variables(client):
     assert "leaf" in kinds and "cut" in kinds and ("update-max" in kinds or "update-min" in kinds)
     cut = next(v for v in steps.values() if v[0] == "cut")
     assert cut[1] == "si α ≥ β\u202f: on élague les fils restants"
+    # the window includes the value that caused the cut (here β = min(β, s_i) = α)
+    assert cut[2]["α"] == cut[2]["β"] == "D2"
     leaf = next(v for v in steps.values() if v[0] == "leaf")
     assert leaf[2]["profondeur"] == "0" and "valeur" in leaf[2]
 

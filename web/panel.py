@@ -238,9 +238,21 @@ class TreePanel:
         """The algorithm's text at this step (``web.algorithm_text``), or None."""
         if self.step is None or self.event is None:
             return None
-        node = self.result.tree.nodes[self.event[1]]
+        tree = self.result.tree
+        node = tree.nodes[self.event[1]]
+        now = self.shown.get(node.id)
+        if self.event[0] == "cut" and now is not None:
+            # the child whose value made α ≥ β: the last one searched; its value is s_i in
+            # "α = max(α, s_i)" (or β = min(β, s_i)), which the recorded window has not taken
+            done = [self.shown[c].value for c in node.children
+                    if c in self.shown and not tree.nodes[c].pruned
+                    and self.shown[c].value is not None]
+            if done:
+                s_i = done[-1]
+                now = replace(now, alpha=max(now.alpha, s_i)) if node.is_max else \
+                    replace(now, beta=min(now.beta, s_i))
         return algorithm_step(self.g.settings.algorithm, self.event, node, self.node_name(node),
-                              self.shown.get(node.id), self.result.stats.depth or None)
+                              now, self.result.stats.depth or None)
 
     def leaf_terms(self, node) -> str:
         """A leaf at the depth limit: the heuristic's terms there, from the root player's

@@ -1,0 +1,39 @@
+"""Issue 13 in Chromium: the position editor built by clicks and played from, and the
+algorithm's line of a cut-off step highlighted beside the tree (screenshots in
+test-artifacts/)."""
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_editor_builds_a_position_by_clicks_and_plays_from_it(page, live_server, artifacts):
+    page.goto(live_server + "/connect4/edit?lang=fr")
+    for placed, (col, colour) in enumerate(((4, "jaune"), (4, "rouge"), (3, "jaune"), (5, "rouge")), 1):
+        page.get_by_role("link", name=f"Ajouter un pion {colour} dans la colonne {col}").click()
+        expect(page.locator("#editor .board .disc")).to_have_count(placed)   # swapped in
+    expect(page.locator("#editor .status")).to_contain_text("Aux jaunes de jouer.")
+    assert "board=--1-12-2--" in page.url                # the position is in the link
+    page.screenshot(path=str(artifacts / "editor-by-clicks.png"), full_page=True)
+    page.get_by_role("link", name="Commencer une partie d’ici").click()
+    page.wait_for_load_state("networkidle")
+    expect(page.locator("#game .board .disc")).to_have_count(4)
+    # play on from it: a yellow stone in column 1
+    page.locator('#game button[data-col="1"]').click()
+    expect(page.locator("#game .board .disc")).to_have_count(5)
+
+
+def test_the_algorithm_panel_highlights_the_line_of_a_cut(browser, live_server, artifacts):
+    pg = browser.new_page(viewport={"width": 1920, "height": 1080})
+    base = (live_server + "/nim?n=5&mode=ai-human&tree=1&level=custom&algo=alphabeta&depth=2"
+            "&heur=course&window=course&order=reverse&moves=1&td=2&proj=1&lang=fr")
+    for step in range(1, 30):
+        pg.goto(base + f"&step={step}")
+        now = pg.locator(".algo-lines li.now")
+        if "cut" in (now.get_attribute("class") or ""):
+            break
+    expect(now).to_have_text("si α ≥ β\u202f: on élague les fils restants")
+    assert now.evaluate("e => getComputedStyle(e).fontWeight") in ("700", "bold")
+    expect(pg.locator(".step-event")).to_contain_text("Coupure")
+    pg.screenshot(path=str(artifacts / "algorithm-panel-cut-projector.png"))
+    pg.close()
