@@ -25,6 +25,7 @@ PAGES = {
     "course": "/course",
     "editor": "/connect4/edit?board=--2-12-1--",
     "table": "/connect4/table?moves=4453",
+    "growth": "/tree/growth?b=3&m=6",
     "not-found": "/nowhere",
 }
 SIZES = {"phone": (390, 844, ""), "laptop": (1366, 768, ""), "projector": (1920, 1080, "&proj=1"),

@@ -90,7 +90,11 @@ CHAPTERS = [
     ]),
     (_l("The Minimax algorithm (rational agent, complexity)"), [
         Figure(_l("O(b^m): the tree grows with the depth"),
-               _l("Nodes searched per depth by minimax and alpha-beta, on a real position."),
+               _l("A uniform tree of branching b: the nodes minimax and alpha-beta visit at each "
+                  "depth, beside the formulas."),
+               "lab.tree_growth", dict(b=3, m=6), ""),
+        Figure(_l("The same growth on a real position"),
+               _l("Nodes searched per depth by minimax and alpha-beta on Connect-4."),
                "play.compare", _c4(moves="4453"), ""),
         Figure(_l("The agent: perceive, decide, act"),
                _l("The AI sees the position (the link), searches, plays: each move is one turn "

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, request
 
 from ai.exercise import check as check_answer
+from ai.growth import growth
 from ai.nim import Nim
 from ai.nim_tree import checked_tree
 from ai.tree_view import unfold
@@ -67,3 +68,34 @@ def nim_theory():
     return render("nim_theory.html", block="theory", status=status, error=error, game=game,
                   result=result, view=unfold(result.tree, (), levels=99), agree=agree,
                   n_nodes=len(result.tree.nodes), remaining_of=lambda v: n - sum(v.path))
+
+
+@bp.get("/tree/growth")
+def tree_growth():
+    """O(b^m) made visible: nodes visited on uniform trees of branching b, depth 1 to m, by
+    minimax and alpha-beta (random and best order), beside the formulas."""
+    status, error = 200, None
+    try:
+        b = read_int(request.args, "b", 3, 2, 6)
+        m = read_int(request.args, "m", 5, 1, 8)
+        rows = growth(b, m)
+    except BadRequest as err:
+        b, m, rows, status, error = 3, 5, growth(3, 5), 400, tr(err)
+    except ValueError as err:
+        b, m, rows, status, error = 3, 5, growth(3, 5), 400, tr(err)
+    return render("growth.html", block="growth", status=status, error=error, b=b, m=m, rows=rows,
+                  chart=growth_chart(rows))
+
+
+def growth_chart(rows) -> dict:
+    """Nodes against depth on a log scale: one line per way of searching."""
+    import math
+    top = math.log10(max(r.formula for r in rows) * 1.5)
+    def y(n):
+        return round(210 - 190 * math.log10(max(n, 1)) / top, 1)
+    def x(d):
+        return 50 + (d - 1) * (400 / max(len(rows) - 1, 1))
+    series = {key: [(x(r.depth), y(getattr(r, key)), getattr(r, key)) for r in rows]
+              for key in ("minimax", "alphabeta", "best")}
+    ticks = [(y(10 ** e), 10 ** e) for e in range(0, int(top) + 1)]
+    return dict(series=series, ticks=ticks, xs=[(x(r.depth), r.depth) for r in rows])
