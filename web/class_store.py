@@ -29,6 +29,7 @@ import sqlite3
 import threading
 import time
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -197,6 +198,20 @@ class SqliteStore(ClassStore):
             self._pid = os.getpid()
         return _Locked(self._db, self._lock)
 
+    @contextmanager
+    def _transaction(self):
+        """One write transaction, taken at once (BEGIN IMMEDIATE: no other worker writes in
+        between), committed at the end of the block, rolled back if it raises. A block that
+        returns early has written nothing, so its commit changes nothing."""
+        with self._conn() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+
     def _publish(self, db, code: str, kind: str) -> None:
         db.execute("INSERT INTO events (code, kind, at) VALUES (?, ?, ?)",
                    (code, kind, self.clock()))
@@ -216,42 +231,27 @@ class SqliteStore(ClassStore):
 
     def _change(self, code: str, sql: str, args: tuple, kind: str,
                 only_if: str = "1") -> ClassState | None:
-        with self._conn() as db:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                if self._row(db, code) is None:
-                    db.execute("ROLLBACK")
-                    return None
-                cur = db.execute(f"UPDATE classes SET {sql}, expires = ? WHERE code = ? "
-                                 f"AND ({only_if})", (*args, self.clock() + self.ttl, code))
-                if cur.rowcount:
-                    self._publish(db, code, kind)
-                state = self._row(db, code)
-                db.execute("COMMIT")
-                return state
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
+        with self._transaction() as db:
+            if self._row(db, code) is None:
+                return None
+            cur = db.execute(f"UPDATE classes SET {sql}, expires = ? WHERE code = ? "
+                             f"AND ({only_if})", (*args, self.clock() + self.ttl, code))
+            if cur.rowcount:
+                self._publish(db, code, kind)
+            return self._row(db, code)
 
     def create(self, game, query):
         secret = secrets.token_urlsafe(18)
         now = self.clock()
-        with self._conn() as db:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                self._purge(db, now)
-                while True:
-                    code = new_code()
-                    if not db.execute("SELECT 1 FROM classes WHERE code = ?",
-                                      (code,)).fetchone():
-                        break
-                db.execute("INSERT INTO classes (code, secret_hash, game, query, expires) "
-                           "VALUES (?, ?, ?, ?, ?)",
-                           (code, secret_hash(secret), game, query, now + self.ttl))
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
+        with self._transaction() as db:
+            self._purge(db, now)
+            while True:
+                code = new_code()
+                if not db.execute("SELECT 1 FROM classes WHERE code = ?", (code,)).fetchone():
+                    break
+            db.execute("INSERT INTO classes (code, secret_hash, game, query, expires) "
+                       "VALUES (?, ?, ?, ?, ?)",
+                       (code, secret_hash(secret), game, query, now + self.ttl))
         return self.get(code), secret
 
     def _purge(self, db, now):
@@ -265,24 +265,16 @@ class SqliteStore(ClassStore):
             return self._row(db, code)
 
     def set_board(self, code, game, query):
-        with self._conn() as db:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                state = self._row(db, code)
-                if state is None or state.closed:
-                    db.execute("ROLLBACK")
-                    return state
-                if (state.game, state.query) != (game, query):
-                    db.execute("UPDATE classes SET game = ?, query = ?, version = version + 1, "
-                               "expires = ? WHERE code = ?",
-                               (game, query, self.clock() + self.ttl, code))
-                    self._publish(db, code, "board")
-                state = self._row(db, code)
-                db.execute("COMMIT")
+        with self._transaction() as db:
+            state = self._row(db, code)
+            if state is None or state.closed:
                 return state
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
+            if (state.game, state.query) != (game, query):
+                db.execute("UPDATE classes SET game = ?, query = ?, version = version + 1, "
+                           "expires = ? WHERE code = ?",
+                           (game, query, self.clock() + self.ttl, code))
+                self._publish(db, code, "board")
+            return self._row(db, code)
 
     def open_vote(self, code):
         return self._change(code, "round = round + 1, vote_open = 1, vote_query = query, "
@@ -299,28 +291,21 @@ class SqliteStore(ClassStore):
                             only_if="closed = 0")
 
     def vote(self, code, round_, voter, choice):
-        with self._conn() as db:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                state = self._row(db, code)
-                counted = False
-                if (state is not None and state.vote_open and not state.closed
-                        and state.round == round_):
-                    n = db.execute("SELECT COUNT(*) FROM ballots WHERE code = ? AND round = ?",
-                                   (code, round_)).fetchone()[0]
-                    if n < MAX_BALLOTS:
-                        counted = db.execute(
-                            "INSERT OR IGNORE INTO ballots VALUES (?, ?, ?, ?)",
-                            (code, round_, voter, choice)).rowcount == 1
-                if counted:
-                    db.execute("UPDATE classes SET expires = ? WHERE code = ?",
-                               (self.clock() + self.ttl, code))
-                    self._publish(db, code, "tally")
-                db.execute("COMMIT")
-                return counted
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
+        with self._transaction() as db:
+            state = self._row(db, code)
+            counted = False
+            if (state is not None and state.vote_open and not state.closed
+                    and state.round == round_):
+                n = db.execute("SELECT COUNT(*) FROM ballots WHERE code = ? AND round = ?",
+                               (code, round_)).fetchone()[0]
+                if n < MAX_BALLOTS:
+                    counted = db.execute("INSERT OR IGNORE INTO ballots VALUES (?, ?, ?, ?)",
+                                         (code, round_, voter, choice)).rowcount == 1
+            if counted:
+                db.execute("UPDATE classes SET expires = ? WHERE code = ?",
+                           (self.clock() + self.ttl, code))
+                self._publish(db, code, "tally")
+            return counted
 
     def ballot(self, code, round_, voter):
         with self._conn() as db:
@@ -349,19 +334,13 @@ class SqliteStore(ClassStore):
 
     def follower_seen(self, code, sid):
         now = self.clock()
-        with self._conn() as db:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                new = db.execute("SELECT seen FROM followers WHERE code = ? AND sid = ?",
-                                 (code, sid)).fetchone() is None
-                db.execute("INSERT OR REPLACE INTO followers VALUES (?, ?, ?)", (code, sid, now))
-                if new:
-                    self._publish(db, code, "followers")
-                db.execute("COMMIT")
-                return new
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
+        with self._transaction() as db:
+            new = db.execute("SELECT seen FROM followers WHERE code = ? AND sid = ?",
+                             (code, sid)).fetchone() is None
+            db.execute("INSERT OR REPLACE INTO followers VALUES (?, ?, ?)", (code, sid, now))
+            if new:
+                self._publish(db, code, "followers")
+            return new
 
     def follower_gone(self, code, sid):
         with self._conn() as db:
