@@ -66,6 +66,17 @@ CHECK_EVERY = 1024
 DEFAULT_TABLE_ENTRIES = 1 << 20
 
 
+def _check_budgets(max_nodes, time_limit) -> None:
+    """The solvers' budgets (this one's and ``ai.solver_fast``'s): ValueError unless None or
+    a non-negative count of nodes / seconds."""
+    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int)
+                                  or max_nodes < 0):
+        raise ValueError(f"max_nodes must be a non-negative integer or None, not {max_nodes!r}")
+    if time_limit is not None and not time_limit >= 0:
+        raise ValueError("time_limit must be a non-negative number of seconds or None, "
+                         f"not {time_limit!r}")
+
+
 @dataclass(frozen=True)
 class SolveResult:
     """What :func:`solve` found.
@@ -196,12 +207,7 @@ class Solver:
         start = time.perf_counter()
         g = self._g
         self._validate(current, mask, moves_played)
-        if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int)
-                                      or max_nodes < 0):
-            raise ValueError(f"max_nodes must be a non-negative integer or None, not {max_nodes!r}")
-        if time_limit is not None and not time_limit >= 0:
-            raise ValueError("time_limit must be a non-negative number of seconds or None, "
-                             f"not {time_limit!r}")
+        _check_budgets(max_nodes, time_limit)
         deadline = None if time_limit is None else start + time_limit
 
         AREA = g.cells

@@ -21,7 +21,7 @@ import numpy as np
 
 from . import solver_kernel as K
 from .bitboard import non_losing, winning_cells
-from .solver import SolveResult, Solver, parse_moves
+from .solver import SolveResult, Solver, _check_budgets, parse_moves
 
 __all__ = ["FastSolver", "fits", "warm_up", "DEFAULT_TABLE_SLOTS"]
 
@@ -92,12 +92,7 @@ class FastSolver(Solver):
         start = time.perf_counter()
         g = self._g
         self._validate(current, mask, moves_played)
-        if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int)
-                                      or max_nodes < 0):
-            raise ValueError(f"max_nodes must be a non-negative integer or None, not {max_nodes!r}")
-        if time_limit is not None and not time_limit >= 0:
-            raise ValueError("time_limit must be a non-negative number of seconds or None, "
-                             f"not {time_limit!r}")
+        _check_budgets(max_nodes, time_limit)
         AREA, CM, ORDER = g.cells, g.colmask, g.order
         nb = moves_played
         possible = (mask + g.bottom) & g.board
