@@ -179,19 +179,9 @@ class Threats(_C4Heuristic):
         self.centre = geometry(w, game.height).centre
 
     def _score(self, p, o):
+        ones, twos, threes = self._windows(p, o)
         w1, w2, w3 = self.weights[1:]
-        s = 0
-        for shift, starts in self.dirs:
-            a, b, c, d = p, p >> shift, p >> 2 * shift, p >> 3 * shift
-            free = starts & ~(o | o >> shift | o >> 2 * shift | o >> 3 * shift)
-            ab, cd = a & b, c & d
-            any2 = ab | cd | ((a | b) & (c | d))
-            any3 = (ab & (c | d)) | (cd & (a | b))
-            all4 = ab & cd
-            one = (a | b | c | d) & ~any2
-            s += (w1 * (one & free).bit_count() + w2 * (any2 & ~any3 & free).bit_count()
-                  + w3 * (any3 & ~all4 & free).bit_count())
-        return s
+        return w1 * ones + w2 * twos + w3 * threes
 
     def __call__(self, state, player):
         mine = self.game.stones(state, player)
