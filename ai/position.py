@@ -11,6 +11,7 @@ so the order found is the position's link.
 from __future__ import annotations
 
 from .connect4 import Connect4
+from .heuristics import cell_values
 from .messages import GameError
 
 MAX_TRIES = 200_000       # orders tried before giving up (a bound: every search has one)
@@ -34,6 +35,23 @@ def parse_columns(text: str, game: Connect4) -> list[list[int]]:
 
 def format_columns(columns) -> str:
     return "-".join("".join(str(p + 1) for p in col) for col in columns)
+
+
+def columns_of(game: Connect4, state) -> list[list[int]]:
+    """The stones of ``state`` column by column, bottom up (``parse_columns``' form)."""
+    return [[p for p in (game.cell(state, c, r) for r in range(game.height)) if p is not None]
+            for c in range(game.width)]
+
+
+def cell_value_terms(game: Connect4, columns) -> dict:
+    """Seed 000's h on a position, opened up: the cell value under each stone of J0 and of
+    J1 (column by column), and their difference: "[4+5+...] - [3+5+...] = 2"."""
+    values = cell_values(game.width, game.height)          # top row first
+    terms = {0: [], 1: []}
+    for c, col in enumerate(columns):
+        for row, player in enumerate(col):
+            terms[player].append(values[game.height - 1 - row][c])
+    return {"j0": terms[0], "j1": terms[1], "h": sum(terms[0]) - sum(terms[1])}
 
 
 def moves_reaching(game: Connect4, columns) -> list[int]:

@@ -8,14 +8,9 @@ import pytest
 
 from ai.connect4 import Connect4
 from ai.messages import GameError
-from ai.position import format_columns, moves_reaching, parse_columns
+from ai.position import columns_of, format_columns, moves_reaching, parse_columns
 
 GAME = Connect4()
-
-
-def columns_of(game, state):
-    return [[p for p in (game.cell(state, c, r) for r in range(game.height)) if p is not None]
-            for c in range(game.width)]
 
 
 def test_every_position_of_a_real_game_is_reached_again():

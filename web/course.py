@@ -17,7 +17,7 @@ from flask_babel import lazy_gettext as _l
 from ai.connect4 import Connect4
 from ai.heuristics import cell_values
 from ai.nim_tree import course_tree, nim_tree_size
-from ai.position import format_columns
+from ai.position import cell_value_terms, columns_of, format_columns
 
 
 bp = Blueprint("course", __name__)
@@ -34,9 +34,7 @@ FIGURE_VIII_1 = "44412625353533"
 def _board_of(moves: str) -> str:
     """The editor's ``board=`` of the position after ``moves`` (``ai.position``)."""
     game = Connect4()
-    state = game.from_moves(moves)
-    return format_columns([[p for p in (game.cell(state, c, r) for r in range(game.height))
-                            if p is not None] for c in range(game.width)])
+    return format_columns(columns_of(game, game.from_moves(moves)))
 
 
 @dataclass(frozen=True)
@@ -154,17 +152,9 @@ def dictionary_lines(n: int = 4) -> list[str]:
 
 
 def heuristic_sum(moves: str) -> dict:
-    """h(grille) on the position after ``moves``: the cell values under each player's stones
-    (top row first, as the grid is drawn), their sums and the difference."""
+    """h(grille) on the position after ``moves`` (``ai.position.cell_value_terms``)."""
     game = Connect4()
-    state = game.from_moves(moves)
-    values = cell_values(game.width, game.height)     # values[row][col], row 0 at the top
-    terms = {0: [], 1: []}
-    for top_row, row in enumerate(game.rows(state)):
-        for col, player in enumerate(row):
-            if player is not None:
-                terms[player].append(values[top_row][col])
-    return {"j0": terms[0], "j1": terms[1], "h": sum(terms[0]) - sum(terms[1])}
+    return cell_value_terms(game, columns_of(game, game.from_moves(moves)))
 
 
 @bp.get("/course")

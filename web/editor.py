@@ -11,9 +11,9 @@ from __future__ import annotations
 from flask import Blueprint, request, url_for
 
 from ai.connect4 import Connect4
-from ai.heuristics import cell_values
 from ai.messages import GameError
-from ai.position import format_columns, moves_reaching, parse_columns
+from ai.position import (cell_value_terms, columns_of, format_columns, moves_reaching,
+                         parse_columns)
 
 from .htmx import render
 from .i18n import tr
@@ -22,24 +22,12 @@ from .params import BadRequest, read_int
 bp = Blueprint("editor", __name__)
 
 
-def heuristic_terms(game: Connect4, columns) -> dict:
-    """Seed 000's h on this position: the cell values under each player's stones."""
-    values = cell_values(game.width, game.height)          # top row first
-    terms = {0: [], 1: []}
-    for c, col in enumerate(columns):
-        for row, player in enumerate(col):
-            terms[player].append(values[game.height - 1 - row][c])
-    return {"j0": terms[0], "j1": terms[1], "h": sum(terms[0]) - sum(terms[1])}
-
-
 @bp.app_template_global()
 def edit_url(g) -> str:
     """The editor's link for the Connect-4 position a game shows."""
     rules = g.rules
-    columns = [[p for p in (rules.cell(g.state, c, r) for r in range(rules.height)) if p is not None]
-               for c in range(rules.width)]
     size = {k: v for k, v in (("w", rules.width), ("h", rules.height)) if v != {"w": 7, "h": 6}[k]}
-    return url_for("editor.edit", board=format_columns(columns), **size)
+    return url_for("editor.edit", board=format_columns(columns_of(rules, g.state)), **size)
 
 
 @bp.get("/connect4/edit")
@@ -85,4 +73,4 @@ def edit():
                   game=game, columns=columns, changed=changed, board_url=board_url,
                   play_url=play_url, moves=moves, yellow=yellow, red=red,
                   empty_url=board_url([[] for _ in range(width)]),
-                  to_move=0 if yellow == red else 1, terms=heuristic_terms(game, columns))
+                  to_move=0 if yellow == red else 1, terms=cell_value_terms(game, columns))
