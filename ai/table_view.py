@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .connect4 import Connect4
-from .scores import EXACT, LOWER, UPPER
+from .scores import EXACT, LOWER, MAX_SCORE, UPPER
 from .search import TranspositionTable, alphabeta_tt
 
 BOUNDS = {EXACT: "exact", LOWER: "lower", UPPER: "upper"}
@@ -76,7 +76,7 @@ def window_table_alphabeta(game, state, depth: int, heuristic) -> float:
             return entry[3]                         # (alpha, beta, depth, value): reused as is
         player = game.to_move(s)
         if game.is_terminal(s):
-            return game.utility(s, player) * MAX_TERMINAL
+            return game.utility(s, player) * MAX_SCORE
         if d == 0:
             return heuristic(s, player)
         best = -float("inf")
@@ -92,8 +92,6 @@ def window_table_alphabeta(game, state, depth: int, heuristic) -> float:
 
     return search(state, depth, -float("inf"), float("inf"))
 
-
-MAX_TERMINAL = 10_000
 
 
 def window_table_demonstration(n: int = 8, k: int = 3, depth: int = 3) -> dict:

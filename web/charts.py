@@ -1,5 +1,6 @@
-"""Geometry of the comparison page's two SVG charts, computed here so the template only draws
-(log scale: node counts span orders of magnitude)."""
+"""Geometry of the app's small SVG charts, computed here so the templates only draw: the
+comparison page's two (log scale: node counts span orders of magnitude), iterative
+deepening's convergence in the tree panel, and the growth of a uniform tree (/tree/growth)."""
 from __future__ import annotations
 
 import math
@@ -50,3 +51,16 @@ def iteration_chart(layers, shown: int | None, win_threshold: float) -> dict:
     changed = {p["depth"] for a, p in zip(points, points[1:]) if p["move"] != a["move"]}
     return dict(points=points, width=width, height=bottom + 62, zero=round(y_of(0), 1),
                 changed=changed)
+
+
+def growth_chart(rows) -> dict:
+    """Nodes against depth on a log scale: one line per way of searching."""
+    top = math.log10(max(r.formula for r in rows) * 1.5)
+    def y(n):
+        return round(210 - 190 * math.log10(max(n, 1)) / top, 1)
+    def x(d):
+        return 50 + (d - 1) * (400 / max(len(rows) - 1, 1))
+    series = {key: [(x(r.depth), y(getattr(r, key)), getattr(r, key)) for r in rows]
+              for key in ("minimax", "alphabeta", "best")}
+    ticks = [(y(10 ** e), 10 ** e) for e in range(0, int(top) + 1)]
+    return dict(series=series, ticks=ticks, xs=[(x(r.depth), r.depth) for r in rows])

@@ -10,6 +10,7 @@ from ai.nim import Nim
 from ai.nim_tree import checked_tree
 from ai.tree_view import unfold
 
+from .charts import growth_chart
 from .exercise import LAB_EXAMPLES, LabPanel, parse_answer, parse_lab
 from .htmx import render
 from .i18n import tr
@@ -86,16 +87,3 @@ def tree_growth():
     return render("growth.html", block="growth", status=status, error=error, b=b, m=m, rows=rows,
                   chart=growth_chart(rows))
 
-
-def growth_chart(rows) -> dict:
-    """Nodes against depth on a log scale: one line per way of searching."""
-    import math
-    top = math.log10(max(r.formula for r in rows) * 1.5)
-    def y(n):
-        return round(210 - 190 * math.log10(max(n, 1)) / top, 1)
-    def x(d):
-        return 50 + (d - 1) * (400 / max(len(rows) - 1, 1))
-    series = {key: [(x(r.depth), y(getattr(r, key)), getattr(r, key)) for r in rows]
-              for key in ("minimax", "alphabeta", "best")}
-    ticks = [(y(10 ** e), 10 ** e) for e in range(0, int(top) + 1)]
-    return dict(series=series, ticks=ticks, xs=[(x(r.depth), r.depth) for r in rows])

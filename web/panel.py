@@ -3,6 +3,7 @@ replayed step by step."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from flask import url_for
 from flask_babel import gettext, ngettext
@@ -209,11 +210,16 @@ class TreePanel:
     def path_text(self, path) -> str:
         return self.g.rules.format_moves(path)
 
+    @cached_property
+    def heuristic(self):
+        """The heuristic that scored the leaves at the depth limit (None for none), made once
+        per panel: every leaf's tooltip asks for it."""
+        return ai_level(self.g.settings).options(self.g.rules)["heuristic"]
+
     @property
     def heuristic_label(self) -> str:
-        """The heuristic that scored the leaves at the depth limit (its msgid), or ""."""
-        heuristic = ai_level(self.g.settings).options(self.g.rules)["heuristic"]
-        return getattr(heuristic, "label", "")
+        """The heuristic's name (its msgid), or ""."""
+        return getattr(self.heuristic, "label", "")
 
     @property
     def ancestors(self) -> list:
@@ -257,7 +263,7 @@ class TreePanel:
     def leaf_terms(self, node) -> str:
         """A leaf at the depth limit: the heuristic's terms there, from the root player's
         side ("windows of 1 stone 5 − 4 (×1), …"), or "" when the heuristic has none."""
-        heuristic = ai_level(self.g.settings).options(self.g.rules)["heuristic"]
+        heuristic = self.heuristic
         if not hasattr(heuristic, "terms"):
             return ""
         state = self.g.states[self.base]
