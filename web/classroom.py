@@ -169,6 +169,16 @@ def limit(kind: str, key: str) -> None:
         raise ClassProblem(429, TOO_MANY)
 
 
+def acting_student(kind: str) -> str:
+    """The student sending a ballot or a name (their cookie: a 400 without one), within the
+    rate of ``kind``."""
+    sid = student_id()
+    if sid is None:
+        raise ClassProblem(400, NO_COOKIE)
+    limit(kind, sid)
+    return sid
+
+
 def teacher_page_url(state: ClassState) -> str:
     g = ClassView(state, store(), teacher=True, projector=True).g
     return g.url()
@@ -323,10 +333,7 @@ def student_events(code):
 def vote(code):
     """A student's ballot: once per round (a second one is refused, the first kept)."""
     state = the_class(code)
-    sid = student_id()
-    if sid is None:
-        raise ClassProblem(400, NO_COOKIE)
-    limit("vote", sid)
+    sid = acting_student("vote")
     view = ClassView(state, store())
     choice = request.form.get("choice", "")[:3]
     round_ = request.form.get("round", "")
@@ -345,10 +352,7 @@ def vote(code):
 def name(code):
     """A student's nickname (optional; at most ``NAME_MAX`` characters, printable)."""
     state = the_class(code)
-    sid = student_id()
-    if sid is None:
-        raise ClassProblem(400, NO_COOKIE)
-    limit("name", sid)
+    sid = acting_student("name")
     text = " ".join(request.form.get("name", "").split())
     if len(text) > NAME_MAX or not text.isprintable():
         raise BadRequest("a nickname of at most %(most)s characters, please", most=NAME_MAX)
