@@ -373,6 +373,8 @@ def fast_alphabeta(game, state, depth, *, heuristic=None, table=None, quick_wins
     if kind is None:
         raise ValueError(f"fast_alphabeta does not support {game!r} with heuristic {heuristic!r}")
     check_limits(depth, max_nodes, None)
+    if getattr(table, "slots", None) is not None:
+        raise ValueError("the fast loop keeps its own entries: give it a table without slots")
     if state is None:
         state = game.initial_state()
     if root_values is None:

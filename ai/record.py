@@ -82,6 +82,8 @@ class SearchTree:
         self.pruned_count = 0              # children that a cut skipped
         self.cutoffs = 0
         self.table_hits = 0
+        self._entered_at: dict[int, int] = {}   # node -> nodes explored when it was entered
+        self._stored_size: dict = {}        # key -> nodes below it when last stored
         if focus is not None:
             self._open = focus.open_paths()
             self._focus_path = tuple(focus.path)
@@ -112,6 +114,7 @@ class SearchTree:
             self.nodes[parent].children.append(node.id)
         if self.focus is None:
             self.events.append(("enter", node.id, lo, hi))
+            self._entered_at[node.id] = self.explored
         else:
             self._paths.append(() if parent is None else path)
         return node.id
@@ -170,6 +173,45 @@ class SearchTree:
         node.value = self._root_view(node_id, value)
         if self.focus is None:
             self.events.append(("table", node_id, node.value))
+
+    def table_probe(self, node_id, key, table, entry, outcome):
+        """The search looked ``key`` up in ``table`` at this node (a whole tree only: a
+        step-by-step replay shows it). ``entry`` is what it found, (depth, bound, value,
+        move) from the side to move at the node, or None; ``outcome`` says what became of it:
+        "empty" (nothing for this position: its place is empty or holds another one),
+        "depth" (searched to another depth), "bound" (a bound that does not settle the
+        window), "hit" (it gives the node's value), "root" (the root is searched anyway)."""
+        if self.focus is not None or node_id < 0:
+            return
+        occupant = table.occupant(key)
+        seen = None if entry is None else self._entry_view(node_id, entry)
+        saved = self._stored_size.get(key) if outcome == "hit" else None
+        self.events.append(("probe", node_id, key, table.slot(key), occupant, seen, outcome,
+                            saved))
+
+    def table_store(self, node_id, key, table, entry):
+        """The search stored ``entry`` (depth, bound, value, move; side to move) for the
+        node's position, in its place of ``table`` (before it is written: the event says what
+        it replaces). Remembers how many nodes the search took below it, which a later hit
+        saves."""
+        if self.focus is not None or node_id < 0:
+            return
+        size = self.explored - self._entered_at[node_id]
+        self._stored_size[key] = size
+        occupant = table.occupant(key)
+        self.events.append(("store", node_id, key, table.slot(key),
+                            None if occupant == key else occupant,
+                            self._entry_view(node_id, entry), size))
+
+    def _entry_view(self, node_id, entry):
+        """A table entry seen from the root player (as every value here): the value's sign
+        and the bound's side flip at a min node."""
+        depth, bound, value, move = entry
+        name = {0: "exact", 1: "lower", 2: "upper"}[bound]
+        if not self.nodes[node_id].is_max:
+            value = -value
+            name = {"exact": "exact", "lower": "upper", "upper": "lower"}[name]
+        return depth, name, value, move
 
     def table_move(self, node_id):
         """A table entry gave the move to try first at this node."""

@@ -81,10 +81,21 @@ class TranspositionTable:
     recurs. Entries are used only at the same remaining depth, which keeps every value equal
     to plain minimax at the same depth (a deeper entry would be better informed, but
     different); other entries still give their best move to order the children.
+
+    With ``slots``, it is the table of the course and of Pons' solver: ``slots`` places, a
+    position goes to place ``key mod slots`` (``slot``), keeps its whole key there so that a
+    probe can tell it from another position of the same place, and a new entry replaces the
+    old one (a replaced entry only costs a new search). The course's algorithms get one from
+    ``alphabeta_tt``, and the step-by-step replay shows each place. Without ``slots`` (the
+    fast Connect-4 loop's table, which keeps its own entries in ``data``), a plain dictionary
+    by key, emptied when it passes ``max_entries``.
     """
 
-    def __init__(self, max_entries: int = 1_000_000):
+    def __init__(self, max_entries: int = 1_000_000, slots: int | None = None):
+        if slots is not None and slots < 1:
+            raise ValueError(f"a table has at least 1 slot, not {slots}")
         self.max_entries = max_entries
+        self.slots = slots
         self.data: dict[int, tuple] = {}
 
     def clear(self):
@@ -93,11 +104,41 @@ class TranspositionTable:
     def __len__(self):
         return len(self.data)
 
+    def slot(self, key) -> int:
+        """The place of ``key``: ``key mod slots`` (the key itself without slots)."""
+        return key % self.slots if self.slots else key
+
+    def get(self, key):
+        """The entry (depth, bound, value, move) of the position ``key``, or None."""
+        if self.slots is None:
+            return self.data.get(key)
+        item = self.data.get(key % self.slots)
+        return item[1] if item is not None and item[0] == key else None
+
+    def occupant(self, key):
+        """The key of the position now in ``key``'s place (None: the place is empty)."""
+        if self.slots is None:
+            return key if key in self.data else None
+        item = self.data.get(key % self.slots)
+        return None if item is None else item[0]
+
     def store(self, key, depth, bound, value, move):
         data = self.data
+        if self.slots is not None:
+            data[key % self.slots] = (key, (depth, bound, value, move))
+            return
         if len(data) >= self.max_entries and key not in data:
             data.clear()  # simplest bounded policy; the search stays correct, only slower
         data[key] = (depth, bound, value, move)
+
+    def entries(self):
+        """(key, entry) for every position in the table."""
+        if self.slots is None:
+            return list(self.data.items())
+        return list(self.data.values())
+
+
+COURSE_SLOTS = 1 << 20      # the course's algorithms' table: 1,048,576 places
 
 
 def _to_table(value, ply):
@@ -217,19 +258,27 @@ class _Engine:
         if table is not None:
             stats.tt_probes += 1
             key = game.key(state)
-            entry = table.data.get(key)
-            if entry is not None:
+            entry = table.get(key)
+            if entry is None:
+                if tree:
+                    tree.table_probe(nid, key, table, None, "empty")
+            else:
                 e_depth, bound, e_value, e_move = entry
-                if e_depth == depth:
-                    e_value = _from_table(e_value, ply)
-                    if (bound == EXACT or (bound == LOWER and e_value >= beta)
-                            or (bound == UPPER and e_value <= alpha)):
-                        stats.tt_hits += 1
-                        if tree:
-                            tree.table_hit(nid, e_value)
-                        if e_move is not None:
-                            self.pv[ply] = [e_move]
-                        return e_value
+                e_value = _from_table(e_value, ply)
+                usable = e_depth == depth and (
+                    bound == EXACT or (bound == LOWER and e_value >= beta)
+                    or (bound == UPPER and e_value <= alpha))
+                if tree:
+                    tree.table_probe(nid, key, table, (e_depth, bound, e_value, e_move),
+                                     "hit" if usable else "depth" if e_depth != depth
+                                     else "bound")
+                if usable:
+                    stats.tt_hits += 1
+                    if tree:
+                        tree.table_hit(nid, e_value)
+                    if e_move is not None:
+                        self.pv[ply] = [e_move]
+                    return e_value
                 if e_move is not None and e_move in moves and moves[0] != e_move:
                     moves = [e_move] + [m for m in moves if m != e_move]
                     if tree:
@@ -253,6 +302,8 @@ class _Engine:
                 break
         if table is not None and depth is not None:
             bound = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+            if tree:
+                tree.table_store(nid, key, table, (depth, bound, best, best_move))
             table.store(key, depth, bound, _to_table(best, ply), best_move)
         if tree:
             tree.exit(nid, best)
@@ -295,7 +346,9 @@ def _root(engine: _Engine, state, depth, alpha, beta, algorithm, rng):
     table = engine.table
     if table is not None:
         stats.tt_probes += 1
-        entry = table.data.get(game.key(state))
+        entry = table.get(game.key(state))
+        if tree:                            # the root is searched whatever the table holds
+            tree.table_probe(nid, game.key(state), table, entry, "root" if entry else "empty")
         if entry is not None and entry[3] in moves and moves[0] != entry[3]:
             moves = [entry[3]] + [m for m in moves if m != entry[3]]
     best, ties, pv = -INF, [], []
@@ -330,6 +383,8 @@ def _root(engine: _Engine, state, depth, alpha, beta, algorithm, rng):
         pv = [move]
     if table is not None and depth is not None:
         bound = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+        if tree:
+            tree.table_store(nid, game.key(state), table, (depth, bound, best, move))
         table.store(game.key(state), depth, bound, _to_table(best, 0), move)
     if tree:
         tree.exit(nid, best)
@@ -422,10 +477,12 @@ def alphabeta(game, state=None, depth=None, *, heuristic=None, order=None, quick
 
 def alphabeta_tt(game, state=None, depth=None, *, table=None, search=alphabeta, **kwargs):
     """Alpha-beta with a transposition table keyed by the game's Zobrist hash (what seed 004
-    tried, done right: see ``TranspositionTable``). A fresh table unless one is given.
+    tried, done right: see ``TranspositionTable``). A fresh table unless one is given: of
+    ``COURSE_SLOTS`` places for the course's alpha-beta.
     ``search`` is the alpha-beta that runs (``ai.engine`` passes the fast Connect-4 loop)."""
-    return search(game, state, depth, table=table if table is not None else TranspositionTable(),
-                  **kwargs)
+    if table is None:           # the course's table has places; the fast loop keeps its own
+        table = TranspositionTable(slots=COURSE_SLOTS if search is alphabeta else None)
+    return search(game, state, depth, table=table, **kwargs)
 
 
 def iterative_deepening(game, state=None, depth=None, *, time_limit=0.3, max_nodes=None,

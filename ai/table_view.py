@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from .connect4 import Connect4
 from .scores import EXACT, LOWER, MAX_SCORE, UPPER
-from .search import TranspositionTable, alphabeta_tt
+from .search import COURSE_SLOTS, TranspositionTable, alphabeta_tt
 
 BOUNDS = {EXACT: "exact", LOWER: "lower", UPPER: "upper"}
 
@@ -36,6 +36,28 @@ def zobrist_terms(game: Connect4, state) -> list[ZobristTerm]:
 
 
 @dataclass(frozen=True)
+class ZobristStep:
+    """One move's change of the key: ``after = before XOR number``, ``number`` being the
+    random number of the player who moves on the cell the stone falls to."""
+    before: int
+    number: int
+    after: int
+    col: int            # 0-indexed
+    row: int            # 0 at the bottom
+    player: int         # 0 yellow (J0), 1 red (J1)
+
+
+def zobrist_step(game: Connect4, state, move) -> ZobristStep:
+    """How playing ``move`` in ``state`` changes the position's key (``Connect4.result``
+    does this XOR; the step shows it)."""
+    after = game.result(state, move)
+    index = (after.mask ^ state.mask).bit_length() - 1     # the bit of the new stone
+    player = game.to_move(state)
+    return ZobristStep(state.key, game.zobrist[player][index], after.key,
+                       index // game.h1, index % game.h1, player)
+
+
+@dataclass(frozen=True)
 class Entry:
     move: object        # the move from the searched position (None: the position itself)
     key: int
@@ -43,20 +65,21 @@ class Entry:
     bound: str          # "exact", "lower" (value >= it), "upper" (value <= it)
     value: float        # from the side to move at that position
     best: object        # the best move it found there, or None
+    slot: int           # its place in the table: key mod the number of places
 
 
 def searched_table(game, state, depth: int, heuristic, max_nodes: int):
-    """Alpha-beta with a fresh table to ``depth`` (the course's algorithm), and the table's
-    entries for the position and each of its children."""
-    table = TranspositionTable()
+    """Alpha-beta with a fresh table of ``COURSE_SLOTS`` places to ``depth`` (the course's
+    algorithm), and the table's entries for the position and each of its children."""
+    table = TranspositionTable(slots=COURSE_SLOTS)
     result = alphabeta_tt(game, state, depth, heuristic=heuristic, table=table,
                           max_nodes=max_nodes)
     entries = []
     for move in [None] + list(game.actions(state)):
-        position = state if move is None else game.result(state, move)
-        e = table.data.get(game.key(position))
+        key = game.key(state if move is None else game.result(state, move))
+        e = table.get(key)
         if e is not None:
-            entries.append(Entry(move, game.key(position), e[0], BOUNDS[e[1]], e[2], e[3]))
+            entries.append(Entry(move, key, e[0], BOUNDS[e[1]], e[2], e[3], table.slot(key)))
     return result, len(table), entries
 
 

@@ -152,7 +152,14 @@ def width(view: ViewNode) -> int:
 
 def caption_counts(tree: SearchTree) -> dict:
     return {"explored": tree.explored, "pruned": tree.pruned_count,
-            "cutoffs": tree.cutoffs, "table_hits": tree.table_hits}
+            "cutoffs": tree.cutoffs, "table_hits": tree.table_hits,
+            "table_saved": table_saved(tree.events)}
+
+
+def table_saved(events) -> int:
+    """The nodes the table's hits saved among ``events``: for each hit, the nodes the search
+    of that position took when its entry was stored (a whole tree's events; 0 without)."""
+    return sum(e[7] or 0 for e in events if e[0] == "probe" and e[6] == "hit")
 
 
 @dataclass
@@ -257,7 +264,8 @@ def counts_at(tree: SearchTree, step: int) -> dict:
     return {"explored": sum(1 for n in tree.nodes if states[n.id].seen and not n.pruned),
             "pruned": sum(1 for n in tree.nodes if states[n.id].seen and n.pruned),
             "cutoffs": sum(1 for st in states if st.cut),
-            "table_hits": sum(1 for n in tree.nodes if n.table == "hit" and states[n.id].done)}
+            "table_hits": sum(1 for n in tree.nodes if n.table == "hit" and states[n.id].done),
+            "table_saved": table_saved(tree.events[:step])}
 
 
 def question(view: ViewNode) -> dict[int, Shown]:

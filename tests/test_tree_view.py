@@ -20,7 +20,8 @@ def test_seed_003_view_shows_9_explored_and_the_3_pruned_subtrees():
     view = unfold(tree)
     nodes = list(walk(view))
     assert len(nodes) == 12                                  # 9 explored + 3 pruned
-    assert caption_counts(tree) == {"explored": 9, "pruned": 3, "cutoffs": 2, "table_hits": 0}
+    assert caption_counts(tree) == {"explored": 9, "pruned": 3, "cutoffs": 2, "table_hits": 0,
+                                   "table_saved": 0}
     pruned = sorted(v.path for v in nodes if v.node.pruned)
     assert pruned == [(2, 1), (2, 2), (3, 1)]               # after a min node found -maxScore
     assert [v.node.is_max for v in nodes[:2]] == [True, False]
