@@ -53,3 +53,45 @@ def test_the_9_of_28_figure_opens_the_course_s_tree(client, page):
 def test_the_course_is_linked_from_home_and_every_page(client):
     for url in ["/", "/connect4", "/nim/theory", "/tree"]:
         assert 'href="/course' in client.get(url).get_data(as_text=True), url
+
+
+def text_of(html):
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+# Each figure's own numbers or words, as the page its card opens shows them (not only the card's
+# picture): a teacher who clicks must find the figure there.
+FIGURE_WORDS = {
+    "Listing VIII.1 – the Nim tree (N = 4) as a dictionary": ["max_4-0", "15 nodes"],
+    "Labelling the tree with minmax (N = 4)": ["4 matches, J0 to move: +1"],
+    "Figure VIII.1 – a game in progress: h(grille) = 2": [
+        "= 54 − 52 = 2"],
+    "The tree of dimension 5 and its MIN-MAX values": ["explored 28 of 28 nodes"],
+    "Dimension 20: more than 250,000 nodes": ["266,079 nodes"],
+    "Depth limit and pruning: 9 nodes of 28": ["explored 9 of 28 nodes"],
+    "A computable game: the multiples of 4 lose": ["8 matches, J0 to move: −1"],
+}
+
+
+def test_each_figure_s_page_shows_the_figure_s_numbers(client):
+    html = client.get("/course?lang=en").get_data(as_text=True)
+    cards = {title: url.replace("&amp;", "&")
+             for url, title in re.findall(r'<h3><a href="([^"]*)"[^>]*>(.*?)</a>', html)}
+    for title, words in FIGURE_WORDS.items():
+        page = client.get(cards[title]).get_data(as_text=True)
+        shown = text_of(page) + " ".join(re.findall(r"<title>([^<]*)</title>", page))
+        for w in words:
+            assert w in shown, (title, w)
+
+
+def test_the_chapters_name_the_players_as_the_course_does(client):
+    html = client.get("/course?lang=fr").get_data(as_text=True)
+    cards = {title: url.replace("&amp;", "&")
+             for url, title in re.findall(r'<h3><a href="([^"]*)"[^>]*>(.*?)</a>', html)}
+    minmax = cards["Algorithme minmax avec fonction heuristique (profondeur limitée)"]
+    min_max = cards["L’arbre de dimension 5 et ses valeurs MIN-MAX"]
+    assert "players=j" in minmax and "players=numbers" in min_max
+    assert "Vous (J0)" in text_of(client.get(minmax.replace("mode=human-human", "mode=human-ai"))
+                                   .get_data(as_text=True))
+    page = text_of(client.get(min_max).get_data(as_text=True))
+    assert "IA (Joueur 1) en a pris 1" in page

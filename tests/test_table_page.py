@@ -34,7 +34,10 @@ def test_the_root_entry_is_exact_and_is_alpha_beta_s_value(client):
     html = client.get("/connect4/table?moves=4453&depth=4").get_data(as_text=True)
     root = re.search(r"<tr><td>the position</td>.*?</tr>", html, re.S).group(0)
     cells = re.findall(r'<td[^>]*>(.*?)</td>', root)
-    assert cells[2] == "4" and cells[3] == "exact" and cells[4] == f"{plain.value:,}"
+    assert cells[3] == "4" and cells[4] == "exact" and cells[5] == f"{plain.value:,}"
+    # its slot: the key (Zobrist's, of the stones) modulo the table's 1,048,576 places
+    assert cells[2] == f"{state.key % (1 << 20):,}"
+    assert "1,048,576 slots" in html
     assert "at least (a cut: value ≥ β)" in html          # children cut: only a bound
     assert "Why a table of (alpha, beta, depth) did not work" in html
 

@@ -6,7 +6,8 @@ step. Python decides which line and which values; ``_tree.html`` draws them.
 Each recorded event (``ai.record``) is one line: entering a node is the call (the parent
 has just played the move), a leaf is the evaluation, an update is alpha or beta taking a
 child's value, a cut is the pruning, a table hit is the memory answering, the exit is the
-return (and the parent undoing the move).
+return (and the parent undoing the move); with the table, a probe is its look-up (the key,
+its place, what is there) and a store the entry written before returning.
 """
 from __future__ import annotations
 
@@ -29,8 +30,24 @@ ALPHABETA = (
     ("update-max", _l("maximiser: α = max(α, s_i)")),
     ("update-min", _l("minimiser: β = min(β, s_i)")),
     ("cut", _l("if α ≥ β: prune the remaining children")),
+    ("store", _l("store in the table: the value, exact or a bound (at least, at most), the depth and the best move")),
     ("return", _l("return α (maximiser) or β (minimiser); the parent undoes the move")),
 )
+
+
+@dataclass(frozen=True)
+class TableStep:
+    """The table at a probe or a store (``ai.record``'s "probe" and "store" events)."""
+    store: bool           # False: a probe (look-up); True: the node's entry is written
+    key: int              # the position's key (Zobrist's on Connect-4)
+    slot: int             # its place: key mod the number of places
+    other: int | None     # a probe: the key of another position found in that place;
+    #                       a store: the key of the position it replaces there
+    entry: tuple | None   # (depth, "exact"|"lower"|"upper", value, best move), the root
+    #                       player's side; None: nothing found
+    outcome: str = ""     # a probe: "empty", "depth", "bound", "hit", "root" (ai.record)
+    nodes: int | None = None   # a hit: the nodes its first search took, which it saves;
+    #                            a store: the nodes searched below the node
 
 
 @dataclass(frozen=True)
@@ -41,6 +58,21 @@ class AlgorithmStep:
     alpha: object = None
     beta: object = None
     value: object = None
+    table: TableStep | None = None    # the table's step, at a probe or a store
+    zobrist: object = None            # entering a Connect-4 node with the table: how the
+    #                                   move changed the key (ai.table_view.ZobristStep)
+
+
+def table_step(event) -> TableStep | None:
+    """What a "probe" or "store" event says about the table, else None."""
+    if event[0] == "probe":
+        _, _, key, slot, occupant, entry, outcome, saved = event
+        return TableStep(False, key, slot, None if occupant in (None, key) else occupant,
+                         entry, outcome, saved)
+    if event[0] == "store":
+        _, _, key, slot, replaced, entry, size = event
+        return TableStep(True, key, slot, replaced, entry, nodes=size)
+    return None
 
 
 def current_line(event, is_max: bool) -> str:
@@ -49,19 +81,21 @@ def current_line(event, is_max: bool) -> str:
         return "call"
     if kind == "update":
         return "update-max" if is_max else "update-min"
-    return {"leaf": "leaf", "cut": "cut", "table": "table", "exit": "return"}[kind]
+    return {"leaf": "leaf", "cut": "cut", "table": "table", "probe": "table", "store": "store",
+            "exit": "return"}[kind]
 
 
 def algorithm_step(algorithm: str, event, node, name: str, now_shown,
-                   search_depth: int | None) -> AlgorithmStep | None:
+                   search_depth: int | None, zobrist=None) -> AlgorithmStep | None:
     """The text of ``algorithm`` with the line ``event`` executes marked, and the variables
     after it (``now_shown``: what the picture shows of ``node`` at this step, its window
-    then); None before the first step (no event yet)."""
+    then; ``zobrist``: how the move into ``node`` changed the key, shown on entering it);
+    None before the first step (no event yet)."""
     if event is None:
         return None
     text = MINIMAX if algorithm == "minimax" else ALPHABETA
-    if algorithm != "alphabeta-tt":
-        text = tuple(line for line in text if line[0] != "table")
+    if algorithm not in ("alphabeta-tt", "iterative"):
+        text = tuple(line for line in text if line[0] not in ("table", "store"))
     now = current_line(event, node.is_max)
     lines = tuple((key, words, key == now) for key, words in text)
     alpha = beta = value = None
@@ -71,5 +105,9 @@ def algorithm_step(algorithm: str, event, node, name: str, now_shown,
         value = event[2]
     if event[0] == "cut" and now_shown is not None:
         alpha, beta = now_shown.alpha, now_shown.beta
+    table = table_step(event)
+    if table is not None and table.entry is not None and (table.store or table.outcome == "hit"):
+        value = table.entry[2]
     depth = None if search_depth is None else search_depth - node.ply
-    return AlgorithmStep(lines, name, depth, alpha, beta, value)
+    return AlgorithmStep(lines, name, depth, alpha, beta, value, table,
+                         zobrist if event[0] == "enter" else None)

@@ -29,6 +29,10 @@ NINE_OF_28 = dict(n=5, mode="ai-human", level="custom", algo="alphabeta", depth=
 # Seed 000, Figure VIII.1: J0 on cells worth 4, 5, 7, 6, 8, 13, 11, J1 on 3, 5, 4, 8, 10, 11,
 # 11 (tests/test_seeds.py checks h = 2 on it).
 FIGURE_VIII_1 = "44412625353533"
+# Alpha-beta with the table, step by step, on a 4x4 board where only columns 3 and 4 are open:
+# 35 nodes to depth 4, small enough to draw whole, with two positions met twice (table hits).
+TABLE_STEPS = dict(w=4, h=4, moves="1111222", mode="human-human", level="custom",
+                   algo="alphabeta-tt", depth=4, order="natural", tree=1)
 
 
 def _board_of(moves: str) -> str:
@@ -55,6 +59,16 @@ def _c4(**args) -> dict:
     return {"game": "connect4", **args}
 
 
+# The players named as each chapter names them: J0 and J1 in the minmax chapter (seed 000),
+# joueur 1 and joueur 2 in the MIN-MAX chapter (seed 003).
+def _c4_j(**args) -> dict:
+    return _c4(players="j", **args)
+
+
+def _nim_numbered(**args) -> dict:
+    return _nim(players="numbers", **args)
+
+
 CHAPTERS = [
     (_l("Minmax algorithm, using a heuristic (course, minmax chapter)"), [
         Figure(_l("Listing VIII.1 – the Nim tree (N = 4) as a dictionary"),
@@ -66,12 +80,12 @@ CHAPTERS = [
                "lab.nim_theory", dict(n=4, variant="misere"), ""),
         Figure(_l("Minmax with a heuristic, depth-limited"),
                _l("Connect-4, minimax to depth 3, each leaf scored by the cell values."),
-               "play.show", _c4(moves="4453", mode="human-human", level="custom", algo="minimax",
+               "play.show", _c4_j(moves="4453", mode="human-human", level="custom", algo="minimax",
                                 depth=3, heur="cells", tree=1)),
         Figure(_l("Figure VIII.2 – the “rated” Connect-4 grid"),
                _l("Each cell: the number of fours it can take part in."),
-               "play.show", _c4(mode="human-human", level="custom", algo="minimax", depth=3,
-                                heur="cells"), "grid"),
+               "play.show", _c4_j(mode="human-human", level="custom", algo="minimax", depth=3,
+                                  heur="cells"), "grid"),
         Figure(_l("Figure VIII.1 – a game in progress: h(grille) = 2"),
                _l("J0's cell values minus J1's, computed by the app on the course's position."),
                "editor.edit", dict(board=_board_of(FIGURE_VIII_1)), "sum"),
@@ -102,27 +116,28 @@ CHAPTERS = [
     (_l("State-space search (the game of matches)"), [
         Figure(_l("The game of 11 matches"),
                _l("Take 1, 2 or 3; whoever takes the last match wins."),
-               "play.show", _nim(n=11), ""),
+               "play.show", _nim_numbered(n=11), ""),
         Figure(_l("The tree of dimension 5 and its MIN-MAX values"),
                _l("28 nodes; the root is worth +maxScore: take 1 match and win."),
-               "play.show", _nim(n=5, mode="ai-human", level="custom", algo="minimax", depth=5,
-                                 heur="course", order="reverse", moves=1, tree=1, td=5,
-                                 notation="course")),
+               "play.show", _nim_numbered(n=5, mode="ai-human", level="custom", algo="minimax",
+                                          depth=5, heur="course", order="reverse", moves=1,
+                                          tree=1, td=5, notation="course")),
         Figure(_l("Dimension 20: more than 250,000 nodes"),
                _l("The whole tree of 20 matches, counted by the app."),
                "play.compare", _nim(n=20), "count"),
         Figure(_l("Depth 3 with the evaluation +maxScore − remaining/total"),
                _l("Depth-limited MIN-MAX: the leaves are estimates, not results."),
-               "play.show", _nim(n=5, mode="ai-human", level="custom", algo="minimax", depth=3,
-                                 heur="course", order="reverse", moves=1, tree=1, td=3)),
+               "play.show", _nim_numbered(n=5, mode="ai-human", level="custom", algo="minimax",
+                                          depth=3, heur="course", order="reverse", moves=1,
+                                          tree=1, td=3)),
         Figure(_l("Alpha-beta on the tree of dimension 5"),
                _l("The exact value with fewer nodes."),
-               "play.show", _nim(n=5, mode="ai-human", level="custom", algo="alphabeta", depth=5,
-                                 heur="course", window="course", order="reverse", moves=1,
-                                 tree=1, td=5)),
+               "play.show", _nim_numbered(n=5, mode="ai-human", level="custom", algo="alphabeta",
+                                          depth=5, heur="course", window="course",
+                                          order="reverse", moves=1, tree=1, td=5)),
         Figure(_l("Depth limit and pruning: 9 nodes of 28"),
                _l("Alpha-beta at depth 2, the window [−maxScore, +maxScore]."),
-               "play.show", _nim(**NINE_OF_28, notation="course")),
+               "play.show", _nim_numbered(**NINE_OF_28, notation="course")),
         Figure(_l("A computable game: the multiples of 4 lose"),
                _l("The whole tree beside the theory."),
                "lab.nim_theory", dict(n=8), ""),
@@ -139,6 +154,11 @@ CHAPTERS = [
         Figure(_l("Alpha-beta with memory and Zobrist keys"),
                _l("The transposition table: TT marks where an entry decided a node."),
                "table.table", dict(moves="4453", depth=4), ""),
+        Figure(_l("The table step by step: keys, slots, probes and hits"),
+               _l("Each move XORs one random number into the key; each node looks its key up "
+                  "in its slot before searching and stores its value after: on a small "
+                  "Connect-4 position, one step at a time."),
+               "play.show", _c4(**TABLE_STEPS, step=0)),
         Figure(_l("Why a table of (alpha, beta, depth) did not work"),
                _l("A cut node knows a bound, not a value: the table keeps the bound's kind."),
                "table.table", dict(moves="4453", depth=4), ""),
@@ -146,9 +166,9 @@ CHAPTERS = [
 ]
 
 
-def dictionary_lines(n: int = 4) -> list[str]:
+def dictionary_lines(n: int = 4, k: int = 3) -> list[str]:
     """Listing VIII.1 as the course prints it, one key per line."""
-    return [f"'{key}': {children}" for key, children in course_tree(n).items()]
+    return [f"'{key}': {children}" for key, children in course_tree(n, k).items()]
 
 
 def heuristic_sum(moves: str) -> dict:

@@ -11,10 +11,13 @@ from ai.nim_tree import checked_tree
 from ai.tree_view import unfold
 
 from .charts import growth_chart
+from .course import dictionary_lines
 from .exercise import LAB_EXAMPLES, LabPanel, parse_answer, parse_lab
 from .htmx import render
 from .i18n import tr
 from .params import BadRequest, as_bad_request, read_choice, read_int
+
+DICTIONARY_MAX_N = 6     # the theory page prints the dictionary up to 52 keys (6 matches)
 
 bp = Blueprint("lab", __name__)
 
@@ -66,9 +69,12 @@ def nim_theory():
         n, k, variant, error, status = 5, 3, "normal", tr(err), 400
     game = Nim(n, k, variant)
     result, agree = checked_tree(game)
+    # seed 000's Listing VIII.1 (constrarbreNIM): the same tree as the course's dictionary
+    dictionary = dictionary_lines(n, k) if n <= DICTIONARY_MAX_N else []
     return render("nim_theory.html", block="theory", status=status, error=error, game=game,
                   result=result, view=unfold(result.tree, (), levels=99), agree=agree,
-                  n_nodes=len(result.tree.nodes), remaining_of=lambda v: n - sum(v.path))
+                  n_nodes=len(result.tree.nodes), remaining_of=lambda v: n - sum(v.path),
+                  dictionary=dictionary)
 
 
 @bp.get("/tree/growth")

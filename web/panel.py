@@ -9,14 +9,16 @@ from flask import url_for
 from flask_babel import gettext, ngettext
 
 from ai import level_book
+from ai.connect4 import Connect4
 from ai.levels import LEVELS, Level
 from ai.scores import SearchResult
+from ai.table_view import zobrist_step
 from ai.tree_view import (at_step, caption_counts, counts_at, finished_search, node_at,
                           path_of, spine, subtree_sizes, unfold)
 
 from .admission import admitted
 from .algorithm_text import algorithm_step
-from .i18n import ALGORITHM_LABELS, format_value
+from .i18n import ALGORITHM_LABELS, format_value, num
 from .params import BadRequest, Game, Settings, label, read_int
 from .recent import recent
 
@@ -258,7 +260,32 @@ class TreePanel:
                 now = replace(now, alpha=max(now.alpha, s_i)) if node.is_max else \
                     replace(now, beta=min(now.beta, s_i))
         return algorithm_step(self.g.settings.algorithm, self.event, node, self.node_name(node),
-                              now, self.result.stats.depth or None)
+                              now, self.result.stats.depth or None, self._zobrist(node))
+
+    def _zobrist(self, node):
+        """Entering a Connect-4 node of a search with the table: how its move changed the
+        position's key (None otherwise)."""
+        if (self.event[0] != "enter" or node.parent is None
+                or not isinstance(self.g.rules, Connect4)
+                or self.g.settings.algorithm not in ("alphabeta-tt", "iterative")):
+            return None
+        *before, move = path_of(self.result.tree, node)
+        return zobrist_step(self.g.rules, self.state_at(before), move)
+
+    def state_at(self, path):
+        """The position at the node ``path`` (moves from the searched position)."""
+        state = self.g.states[self.base]
+        for move in path:
+            state = self.g.rules.result(state, move)
+        return state
+
+    def key_text(self, key: int) -> str:
+        """A table key as the page writes it: Connect-4's 64-bit Zobrist keys in hexadecimal
+        (16 digits, in groups of 4), other games' small keys in decimal."""
+        if isinstance(self.g.rules, Connect4):
+            digits = f"{key:016x}"
+            return " ".join(digits[i:i + 4] for i in range(0, 16, 4))
+        return num(key)
 
     def leaf_terms(self, node) -> str:
         """A leaf at the depth limit: the heuristic's terms there, from the root player's
@@ -266,10 +293,8 @@ class TreePanel:
         heuristic = self.heuristic
         if not hasattr(heuristic, "terms"):
             return ""
-        state = self.g.states[self.base]
-        root_player = self.g.rules.to_move(state)
-        for move in path_of(self.result.tree, node):
-            state = self.g.rules.result(state, move)
+        root_player = self.g.rules.to_move(self.g.states[self.base])
+        state = self.state_at(path_of(self.result.tree, node))
         names = {"windows1": gettext("windows of 1 stone"), "windows2": gettext("of 2 stones"),
                  "windows3": gettext("of 3 stones (threats)"),
                  "centre": gettext("stones in the centre column"),

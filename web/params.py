@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from flask import url_for
+from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 
 from ai.heuristics import heuristics_for
@@ -37,7 +38,7 @@ LABELS = {
     "moves": _l("Moves"), "at": _l("Move shown"), "play": _l("Autoplay"),
     "tree": _l("Search tree"), "td": _l("Tree depth"), "proj": _l("Projector mode"),
     "path": _l("Tree node"), "step": _l("Step"), "cd": _l("Depth"), "cls": _l("Class code"),
-    "notation": _l("Notation"), "hints": _l("Hints"),
+    "notation": _l("Notation"), "hints": _l("Hints"), "players": _l("Players' names"),
 }
 
 _WHOLE = re.compile(r"[+-]?[0-9]{1,9}")
@@ -144,6 +145,7 @@ class Settings:
     notation: str = "plies"        # values: W3/L3 (won/lost in 3 plies) or the course's ±maxScore
     class_code: str = ""           # class mode: this page is the board of that class
     hints: bool = False            # 7x6 Connect-4: every column's exact outcome (web.hints)
+    players: str = ""              # how the players are named (PLAYER_NAMES); "": the game's way
     board: tuple = ()              # the game's own parameters: (("width", 7), ("height", 6))
 
     def __getattr__(self, name):
@@ -159,6 +161,23 @@ class Settings:
 
     def make_game(self):
         return self.spec.rules(**dict(self.board))
+
+    @property
+    def player_names(self) -> str:
+        """The naming in force: the setting, else the game's own (colours on Connect-4,
+        J0/J1 on Nim as in the minmax chapter)."""
+        return self.players or ("colours" if self.game == "connect4" else "j")
+
+    def player_name(self, player: int) -> str:
+        """Player 0 or 1 named as the setting says: Yellow/Red, J0/J1 (the minmax chapter,
+        seed 000) or Player 1/Player 2 ("joueur 1", "joueur 2": the MIN-MAX chapter, seed
+        003)."""
+        names = self.player_names
+        if names == "colours":
+            return gettext("Yellow") if player == 0 else gettext("Red")
+        if names == "numbers":
+            return gettext("Player 1") if player == 0 else gettext("Player 2")
+        return f"J{player}"
 
     def ai_plays(self, player: int) -> bool:
         return {"human-ai": player == 1, "ai-human": player == 0,
@@ -193,6 +212,8 @@ class Settings:
             out["cls"] = self.class_code
         if self.hints:
             out["hints"] = 1
+        if self.players:
+            out["players"] = self.players
         return out
 
 
@@ -213,6 +234,12 @@ def default_settings(spec: GameSpec) -> Settings:
                     **level_settings(spec, DEFAULT_LEVEL))
 
 
+def player_namings(game: str) -> tuple:
+    """The ways of naming the players a game offers (``Settings.player_name``): colours
+    only where stones have colours."""
+    return ("colours", "j", "numbers") if game == "connect4" else ("j", "numbers")
+
+
 def parse_settings(spec: GameSpec, args) -> Settings:
     """The settings a link gives (defaults for what it leaves out)."""
     for name, value in args.items():
@@ -227,7 +254,8 @@ def parse_settings(spec: GameSpec, args) -> Settings:
                   show_tree=read_flag(args, "tree"), projector=read_flag(args, "proj"),
                   hints=read_flag(args, "hints"), board=board,
                   notation=read_choice(args, "notation", "plies", NOTATIONS),
-                  class_code=read_class_code(args))
+                  class_code=read_class_code(args),
+                  players=read_choice(args, "players", "", player_namings(spec.name)))
     if level == "custom":
         algorithm = read_choice(args, "algo", base["algorithm"], tuple(ALGORITHMS))
         most = MAX_DEPTH[algorithm]

@@ -22,6 +22,8 @@ from markupsafe import escape
 
 from ai.compare import compare as compare_algorithms, variants_for
 from ai.heuristics import make_heuristic
+from ai.nim import Nim
+from ai.nim_tree import nim_tree_size
 
 from .admission import Busy, admitted
 from .charts import comparison_charts
@@ -164,8 +166,10 @@ def compare(game: GameSpec):
     (runs, per_depth), exact = admitted(lambda: (compare_algorithms(
         g.rules, g.state, depth, make_heuristic(g.rules, g.settings.heuristic or None),
         window=g.settings.window), exact_run(g)), heavy=True)
+    # Nim: the whole game tree from here, counted (seed 003's "plus de 250'000" for 20)
+    whole = nim_tree_size(g.state.remaining, g.rules.k) if isinstance(g.rules, Nim) else None
     return render("compare.html", block="compare", g=g, runs=runs, per_depth=per_depth,
-                  depth=depth, variants=variants_for(g.rules), exact=exact,
+                  depth=depth, variants=variants_for(g.rules), exact=exact, whole=whole,
                   charts=comparison_charts(runs, per_depth, depth))
 
 

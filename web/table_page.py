@@ -1,17 +1,20 @@
 """Blueprint ``table``: ``/connect4/table``, the transposition table made visible on the
 position of its link: the Zobrist key of the position as the XOR of one random number per
 stone, then alpha-beta with a table to a small depth (``depth=``, 1 to 6) and the entries
-it left for the position and its children: the depth they were stored at, the bound (exact,
-at least, at most), the value, the best move. And why seed 004's (alpha, beta, depth)
+it left for the position and its children: the slot each went to, the depth they were stored
+at, the bound (exact, at least, at most), the value, the best move; a link to follow each
+look-up step by step (``web.course.TABLE_STEPS``). And why seed 004's (alpha, beta, depth)
 table failed."""
 from __future__ import annotations
 
-from flask import Blueprint, request
+from flask import Blueprint, request, url_for
 
 from ai.heuristics import make_heuristic
+from ai.search import COURSE_SLOTS
 from ai.table_view import searched_table, window_table_demonstration, zobrist_terms
 
 from .admission import admitted
+from .course import TABLE_STEPS
 from .games import GAMES
 from .htmx import render
 from .i18n import tr
@@ -38,4 +41,5 @@ def table():
             heavy=depth >= 5)
     return render("table.html", block="table", error=None, g=g, depth=depth,
                   terms=zobrist_terms(g.rules, g.state), result=result, size=size,
-                  entries=entries, demo=window_table_demonstration())
+                  entries=entries, demo=window_table_demonstration(), slots=COURSE_SLOTS,
+                  steps_url=url_for("play.show", game="connect4", **TABLE_STEPS, step=0))

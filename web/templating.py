@@ -12,9 +12,9 @@ from ai.tree_view import path_of, walk, width
 
 from .charts import iteration_chart
 from .games import GAMES, ORDER_LABELS
-from .i18n import (ALGORITHM_LABELS, LANGUAGES, LEVEL_LABELS, format_bound, format_long,
-                   get_locale, lang_field, num, switch_lang, tr)
-from .params import MAX_DEPTH, MAX_TIME_MS, MODES
+from .i18n import (ALGORITHM_LABELS, LANGUAGES, LEVEL_LABELS, PLAYER_NAMING_LABELS,
+                   format_bound, format_long, get_locale, lang_field, num, switch_lang, tr)
+from .params import MAX_DEPTH, MAX_TIME_MS, MODES, player_namings
 
 
 def init_app(app: Flask) -> None:
@@ -34,7 +34,8 @@ def init_app(app: Flask) -> None:
         MAX_TIME_MS=MAX_TIME_MS, LANGUAGES=LANGUAGES, heuristics_for=heuristics_for,
         fmt=format_bound, fmt_long=format_long, walk=walk, view_width=width, path_of=path_of, lang_field=lang_field,
         num=num, switch_lang=switch_lang, tr=tr, iteration_chart=iteration_chart,
-        WIN_THRESHOLD=WIN_THRESHOLD)
+        WIN_THRESHOLD=WIN_THRESHOLD, player_namings=player_namings,
+        PLAYER_NAMING_LABELS=PLAYER_NAMING_LABELS)
 
     @app.context_processor
     def page_language():
