@@ -95,3 +95,10 @@ def test_the_chapters_name_the_players_as_the_course_does(client):
                                    .get_data(as_text=True))
     page = text_of(client.get(min_max).get_data(as_text=True))
     assert "IA (Joueur 1) en a pris 1" in page
+
+
+def test_a_naming_the_game_does_not_have_is_refused_in_the_page_s_language(client):
+    r = client.get("/nim?players=colours&lang=fr")         # matches have no colour
+    assert r.status_code == 400
+    assert "Noms des joueurs" in text_of(r.get_data(as_text=True))
+    assert client.get("/connect4?players=colours&lang=fr").status_code == 200
