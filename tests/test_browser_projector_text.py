@@ -1,0 +1,53 @@
+"""Read from the back of a classroom: in projector mode (1920x1080, proj=1), no visible text
+of the teaching pages is drawn under 18 px, SVG text included (its size times the drawing's
+scale on screen). The course's pages, in French as the class sees them."""
+import pytest
+
+pytestmark = pytest.mark.browser
+
+SMALLEST = 18       # px on a 1920x1080 projector
+
+PAGES = {
+    "home": "/",
+    "course": "/course",
+    "tree": "/connect4?moves=4453&tree=1",
+    "nim steps": ("/nim?n=5&mode=ai-human&level=custom&algo=alphabeta&depth=2&heur=course"
+                  "&window=course&order=reverse&moves=1&tree=1&td=2&step=7"),
+    "table steps": ("/connect4?w=4&h=4&moves=1111222&mode=human-human&level=custom"
+                    "&algo=alphabeta-tt&depth=4&order=natural&tree=1&step=96"),
+    "compare": "/connect4/compare?moves=4453",
+    "theory": "/nim/theory?n=4&variant=misere",
+    "editor": "/connect4/edit?board=2-11-1112-121-222-2-",
+    "table": "/connect4/table?moves=4453",
+    "growth": "/tree/growth?b=3&m=6",
+    "lab": "/lab?mode=exercise",
+}
+
+SMALL_TEXT = """(smallest) => {
+  const small = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const text = walker.currentNode.textContent.trim();
+    const e = walker.currentNode.parentElement;
+    if (!text || !e) continue;
+    const box = e.getBoundingClientRect();
+    const style = getComputedStyle(e);
+    if (!box.width || !box.height || style.visibility === 'hidden') continue;
+    if (e.closest('[hidden], .sr-only, dialog:not([open])')) continue;
+    let size = parseFloat(style.fontSize);
+    if (e.closest('svg')) { const m = e.getScreenCTM(); if (m) size *= Math.hypot(m.a, m.b); }
+    if (size < smallest - 0.05) small.push(`${e.tagName}.${e.getAttribute('class') || ''} ${size.toFixed(1)}px: ${text.slice(0, 40)}`);
+  }
+  return small;
+}"""
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_no_text_under_18_px_on_a_projector(browser, live_server, artifacts, name):
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    url = PAGES[name]
+    page.goto(live_server + url + ("&" if "?" in url else "?") + "proj=1&lang=fr")
+    page.wait_for_load_state("networkidle")
+    small = page.evaluate(SMALL_TEXT, SMALLEST)
+    page.close()
+    assert not small, small[:8]
