@@ -26,9 +26,15 @@ bp = Blueprint("course", __name__)
 # children tried 3-2-1 (the home page shows it too).
 NINE_OF_28 = dict(n=5, mode="ai-human", level="custom", algo="alphabeta", depth=2, heur="course",
                   window="course", order="reverse", moves=1, tree=1, td=2)
-# Seed 000, Figure VIII.1: J0 on cells worth 4, 5, 7, 6, 8, 13, 11, J1 on 3, 5, 4, 8, 10, 11,
-# 11 (tests/test_seeds.py checks h = 2 on it).
-FIGURE_VIII_1 = "44412625353533"
+# Seed 000, Figure VIII.1 (its picture is not in the text): a position where J0 (o, yellow)
+# is on cells worth 4, 5, 7, 6, 8, 13, 11 and J1 (x, red) on 3, 5, 4, 8, 10, 11, 11, in the
+# order the course lists them when the grid is read row by row from the bottom
+# (ai.position.cell_value_terms):
+#   . . x . . . .
+#   . . x o o . .
+#   . o x x o . .
+#   x o o o x x .
+FIGURE_VIII_1 = "44453353532621"
 
 
 def _board_of(moves: str) -> str:
