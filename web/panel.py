@@ -79,7 +79,8 @@ def ai_level(settings: Settings) -> Level:
         return LEVELS[settings.level]
     return Level("custom", settings.algorithm, settings.depth, settings.time_ms / 1000,
                  {settings.game: settings.heuristic or None}, MAX_NODES, order=settings.order,
-                 window=settings.window, fast=False)
+                 window=settings.window, fast=False,
+                 heuristic_options={"alpha": settings.alpha})
 
 
 def run_search(settings: Settings, rules, state, *, record=False, depth=None,

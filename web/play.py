@@ -162,7 +162,8 @@ def compare(game: GameSpec):
         raise BadRequest("the game is over: there is nothing to search")
     depth = read_int(request.args, "cd", min(g.settings.depth, game.compare_depth), 1, 8)
     (runs, per_depth), exact = admitted(lambda: (compare_algorithms(
-        g.rules, g.state, depth, make_heuristic(g.rules, g.settings.heuristic or None),
+        g.rules, g.state, depth,
+        make_heuristic(g.rules, g.settings.heuristic or None, alpha=g.settings.alpha),
         window=g.settings.window), exact_run(g)), heavy=True)
     return render("compare.html", block="compare", g=g, runs=runs, per_depth=per_depth,
                   depth=depth, variants=variants_for(g.rules), exact=exact,
