@@ -38,6 +38,7 @@ LABELS = {
     "tree": _l("Search tree"), "td": _l("Tree depth"), "proj": _l("Projector mode"),
     "path": _l("Tree node"), "step": _l("Step"), "cd": _l("Depth"), "cls": _l("Class code"),
     "notation": _l("Notation"), "hints": _l("Hints"), "alpha": _l("α (adjusted heuristic)"),
+    "side": _l("From the side of"),
 }
 
 _WHOLE = re.compile(r"[+-]?[0-9]{1,9}")
