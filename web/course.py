@@ -51,6 +51,8 @@ class Figure:
     args: dict = field(default_factory=dict)
     picture: str = "tree"    # "tree" (the tree panel's SVG of that state), "dict", "grid",
     #                          "sum", or "" (the link says enough)
+    inspect: dict | None = None   # a heuristic's figure: the inspector's arguments (its
+    #                               position and heuristic), a second link
 
 
 def _nim(**args) -> dict:
@@ -73,14 +75,16 @@ CHAPTERS = [
         Figure(_l("Minmax with a heuristic, depth-limited"),
                _l("Connect-4, minimax to depth 3, each leaf scored by the cell values."),
                "play.show", _c4(moves="4453", mode="human-human", level="custom", algo="minimax",
-                                depth=3, heur="cells", tree=1)),
+                                depth=3, heur="cells", tree=1),
+               inspect=dict(board=_board_of("4453"))),
         Figure(_l("Figure VIII.2 – the “rated” Connect-4 grid"),
                _l("Each cell: the number of fours it can take part in."),
                "play.show", _c4(mode="human-human", level="custom", algo="minimax", depth=3,
-                                heur="cells"), "grid"),
+                                heur="cells"), "grid", inspect=dict(board=_board_of(FIGURE_VIII_1))),
         Figure(_l("Figure VIII.1 – a game in progress: h(grille) = 2"),
                _l("J0's cell values minus J1's, computed by the app on the course's position."),
-               "editor.edit", dict(board=_board_of(FIGURE_VIII_1)), "sum"),
+               "editor.edit", dict(board=_board_of(FIGURE_VIII_1)), "sum",
+               inspect=dict(board=_board_of(FIGURE_VIII_1))),
     ]),
     (_l("Writing a MiniMax procedure"), [
         Figure(_l("The MiniMax procedure, step by step"),
@@ -141,7 +145,8 @@ CHAPTERS = [
                   "directions, the square of the number of its owner's stones aligned with it "
                   "(0 when the opponent leaves no room for four); mine minus the opponent's."),
                "play.show", _c4(moves="4453", mode="human-human", level="custom",
-                                algo="alphabeta", depth=5, heur="adjusted", tree=1)),
+                                algo="alphabeta", depth=5, heur="adjusted", tree=1),
+               inspect=dict(board=_board_of("4453"), heur="adjusted")),
         Figure(_l("Alpha-beta with memory and Zobrist keys"),
                _l("The transposition table: TT marks where an entry decided a node."),
                "table.table", dict(moves="4453", depth=4), ""),
