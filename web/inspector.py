@@ -59,6 +59,9 @@ class Inspection:
         self.cells = dict(mine=mine, theirs=theirs, total=sum(mine) - sum(theirs),
                           grid=terms["grid"])
         self.stones = self.heuristics["adjusted"].stones(self.state, self.side)
+        # the stones' values added up: each side's sum, and the difference (the value)
+        self.adjusted_mine, self.adjusted_theirs = (
+            round(sum(s["value"] for s in self.stones if s["sign"] == sign), 6) for sign in (1, -1))
         self.adjusted_total = round(sum(s["sign"] * s["value"] for s in self.stones), 6)
         self.windows = self.heuristics["threats"].terms(self.state, self.side)
         self.threats_total = sum(w * (m - t) for _, w, m, t in self.windows)

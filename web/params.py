@@ -95,8 +95,9 @@ def read_decimal(args, name: str, default, lo: float, hi: float,
         return default
     value = float(raw.replace(",", ".")) if _DECIMAL.fullmatch(raw) else None
     if value is None or not lo <= value <= hi:
-        raise BadRequest("%(field)s: a number from %(lo)s to %(hi)s (such as 0.2), not “%(raw)s”",
-                         name, field=label(name, spec), lo=lo, hi=hi, raw=raw[:20])
+        raise BadRequest(
+            "%(field)s: a number from %(lo)s to %(hi)s (such as 0.2), not “%(raw)s”", name,
+            field=label(name, spec), lo=lo, hi=hi, raw=raw[:20])
     return value
 
 
