@@ -146,7 +146,8 @@ def test_the_adjusted_page_on_the_small_example_shows_the_hand_computed_terms(cl
     # the other diagonal blocked (✕, read out "bloqué : 0"), 2,5 + 4 = 6,5
     assert clean[0] == ["5", "2,5", "2² = 4", "0", "0", "✕bloqué\u202f: 0", "+6,5"]
     # red, column 7, bottom: cell 3, horizontal blocked, vertical 1² = 1: 1,5 + 1 = 2,5
-    assert clean[3] == ["3", "1,5", "✕bloqué\u202f: 0", "1² = 1", "✕bloqué\u202f: 0", "0", "−2,5"]
+    blocked = "✕bloqué\u202f: 0"
+    assert clean[3] == ["3", "1,5", blocked, "1² = 1", blocked, "0", "−2,5"]
     assert total(html) == 15.0                     # 10 α + 10 with α = 0.5
 
 
@@ -176,7 +177,8 @@ def test_each_heuristic_s_page_answers_in_both_languages(client, lang, heur):
     ("board=xyz", "la grille a 7 colonnes, pas 1"),
     ("board=3------", "colonne 1\u202f: un pion est 1 (jaune) ou 2 (rouge), pas '3'"),
     ("board=2------", "les jaunes commencent"),
-    ("board=&heur=adjusted&alpha=abc", "α (heuristique ajustée)\u202f: un nombre de 0 à 10 (par exemple 0,2), pas «\u202fabc\u202f»"),
+    ("board=&heur=adjusted&alpha=abc",
+     "α (heuristique ajustée)\u202f: un nombre de 0 à 10 (par exemple 0,2), pas «\u202fabc\u202f»"),
     ("board=&alpha=-1", "un nombre de 0 à 10"),
     ("board=&alpha=11", "un nombre de 0 à 10"),
     ("board=&alpha=0.0001", "un nombre de 0 à 10"),
