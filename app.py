@@ -15,7 +15,7 @@ from __future__ import annotations
 from flask import Flask
 from werkzeug.routing import BaseConverter, ValidationError
 
-from web import (admission, classroom, course, editor, hints, i18n, lab, pages, play,
+from web import (admission, classroom, course, editor, hints, i18n, inspector, lab, pages, play,
                  projector, security, table_page, templating)
 from web.games import GAMES
 
@@ -47,6 +47,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(course.bp)
     app.register_blueprint(editor.bp)    # before play: /connect4/edit is not a game action
+    app.register_blueprint(inspector.bp)  # /connect4/heuristic neither
     app.register_blueprint(table_page.bp)
     app.register_blueprint(lab.bp)       # before play: /tree is the lab, not a game
     app.register_blueprint(play.bp)

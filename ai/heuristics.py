@@ -100,29 +100,43 @@ class CellValues(_C4Heuristic):
 
 
 class AdjustedCells(_C4Heuristic):
-    """Seed 004's ``Utility_aux_ajustee``: for each stone, ``0.2 x`` its cell value plus, in
+    """Seed 004's ``Utility_aux_ajustee``: for each stone, ``alpha x`` its cell value plus, in
     each of the 4 directions, the square of the number of its owner's stones "aligned" with
     it (within 3 cells, no opponent stone in between), counted as 0 when opponent stones
-    leave no room for four in that line. Mine minus the opponent's.
+    leave no room for four in that line. Mine minus the opponent's. The report takes
+    ``alpha = 0.2`` ("un petit coefficient (0,2)"); any ``alpha >= 0`` may be given.
 
     The report gives the idea in prose only; this is our reading of it, written down.
     """
 
     name = "adjusted"
     label = N_("adjusted cell values (“Minimax et ses variantes”)")
-    alpha = 0.2
+    settings = ("alpha",)          # what make_heuristic passes on
+    DEFAULT_ALPHA = 0.2
+    # The 4 directions, as the inspector names them: horizontal, vertical, the diagonal that
+    # rises to the right, the one that falls to the right.
+    DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
 
-    def __init__(self, game):
+    def __init__(self, game, alpha: float = DEFAULT_ALPHA):
         super().__init__(game)
+        if not (isinstance(alpha, (int, float)) and 0 <= alpha < float("inf")):
+            raise ValueError(f"alpha is a number >= 0, not {alpha!r}")
+        self.alpha = alpha
         w, h = game.width, game.height
         grid = cell_values(w, h)
         self.base = {(c, r): grid[h - 1 - r][c] for c in range(w) for r in range(h)}
 
-    def _stone_value(self, c, r, mine, theirs):
+    def __repr__(self):
+        return f"<heuristic {self.name} alpha={self.alpha} {self.game.width}x{self.game.height}>"
+
+    def lines(self, c, r, mine, theirs) -> tuple[tuple[int, bool], ...]:
+        """For the stone at (c, r), in each direction (``DIRECTIONS``): how many of its
+        owner's stones are aligned with it, and whether the line is open (room for four:
+        no opponent stone within the 7 cells centred on it cuts it shorter than 4)."""
         g = self.game
         w, h, h1 = g.width, g.height, g.h1
-        total = self.alpha * self.base[(c, r)]
-        for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        out = []
+        for dc, dr in self.DIRECTIONS:
             aligned, room = 0, 1
             for sign in (1, -1):
                 for i in range(1, 4):
@@ -135,9 +149,13 @@ class AdjustedCells(_C4Heuristic):
                     room += 1
                     if mine & bit:
                         aligned += 1
-            if room >= 4:
-                total += aligned * aligned
-        return total
+            out.append((aligned, room >= 4))
+        return tuple(out)
+
+    def _stone_value(self, c, r, mine, theirs):
+        """``alpha x`` the cell's value plus the squares of the open lines' counts."""
+        return self.alpha * self.base[(c, r)] + sum(
+            a * a for a, open_ in self.lines(c, r, mine, theirs) if open_)
 
     def __call__(self, state, player):
         g = self.game
@@ -152,6 +170,29 @@ class AdjustedCells(_C4Heuristic):
                 elif theirs & bit:
                     s -= self._stone_value(c, r, theirs, mine)
         return _clamp(round(s, 6))
+
+    def stones(self, state, player) -> list[dict]:
+        """The value opened up, stone by stone (row by row from the bottom, left to right):
+        whose stone (``player``'s: +1, the opponent's: -1), where, its cell value, ``alpha
+        x`` that value, each direction's (aligned count, open) and the stone's value. The
+        value is the sum of ``sign x value`` (``__call__``, which adds the same terms)."""
+        g = self.game
+        mine = g.stones(state, player)
+        theirs = mine ^ state.mask
+        out = []
+        for r in range(g.height):
+            for c in range(g.width):
+                bit = 1 << (c * g.h1 + r)
+                if not state.mask & bit:
+                    continue
+                own, other, sign = (mine, theirs, 1) if mine & bit else (theirs, mine, -1)
+                lines = self.lines(c, r, own, other)
+                weighted = self.alpha * self.base[(c, r)]
+                out.append(dict(sign=sign, player=player if sign == 1 else 1 - player,
+                                column=c, row=r, base=self.base[(c, r)], weighted=weighted,
+                                lines=lines,
+                                value=weighted + sum(a * a for a, open_ in lines if open_)))
+        return out
 
 
 class Threats(_C4Heuristic):
@@ -269,9 +310,11 @@ def heuristics_for(game) -> dict:
     return {}
 
 
-def make_heuristic(game, name: str | None = None):
+def make_heuristic(game, name: str | None = None, **options):
     """The heuristic ``name`` for ``game`` (default: the game's default), or None for games
-    that need none (exercise trees score their leaves)."""
+    that need none (exercise trees score their leaves). ``options`` go to the heuristic
+    that takes them (its ``settings``: ``alpha`` for ``AdjustedCells``); the others
+    ignore them."""
     table = heuristics_for(game)
     if not table:
         if name not in (None, "none"):
@@ -280,7 +323,9 @@ def make_heuristic(game, name: str | None = None):
     if name is None:
         name = next(iter(table))
     try:
-        return table[name](game)
+        kind = table[name]
     except KeyError:
         raise ValueError(f"unknown heuristic {name!r} for {game.name}: choose one of "
                          f"{', '.join(table)}") from None
+    taken = getattr(kind, "settings", ())
+    return kind(game, **{k: v for k, v in options.items() if k in taken and v is not None})

@@ -40,6 +40,8 @@ class Level:
     order: str = "center"     # how the course's algorithms try moves (ai.search.move_orderer)
     window: str = "infinite"  # alpha-beta's first window: "infinite" or the course's ±maxScore
     fast: bool = True         # the fast Connect-4 loop where it applies (ai.engine)
+    heuristic_options: dict = field(default_factory=dict)   # e.g. {"alpha": 0.3}: seed 004's
+    #                           adjusted heuristic's weight (ai.heuristics.make_heuristic)
 
     @property
     def load_independent(self) -> bool:
@@ -55,7 +57,8 @@ class Level:
         """``ai.engine.search``'s arguments for this level on ``game``."""
         return dict(depth=self.depth, fast=self.fast, time_limit=self.time_limit,
                     max_nodes=self.max_nodes, order=self.order, window=self.window,
-                    heuristic=make_heuristic(game, self.heuristics.get(game.name)))
+                    heuristic=make_heuristic(game, self.heuristics.get(game.name),
+                                             **self.heuristic_options))
 
     def play(self, game, state=None, **overrides) -> SearchResult:
         """The level's move in ``state`` (``overrides`` replace any search argument; with

@@ -10,7 +10,8 @@ so the order found is the position's link.
 """
 from __future__ import annotations
 
-from .connect4 import Connect4
+from .bitboard import alignment
+from .connect4 import C4State, Connect4
 from .heuristics import cell_values
 from .messages import GameError
 
@@ -45,13 +46,49 @@ def columns_of(game: Connect4, state) -> list[list[int]]:
 
 def cell_value_terms(game: Connect4, columns) -> dict:
     """Seed 000's h on a position, opened up: the cell value under each stone of J0 and of
-    J1 (column by column), and their difference: "[4+5+...] - [3+5+...] = 2"."""
+    J1, read as the course reads the grid (Listing VIII.5's loop over rows, then columns):
+    row by row from the bottom, each row from left to right, which on Figure VIII.1 gives
+    "[4+5+7+6+8+13+11] - [3+5+4+8+10+11+11] = 2"; and their difference. ``grid``: the board
+    top row first, each cell (its value, its stone's player or None): Figure VIII.2 with
+    the stones on it."""
     values = cell_values(game.width, game.height)          # top row first
     terms = {0: [], 1: []}
+    for row in range(game.height):
+        for c, col in enumerate(columns):
+            if row < len(col):
+                terms[col[row]].append(values[game.height - 1 - row][c])
+    grid = [[(values[game.height - 1 - row][c], col[row] if row < len(col) else None)
+             for c, col in enumerate(columns)] for row in reversed(range(game.height))]
+    return {"j0": terms[0], "j1": terms[1], "h": sum(terms[0]) - sum(terms[1]), "grid": grid}
+
+
+def check_counts(columns) -> int:
+    """The player to move (0: yellow, 1: red); GameError when the counts cannot be a game's."""
+    yellow = sum(col.count(0) for col in columns)
+    red = sum(col.count(1) for col in columns)
+    if red not in (yellow, yellow - 1):
+        raise GameError("yellow plays first: there are as many yellow stones as red ones, or "
+                        "one more (here %(y)s yellow, %(r)s red)", y=yellow, r=red)
+    return 0 if yellow == red else 1
+
+
+def state_of(game: Connect4, columns) -> C4State:
+    """The position of ``columns`` as the game's state, whatever order reached it: to be
+    evaluated (a heuristic reads the stones only). GameError when the counts are wrong."""
+    check_counts(columns)
+    stones, key = [0, 0], 0
     for c, col in enumerate(columns):
-        for row, player in enumerate(col):
-            terms[player].append(values[game.height - 1 - row][c])
-    return {"j0": terms[0], "j1": terms[1], "h": sum(terms[0]) - sum(terms[1])}
+        for r, player in enumerate(col):
+            bit = c * game.h1 + r
+            stones[player] |= 1 << bit
+            key ^= game.zobrist[player][bit]
+    moves = sum(map(len, columns))
+    to_move = moves & 1
+    if alignment(stones[0], game.h1) or alignment(stones[1], game.h1):
+        over = 1
+    else:
+        over = 2 if moves == game.cells else 0
+    return C4State(stones[to_move], stones[0] | stones[1], moves, key, over, None)
 
 
 def moves_reaching(game: Connect4, columns) -> list[int]:
@@ -59,12 +96,8 @@ def moves_reaching(game: Connect4, columns) -> list[int]:
 
     Raises GameError when the counts are wrong, when no game reaches it (a four made before
     the last move in every order, two fours), or when ``MAX_TRIES`` orders were not enough."""
-    yellow = sum(col.count(0) for col in columns)
-    red = sum(col.count(1) for col in columns)
-    if red not in (yellow, yellow - 1):
-        raise GameError("yellow plays first: there are as many yellow stones as red ones, or "
-                        "one more (here %(y)s yellow, %(r)s red)", y=yellow, r=red)
-    total = yellow + red
+    check_counts(columns)
+    total = sum(map(len, columns))
     heights = [0] * game.width
     order: list[int] = []
     dead: set[tuple] = set()          # heights from which no order finishes

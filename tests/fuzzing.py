@@ -8,12 +8,12 @@ ROUTES = ["/", "/connect4", "/connect4/move", "/connect4/ai", "/connect4/tree",
           "/connect4/tree.svg", "/connect4/compare", "/connect4/peek", "/nim", "/nim/move",
           "/nim/ai", "/nim/tree", "/nim/tree.svg", "/nim/compare", "/nim/peek", "/nim/theory",
           "/tree", "/c", "/c/ZZZZZZ", "/c/ZZZZZZ/events", "/class/ZZZZZZ/teach",
-          "/course", "/connect4/edit", "/connect4/table", "/connect4/hints",
+          "/course", "/connect4/edit", "/connect4/table", "/connect4/hints", "/connect4/heuristic",
           "/static/app.css", "/nope", "/favicon.ico"]
 PARAMS = ["moves", "at", "col", "take", "mode", "level", "algo", "depth", "time", "heur",
           "window", "order", "w", "h", "n", "k", "variant", "play", "tree", "td", "proj", "path",
           "step", "lang", "t", "root", "check", "p", "v.R", "v.1", "v.2.1", "cls", "code",
-          "key", "game", "board", "notation", "hints"]
+          "key", "game", "board", "notation", "hints", "alpha", "side"]
 
 HOSTILE = st.sampled_from([
     "", " ", "0", "-1", "1e9", "99999999999999999999", "NaN", "inf", "-0", "0x10", "1.5",
@@ -23,6 +23,7 @@ HOSTILE = st.sampled_from([
     "1212121", "4453", "112233445566", "3", "333333", "true", "None", "fr", "en", "de",
     "custom", "human-ai", "ai-ai", "alphabeta", "minimax", "course", "reverse", "misere",
     "12-2--1---", "1111-2222-1-2-1-2-1", "1212121------", "-------", "--", "plies",
+    "adjusted", "threats", "cells", "0,2", "0.2", "10", "10.001", "0.0001", ",5", "5,",
 ])
 
 

@@ -1,6 +1,6 @@
-"""Issue 13 in Chromium: the position editor built by clicks and played from, and the
-algorithm's line of a cut-off step highlighted beside the tree (screenshots in
-test-artifacts/)."""
+"""Issue 13 in Chromium: the position editor built by clicks and played from, the
+algorithm's line of a cut-off step highlighted beside the tree, and the heuristic opened up
+from a leaf of the tree and from the editor (screenshots in test-artifacts/)."""
 import pytest
 from playwright.sync_api import expect
 
@@ -65,4 +65,44 @@ def test_the_table_step_by_step_from_the_course_card(browser, live_server, artif
         size = pg.locator(what).first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
         assert size >= 18, what
     pg.screenshot(path=str(artifacts / "table-step-hit-projector.png"))
+    pg.close()
+
+
+def test_a_leaf_of_the_tree_opens_the_heuristic_up_on_a_projector(browser, live_server, artifacts):
+    pg = browser.new_page(viewport={"width": 1920, "height": 1080})
+    # minimax to depth 2 with the course's cell values: every leaf is scored by them
+    pg.goto(live_server + "/connect4?moves=4453&mode=human-human&level=custom&algo=minimax"
+            "&depth=2&heur=cells&tree=1&proj=1&lang=fr")
+    leaf = pg.locator('#tree-panel a.inspect[href*="board=--2-1212-1--"]')   # after 4 4
+    shown = leaf.locator("text").first.text_content()
+    leaf.click()
+    pg.wait_for_load_state("networkidle")
+    assert "/connect4/heuristic?" in pg.url and "proj=1" in pg.url and "lang=fr" in pg.url
+    expect(pg.locator("h1")).to_have_text("La fonction d’évaluation (heuristique) en détail")
+    formula = pg.locator(".inspect-formula")
+    expect(formula).to_be_visible()
+    expect(formula.locator("strong")).to_have_text(shown.replace("-", "−"))
+    assert formula.evaluate("e => e.getBoundingClientRect().bottom") <= 1080   # no scrolling
+    assert float(formula.evaluate("e => getComputedStyle(e).fontSize")[:-2]) >= 18
+    pg.screenshot(path=str(artifacts / "heuristic-from-a-leaf-projector.png"))
+    pg.close()
+
+
+def test_the_editor_opens_the_course_s_example_in_the_inspector(browser, live_server, artifacts):
+    pg = browser.new_page(viewport={"width": 1920, "height": 1080})
+    pg.goto(live_server + "/connect4/edit?board=2-11-1222-121-211-2-&proj=1&lang=fr")
+    pg.get_by_role("link", name="Détailler chaque heuristique sur cette position").click()
+    pg.wait_for_load_state("networkidle")
+    formula = pg.locator(".inspect-formula")
+    expect(formula).to_have_text("h(grille) = [4+5+7+6+8+13+11] − [3+5+4+8+10+11+11] = 2")
+    expect(formula).to_be_in_viewport()
+    # the adjusted heuristic with another α, typed as French writes it
+    pg.get_by_role("link", name="valeurs des cases ajustées").click()
+    pg.get_by_label("α (le rapport prend 0,2)").fill("0.5")
+    pg.get_by_role("button", name="Appliquer").click()
+    expect(pg.locator(".adjusted-table caption")).to_contain_text("α = 0,5")
+    assert "alpha=0.5" in pg.url and "heur=adjusted" in pg.url
+    expect(pg.locator("strong.total")).to_be_visible()
+    assert pg.locator("h1").count() == 1              # swapped in place, not a page in a page
+    pg.screenshot(path=str(artifacts / "heuristic-adjusted-projector.png"), full_page=True)
     pg.close()

@@ -24,6 +24,8 @@ PAGES = {
     "nim-compare": "/nim/compare?n=11",
     "course": "/course",
     "editor": "/connect4/edit?board=--2-12-1--",
+    "heuristic": "/connect4/heuristic?board=2-11-1222-121-211-2-",
+    "heuristic-adjusted": "/connect4/heuristic?board=2-11-1222-121-211-2-&heur=adjusted",
     "table": "/connect4/table?moves=4453",
     "growth": "/tree/growth?b=3&m=6",
     "not-found": "/nowhere",

@@ -65,7 +65,7 @@ FIGURE_WORDS = {
     "Listing VIII.1 – the Nim tree (N = 4) as a dictionary": ["max_4-0", "15 nodes"],
     "Labelling the tree with minmax (N = 4)": ["4 matches, J0 to move: +1"],
     "Figure VIII.1 – a game in progress: h(grille) = 2": [
-        "= 54 − 52 = 2"],
+        "[4+5+7+6+8+13+11] − [3+5+4+8+10+11+11]", "= 2"],
     "The tree of dimension 5 and its MIN-MAX values": ["explored 28 of 28 nodes"],
     "Dimension 20: more than 250,000 nodes": ["266,079 nodes"],
     "Depth limit and pruning: 9 nodes of 28": ["explored 9 of 28 nodes"],
@@ -82,6 +82,20 @@ def test_each_figure_s_page_shows_the_figure_s_numbers(client):
         shown = text_of(page) + " ".join(re.findall(r"<title>([^<]*)</title>", page))
         for w in words:
             assert w in shown, (title, w)
+
+
+def test_the_heuristic_cards_open_the_inspector_on_the_course_s_figures(client):
+    html = client.get("/course?lang=en").get_data(as_text=True)
+    cards = re.findall(r'<h3><a href="[^"]*"[^>]*>(.*?)</a>.*?'
+                       r'<a class="button" href="(/connect4/heuristic[^"]*)"', html, re.S)
+    inspector = {title: url.replace("&amp;", "&") for title, url in cards}
+    page = client.get(inspector["Figure VIII.2 – the “rated” Connect-4 grid"]).get_data(as_text=True)
+    grid = text_of(re.sub(r'<span class="sr-only">[^<]*</span>', "", page))   # "red", "yellow"
+    # Figure VIII.2's rows, top to bottom, in the page's grid of cell values
+    for row in ("3 4 5 7 5 4 3", "4 6 8 10 8 6 4", "5 8 11 13 11 8 5"):
+        assert row in re.sub(r"[+−-]", "", grid), row
+    adjusted = text_of(client.get(inspector["The adjusted heuristic"]).get_data(as_text=True))
+    assert "α = 0.2" in adjusted
 
 
 def test_the_chapters_name_the_players_as_the_course_does(client):

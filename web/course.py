@@ -26,9 +26,15 @@ bp = Blueprint("course", __name__)
 # children tried 3-2-1 (the home page shows it too).
 NINE_OF_28 = dict(n=5, mode="ai-human", level="custom", algo="alphabeta", depth=2, heur="course",
                   window="course", order="reverse", moves=1, tree=1, td=2)
-# Seed 000, Figure VIII.1: J0 on cells worth 4, 5, 7, 6, 8, 13, 11, J1 on 3, 5, 4, 8, 10, 11,
-# 11 (tests/test_seeds.py checks h = 2 on it).
-FIGURE_VIII_1 = "44412625353533"
+# Seed 000, Figure VIII.1 (its picture is not in the text): a position where J0 (o, yellow)
+# is on cells worth 4, 5, 7, 6, 8, 13, 11 and J1 (x, red) on 3, 5, 4, 8, 10, 11, 11, in the
+# order the course lists them when the grid is read row by row from the bottom
+# (ai.position.cell_value_terms):
+#   . . x . . . .
+#   . . x o o . .
+#   . o x x o . .
+#   x o o o x x .
+FIGURE_VIII_1 = "44453353532621"
 # Alpha-beta with the table, step by step, on a 4x4 board where only columns 3 and 4 are open:
 # 35 nodes to depth 4, small enough to draw whole, with two positions met twice (table hits).
 TABLE_STEPS = dict(w=4, h=4, moves="1111222", mode="human-human", level="custom",
@@ -49,6 +55,8 @@ class Figure:
     args: dict = field(default_factory=dict)
     picture: str = "tree"    # "tree" (the tree panel's SVG of that state), "dict", "grid",
     #                          "sum", or "" (the link says enough)
+    inspect: dict | None = None   # a heuristic's figure: the inspector's arguments (its
+    #                               position and heuristic), a second link
 
 
 def _nim(**args) -> dict:
@@ -80,15 +88,17 @@ CHAPTERS = [
                "lab.nim_theory", dict(n=4, variant="misere"), ""),
         Figure(_l("Minmax with a heuristic, depth-limited"),
                _l("Connect-4, minimax to depth 3, each leaf scored by the cell values."),
-               "play.show", _c4_j(moves="4453", mode="human-human", level="custom", algo="minimax",
-                                depth=3, heur="cells", tree=1)),
+               "play.show", _c4_j(moves="4453", mode="human-human", level="custom",
+                                  algo="minimax", depth=3, heur="cells", tree=1),
+               inspect=dict(board=_board_of("4453"))),
         Figure(_l("Figure VIII.2 – the “rated” Connect-4 grid"),
                _l("Each cell: the number of fours it can take part in."),
                "play.show", _c4_j(mode="human-human", level="custom", algo="minimax", depth=3,
-                                  heur="cells"), "grid"),
+                                  heur="cells"), "grid", inspect=dict(board=_board_of(FIGURE_VIII_1))),
         Figure(_l("Figure VIII.1 – a game in progress: h(grille) = 2"),
                _l("J0's cell values minus J1's, computed by the app on the course's position."),
-               "editor.edit", dict(board=_board_of(FIGURE_VIII_1)), "sum"),
+               "editor.edit", dict(board=_board_of(FIGURE_VIII_1)), "sum",
+               inspect=dict(board=_board_of(FIGURE_VIII_1))),
     ]),
     (_l("Writing a MiniMax procedure"), [
         Figure(_l("The MiniMax procedure, step by step"),
@@ -150,7 +160,8 @@ CHAPTERS = [
                   "directions, the square of the number of its owner's stones aligned with it "
                   "(0 when the opponent leaves no room for four); mine minus the opponent's."),
                "play.show", _c4(moves="4453", mode="human-human", level="custom",
-                                algo="alphabeta", depth=5, heur="adjusted", tree=1)),
+                                algo="alphabeta", depth=5, heur="adjusted", tree=1),
+               inspect=dict(board=_board_of("4453"), heur="adjusted")),
         Figure(_l("Alpha-beta with memory and Zobrist keys"),
                _l("The transposition table: TT marks where an entry decided a node."),
                "table.table", dict(moves="4453", depth=4), ""),

@@ -10,6 +10,8 @@ from flask_babel import gettext, ngettext
 
 from ai import level_book
 from ai.connect4 import Connect4
+from ai.heuristics import AdjustedCells
+from ai.position import columns_of
 from ai.levels import LEVELS, Level
 from ai.scores import SearchResult
 from ai.table_view import zobrist_step
@@ -19,6 +21,7 @@ from ai.tree_view import (at_step, caption_counts, counts_at, finished_search, n
 from .admission import admitted
 from .algorithm_text import algorithm_step
 from .i18n import ALGORITHM_LABELS, format_value, num
+from .inspector import inspect_url
 from .params import BadRequest, Game, Settings, label, read_int
 from .recent import recent
 
@@ -81,7 +84,8 @@ def ai_level(settings: Settings) -> Level:
         return LEVELS[settings.level]
     return Level("custom", settings.algorithm, settings.depth, settings.time_ms / 1000,
                  {settings.game: settings.heuristic or None}, MAX_NODES, order=settings.order,
-                 window=settings.window, fast=False)
+                 window=settings.window, fast=False,
+                 heuristic_options={"alpha": settings.alpha})
 
 
 def run_search(settings: Settings, rules, state, *, record=False, depth=None,
@@ -293,14 +297,30 @@ class TreePanel:
         heuristic = self.heuristic
         if not hasattr(heuristic, "terms"):
             return ""
-        root_player = self.g.rules.to_move(self.g.states[self.base])
-        state = self.state_at(path_of(self.result.tree, node))
+        state, root_player = self._leaf(node)
         names = {"windows1": gettext("windows of 1 stone"), "windows2": gettext("of 2 stones"),
                  "windows3": gettext("of 3 stones (threats)"),
                  "centre": gettext("stones in the centre column"),
                  "cells": gettext("cell values under the stones")}
         return ", ".join(f"{names[what]} {mine} − {theirs} (×{weight})"
                          for what, weight, mine, theirs in heuristic.terms(state, root_player))
+
+    def _leaf(self, node):
+        """The position at ``node``, and the root player (the side of the tree's values)."""
+        root_player = self.g.rules.to_move(self.g.states[self.base])
+        return self.state_at(path_of(self.result.tree, node)), root_player
+
+    def inspect_url(self, node) -> str | None:
+        """A Connect-4 leaf scored by the heuristic: the inspector (``web.inspector``) on its
+        position, with this search's heuristic (and α), from the root player's side, as the
+        tree's values are; None on other games."""
+        rules, heuristic = self.g.rules, self.heuristic
+        if not isinstance(rules, Connect4) or heuristic is None:
+            return None
+        state, root_player = self._leaf(node)
+        return inspect_url(columns_of(rules, state), rules.width, rules.height,
+                           heur=heuristic.name, side=root_player,
+                           alpha=getattr(heuristic, "alpha", AdjustedCells.DEFAULT_ALPHA))
 
     def matches_left(self, path) -> int | None:
         """Nim: the matches left at the node ``path``, which the course writes in its

@@ -16,7 +16,7 @@ from flask import url_for
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 
-from ai.heuristics import heuristics_for
+from ai.heuristics import AdjustedCells, heuristics_for
 from ai.levels import DEFAULT_LEVEL, LEVELS
 from ai.messages import GameError
 from ai.search import ALGORITHMS
@@ -39,9 +39,11 @@ LABELS = {
     "tree": _l("Search tree"), "td": _l("Tree depth"), "proj": _l("Projector mode"),
     "path": _l("Tree node"), "step": _l("Step"), "cd": _l("Depth"), "cls": _l("Class code"),
     "notation": _l("Notation"), "hints": _l("Hints"), "players": _l("Players' names"),
+    "alpha": _l("α (adjusted heuristic)"), "side": _l("From the side of"),
 }
 
 _WHOLE = re.compile(r"[+-]?[0-9]{1,9}")
+_DECIMAL = re.compile(r"[0-9]{1,3}(?:[.,][0-9]{1,3})?")     # 0.2, or 0,2 as French writes it
 CLASS_CODE = re.compile(r"[A-HJ-NP-Z2-9]{6}")     # web.class_store's alphabet: no 0/O, 1/I
 
 
@@ -82,6 +84,21 @@ def read_int(args, name: str, default, lo: int, hi: int, spec: GameSpec | None =
     if not lo <= value <= hi:
         raise BadRequest("%(field)s: from %(lo)s to %(hi)s, not %(value)s", name,
                          field=label(name, spec), lo=lo, hi=hi, value=value)
+    return value
+
+
+def read_decimal(args, name: str, default, lo: float, hi: float,
+                 spec: GameSpec | None = None) -> float:
+    """A number from ``lo`` to ``hi`` with at most 3 decimals, written with a point or a
+    comma (0.2 or 0,2); ``default`` when absent or empty."""
+    raw = args.get(name)
+    if raw is None or raw == "":
+        return default
+    value = float(raw.replace(",", ".")) if _DECIMAL.fullmatch(raw) else None
+    if value is None or not lo <= value <= hi:
+        raise BadRequest(
+            "%(field)s: a number from %(lo)s to %(hi)s (such as 0.2), not “%(raw)s”", name,
+            field=label(name, spec), lo=lo, hi=hi, raw=raw[:20])
     return value
 
 
@@ -136,6 +153,7 @@ class Settings:
     depth: int = 7
     time_ms: int = 250
     heuristic: str = ""
+    alpha: float = AdjustedCells.DEFAULT_ALPHA   # seed 004's adjusted heuristic: α x cell value
     window: str = "infinite"       # alpha-beta's first window: infinite or the course's ±maxScore
     order: str = "natural"         # children tried: the game's orders (GameSpec.orders)
     autoplay: bool = True          # AI vs AI: keep playing
@@ -190,6 +208,8 @@ class Settings:
         names = ["mode", "level"]
         if self.level == "custom":
             names += ["algorithm", "depth", "time_ms", "heuristic", "window", "order"]
+            if self.heuristic == AdjustedCells.name:
+                names.append("alpha")
         for name in names:
             value = getattr(self, name)
             if value != getattr(default, name):
@@ -218,7 +238,8 @@ class Settings:
 
 
 PARAM_NAMES = {"mode": "mode", "level": "level", "algorithm": "algo", "depth": "depth",
-               "time_ms": "time", "heuristic": "heur", "window": "window", "order": "order"}
+               "time_ms": "time", "heuristic": "heur", "window": "window", "order": "order",
+               "alpha": "alpha"}
 
 
 def level_settings(spec: GameSpec, level: str) -> dict:
@@ -267,6 +288,7 @@ def parse_settings(spec: GameSpec, args) -> Settings:
         values.update(algorithm=algorithm, depth=depth,
                       time_ms=read_int(args, "time", base["time_ms"], 10, MAX_TIME_MS),
                       heuristic=read_choice(args, "heur", base["heuristic"], heuristics),
+                      alpha=read_decimal(args, "alpha", AdjustedCells.DEFAULT_ALPHA, 0, 10),
                       window=read_choice(args, "window", "infinite", WINDOWS),
                       order=read_choice(args, "order", spec.orders[0], spec.orders))
     else:

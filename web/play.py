@@ -164,7 +164,8 @@ def compare(game: GameSpec):
         raise BadRequest("the game is over: there is nothing to search")
     depth = read_int(request.args, "cd", min(g.settings.depth, game.compare_depth), 1, 8)
     (runs, per_depth), exact = admitted(lambda: (compare_algorithms(
-        g.rules, g.state, depth, make_heuristic(g.rules, g.settings.heuristic or None),
+        g.rules, g.state, depth,
+        make_heuristic(g.rules, g.settings.heuristic or None, alpha=g.settings.alpha),
         window=g.settings.window), exact_run(g)), heavy=True)
     # Nim: the whole game tree from here, counted (seed 003's "plus de 250'000" for 20)
     whole = nim_tree_size(g.state.remaining, g.rules.k) if isinstance(g.rules, Nim) else None
