@@ -6,7 +6,7 @@ perfect play on both sides, to a draw (0), a win with the mover's ``22 - s``-th 
 0`` on 7x6), or a loss (``s < 0``). Each column's score comes from the first of these that
 knows it:
 
-1. ``rules``: the column wins at once;
+1. ``rules``: the column wins at once, lets the opponent win at once, or fills the board;
 2. ``table``: the persistent table of solved positions (``ai.solved_store``), shared by the
    server's workers and the command line;
 3. ``book``: the opening book, for the positions of 12 stones (``ai.opening_book``);
@@ -226,6 +226,10 @@ def _analyse(solver, g, moves, current, mask, nb, budget, best_only, store, star
         if wins_now & m:
             s = (AREA + 1 - nb) // 2
             found[c] = ColumnScore(c, s, s, "rules")
+    if nb + 1 == AREA:
+        for c in children:
+            if c not in found:          # the last cell, no four: a draw (no search: the
+                found[c] = ColumnScore(c, 0, 0, "rules")     # solver takes no full board)
     safe = non_losing(possible, winning_cells(opponent, mask, g))
     if not wins_now:
         for c, m in children.items():
@@ -305,8 +309,11 @@ def _analyse(solver, g, moves, current, mask, nb, budget, best_only, store, star
     if score is None and complete:
         score = max(x.score for x in open_cols)
     if best is None and score is not None:
-        best = next(c for c in g.order if c in found and found[c].lower == score)
-        best_elapsed = time.perf_counter() - start
+        # a column proven to reach the score; none when the budget ran out first (the score
+        # came from the book or the table, the columns' searches did not finish)
+        best = next((c for c in g.order if c in found and found[c].exact
+                     and found[c].score == score), None)
+        best_elapsed = None if best is None else time.perf_counter() - start
     if store is not None:
         new = {keys[x.column]: -x.score for x in open_cols
                if x.exact and x.column in keys and x.source in ("search", "book")}
