@@ -159,3 +159,17 @@ def test_no_truth_below_the_root_nor_for_other_boards_or_nim(client):
     assert 'class="truth"' not in client.get(
         "/connect4?moves=445&tree=1&level=medium&mode=human-human&w=8").get_data(as_text=True)
     assert 'class="truth"' not in client.get("/nim?tree=1").get_data(as_text=True)
+
+
+def test_a_move_the_exact_solver_chose_says_so_in_the_tree_panel(client):
+    """Expert plays the exact solver's move where the solver proves it (issue 14's ladder),
+    the perfect level always: the tree panel said nothing (perfect) or showed a depth-14
+    search that did not choose the move; it now says the solver chose it, and the handout
+    is refused with a message, not a 500."""
+    for level in ("expert", "perfect"):
+        html = client.get(f"/connect4?moves=4453&tree=1&level={level}&mode=human-ai")\
+            .get_data(as_text=True)
+        caption = re.search(r'id="tree-caption">(.*?)</p>', html, re.S).group(1)
+        assert caption.startswith("The exact solver chose this move: it searched "), caption
+        r = client.get(f"/connect4/tree.svg?moves=4453&tree=1&level={level}&mode=human-ai")
+        assert r.status_code == 400 and "exact solver" in r.get_data(as_text=True)
