@@ -173,3 +173,44 @@ def test_a_move_the_exact_solver_chose_says_so_in_the_tree_panel(client):
         assert caption.startswith("The exact solver chose this move: it searched "), caption
         r = client.get(f"/connect4/tree.svg?moves=4453&tree=1&level={level}&mode=human-ai")
         assert r.status_code == 400 and "exact solver" in r.get_data(as_text=True)
+
+
+# -- the best move first ----------------------------------------------------------------------------
+
+def test_the_best_move_is_named_first_and_read_out_first(client):
+    # 4453, the first player to move: -2 is the best score, in columns 3, 6 and 7 (loss in
+    # 18 moves), the others lose sooner (tests above: the comparison page's row)
+    html = client.get("/connect4/hints?moves=4453&mode=human-human&hints=1", headers=HX)\
+        .get_data(as_text=True)
+    best = re.search(r'id="hints-best">(.*?)</p>', html, re.S).group(1)
+    assert " ".join(best.split()) == "★ Best: columns 3, 6, 7, loss in 18 moves."
+    announce = re.search(r'data-announce="([^"]*)"', html).group(1)
+    assert announce.startswith("Best: columns 3, 6, 7, loss in 18 moves. column 1: loss in ")
+    assert "column 3:" not in announce          # the best columns are not read out twice
+
+
+def test_a_slow_analysis_answers_the_best_move_first_and_the_rest_in_a_second_request(app):
+    # No time for the other columns after the best (as when the analysis is slow): the first
+    # answer has the best move, "computing…" for the others and asks for them itself; the
+    # second (rest=1) has them all, the best still first.
+    app.config["HINTS_THEN_SECONDS"] = 0
+    client = app.test_client()
+    moves = "2164422266"          # 10 stones, not in the table of solved positions yet
+    first = client.get(f"/connect4/hints?moves={moves}&mode=human-human&hints=1", headers=HX)
+    html = first.get_data(as_text=True)
+    assert first.status_code == 200
+    kinds = [k for k, _ in hint_words(html)]
+    assert kinds.count("unknown") >= 3 and "★ best" in html
+    assert "computing…" in html and "not found in time" not in html
+    rest = re.search(r'hx-get="([^"]*rest=1[^"]*)" hx-trigger="load"', html).group(1)
+    second = client.get(rest.replace("&amp;", "&"), headers=HX).get_data(as_text=True)
+    assert "unknown" not in [k for k, _ in hint_words(second)]
+    assert 'hx-trigger="load"' not in second
+    def best(page):
+        return re.search(r"Best: columns? ([\d, ]+),", page).group(1).split(", ")
+    assert set(best(html)) <= set(best(second))      # the first answer's best stays best
+
+
+def test_a_bad_rest_parameter_is_a_400_with_a_message(client):
+    r = client.get("/connect4/hints?moves=44&mode=human-human&hints=1&rest=2", headers=HX)
+    assert r.status_code == 400 and 'role="alert"' in r.get_data(as_text=True)

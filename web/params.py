@@ -37,7 +37,7 @@ LABELS = {
     "moves": _l("Moves"), "at": _l("Move shown"), "play": _l("Autoplay"),
     "tree": _l("Search tree"), "td": _l("Tree depth"), "proj": _l("Projector mode"),
     "path": _l("Tree node"), "step": _l("Step"), "cd": _l("Depth"), "cls": _l("Class code"),
-    "notation": _l("Notation"), "hints": _l("Hints"),
+    "notation": _l("Notation"), "hints": _l("Hints"), "rest": _l("The other columns"),
 }
 
 _WHOLE = re.compile(r"[+-]?[0-9]{1,9}")
