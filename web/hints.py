@@ -60,6 +60,24 @@ class ColumnHint:
     kind: str             # "win", "draw", "loss", "unknown" (budget ran out), "full"
     moves: int = 0        # win/loss: the winner's moves until its four, this one included
     score: int | None = None
+    lower: int | None = None   # "unknown": the interval of Pons' scores proven so far
+    upper: int | None = None
+
+    @property
+    def proven(self) -> str:
+        """What an unknown column's interval proves: "win" or "loss" (the distance not
+        found), "at-least-draw", "at-most-draw", or "" (nothing)."""
+        if self.kind != "unknown" or self.lower is None:
+            return ""
+        if self.lower > 0:
+            return "win"
+        if self.upper < 0:
+            return "loss"
+        if self.lower == 0:
+            return "at-least-draw"
+        if self.upper == 0:
+            return "at-most-draw"
+        return ""
 
 
 @dataclass(frozen=True)
@@ -91,7 +109,7 @@ def hints_of(a: Analysis, pending: bool = False) -> Hints:
         if c is None:
             cols.append(ColumnHint(i + 1, "full"))
         elif not c.exact:
-            cols.append(ColumnHint(i + 1, "unknown"))
+            cols.append(ColumnHint(i + 1, "unknown", lower=c.lower, upper=c.upper))
         else:
             kind, k = outcome(c.score, a.plies, a.width * a.height)
             cols.append(ColumnHint(i + 1, kind, k, c.score))

@@ -285,8 +285,8 @@ class TreePanel:
         state = self.g.states[self.base]
         return state.remaining - sum(path) if hasattr(state, "remaining") else None
 
-    def url(self, action="show", path=None, step=None):
-        extra = {}
+    def url(self, action="show", path=None, step=None, **more):
+        extra = dict(more)
         path = self.path if path is None else path
         if path:
             extra["path"] = self.path_text(path)
