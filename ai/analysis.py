@@ -6,7 +6,7 @@ perfect play on both sides, to a draw (0), a win with the mover's ``22 - s``-th 
 0`` on 7x6), or a loss (``s < 0``). Each column's score comes from the first of these that
 knows it:
 
-1. ``rules``: the column wins at once;
+1. ``rules``: the column wins at once, lets the opponent win at once, or fills the board;
 2. ``table``: the persistent table of solved positions (``ai.solved_store``), shared by the
    server's workers and the command line;
 3. ``book``: the opening book, for the positions of 12 stones (``ai.opening_book``);
@@ -15,11 +15,15 @@ knows it:
 **The best move first.** The position itself is solved first (one null-window search, Pons'
 way): that gives its score and a column that reaches it, which is the first answer (the perfect
 level needs nothing more: ``best_only``). Every other column is then solved knowing it cannot
-score more than the best (a narrower window), centre first.
+score more than the best (a narrower window), centre first, its first null-window probes
+asking whether it reaches the best score, then the one below (most columns score one of
+those two: 6-9% fewer nodes at plies 12-14 than Pons' probe order, bench/bench_analysis.py).
 
-**Bounded.** ``time_limit`` and ``max_nodes`` cover the whole analysis. When they run out, a
-column not solved keeps the interval proven so far (``lower <= score <= upper``), never a guess.
-Every exact score found is added to the table.
+**Bounded.** ``time_limit`` and ``max_nodes`` cover the whole analysis; ``then_time_limit``
+bounds, in addition, the time spent on the other columns once the best move is known (the
+hints answer the best move at once and the rest in a second request when that runs out).
+When they run out, a column not solved keeps the interval proven so far (``lower <= score <=
+upper``), never a guess. Every exact score found is added to the table.
 """
 from __future__ import annotations
 
@@ -160,6 +164,12 @@ class _Budget:
         t = None if self.deadline is None else max(0.0, self.deadline - time.perf_counter())
         return t, self.nodes_left
 
+    def narrow(self, seconds: float | None) -> None:
+        """No more than ``seconds`` from now (None: no change)."""
+        if seconds is not None:
+            until = time.perf_counter() + seconds
+            self.deadline = until if self.deadline is None else min(self.deadline, until)
+
     def spend(self, nodes: int) -> None:
         if self.nodes_left is not None:
             self.nodes_left = max(0, self.nodes_left - nodes)
@@ -167,7 +177,8 @@ class _Budget:
 
 def analyse(moves: str = "", width: int = 7, height: int = 6, *, time_limit: float | None =
             DEFAULT_TIME_LIMIT, max_nodes: int | None = None, best_only: bool = False,
-            store: SolvedStore | None | str = "default", use_book: bool = True) -> Analysis:
+            store: SolvedStore | None | str = "default", use_book: bool = True,
+            then_time_limit: float | None = None) -> Analysis:
     """Every column's exact score in the position after ``moves``.
 
     Args:
@@ -175,6 +186,8 @@ def analyse(moves: str = "", width: int = 7, height: int = 6, *, time_limit: flo
         width, height: board size, 4 to 9 each (the book serves 7x6 only).
         time_limit, max_nodes: budgets of the whole analysis (None: none).
         best_only: stop once the best move and the position's score are known.
+        then_time_limit: seconds for the other columns once the best move is known (None:
+            what is left of ``time_limit``).
         store: a ``SolvedStore``, None for none, or "default" for ``default_store()``.
         use_book: probe the opening book (7x6).
 
@@ -189,14 +202,15 @@ def analyse(moves: str = "", width: int = 7, height: int = 6, *, time_limit: flo
     current, mask, nb = parse_moves(moves, width, height)
     return analyse_position(current, mask, nb, width, height, time_limit=time_limit,
                             max_nodes=max_nodes, best_only=best_only, store=store,
-                            use_book=use_book, moves=moves, start=start)
+                            use_book=use_book, moves=moves, start=start,
+                            then_time_limit=then_time_limit)
 
 
 def analyse_position(current: int, mask: int, plies: int, width: int = 7, height: int = 6, *,
                      time_limit: float | None = DEFAULT_TIME_LIMIT, max_nodes: int | None = None,
                      best_only: bool = False, store: SolvedStore | None | str = "default",
-                     use_book: bool = True, moves: str = "", start: float | None = None
-                     ) -> Analysis:
+                     use_book: bool = True, moves: str = "", start: float | None = None,
+                     then_time_limit: float | None = None) -> Analysis:
     """:func:`analyse` for a position given as Pons' bitboards (``current``: the side to move;
     ``ai.connect4.C4State`` has them)."""
     start = time.perf_counter() if start is None else start
@@ -208,12 +222,13 @@ def analyse_position(current: int, mask: int, plies: int, width: int = 7, height
     try:
         solver._validate(current, mask, nb)
         return _analyse(solver, g, moves, current, mask, nb, _Budget(time_limit, max_nodes, start),
-                        best_only, store, start)
+                        best_only, store, start, then_time_limit)
     finally:
         _give_back(solver, use_book)
 
 
-def _analyse(solver, g, moves, current, mask, nb, budget, best_only, store, start) -> Analysis:
+def _analyse(solver, g, moves, current, mask, nb, budget, best_only, store, start,
+             then_time_limit=None) -> Analysis:
     AREA = g.cells
     possible = (mask + g.bottom) & g.board
     opponent = current ^ mask
@@ -226,6 +241,10 @@ def _analyse(solver, g, moves, current, mask, nb, budget, best_only, store, star
         if wins_now & m:
             s = (AREA + 1 - nb) // 2
             found[c] = ColumnScore(c, s, s, "rules")
+    if nb + 1 == AREA:
+        for c in children:
+            if c not in found:          # the last cell, no four: a draw (no search: the
+                found[c] = ColumnScore(c, 0, 0, "rules")     # solver takes no full board)
     safe = non_losing(possible, winning_cells(opponent, mask, g))
     if not wins_now:
         for c, m in children.items():
@@ -276,6 +295,8 @@ def _analyse(solver, g, moves, current, mask, nb, budget, best_only, store, star
     if score is not None:
         best = next((c for c in g.order if c in found and found[c].lower == score), None)
         best_elapsed = time.perf_counter() - start
+    if best is not None:
+        budget.narrow(then_time_limit)
 
     # Then every other column, knowing none scores more than the best.
     top = score if score is not None else parent_upper
@@ -289,13 +310,17 @@ def _analyse(solver, g, moves, current, mask, nb, budget, best_only, store, star
         if (t is not None and t <= 0) or n == 0:
             found[c] = ColumnScore(c, -((AREA - nb) // 2), top, "")
             continue
-        r = solver.solve_bitboard(*child, time_limit=t, max_nodes=n, known=(-top, AREA))
+        # the first probes ask whether the column reaches the best score, then the one below
+        # (guess): the most common answers, settled in two probes instead of Pons' four or five
+        r = solver.solve_bitboard(*child, time_limit=t, max_nodes=n, known=(-top, AREA),
+                                  guess=-top)
         budget.spend(r.nodes)
         nodes += r.nodes
         lower, upper = -r.upper, -r.lower
         found[c] = ColumnScore(c, lower, min(upper, top), "search" if r.complete else "", r.nodes)
         if best is None and score is not None and r.complete and lower == score:
             best, best_elapsed = c, time.perf_counter() - start   # the stored score's move
+            budget.narrow(then_time_limit)
     for c in children:
         if c not in found:              # best_only: not searched, only bounded by the best
             found[c] = ColumnScore(c, -((AREA - nb) // 2), top, "")
@@ -305,8 +330,11 @@ def _analyse(solver, g, moves, current, mask, nb, budget, best_only, store, star
     if score is None and complete:
         score = max(x.score for x in open_cols)
     if best is None and score is not None:
-        best = next(c for c in g.order if c in found and found[c].lower == score)
-        best_elapsed = time.perf_counter() - start
+        # a column proven to reach the score; none when the budget ran out first (the score
+        # came from the book or the table, the columns' searches did not finish)
+        best = next((c for c in g.order if c in found and found[c].exact
+                     and found[c].score == score), None)
+        best_elapsed = None if best is None else time.perf_counter() - start
     if store is not None:
         new = {keys[x.column]: -x.score for x in open_cols
                if x.exact and x.column in keys and x.source in ("search", "book")}

@@ -14,13 +14,23 @@ budget takes (the default level, ``hard``, needs at most ~51,000 nodes, ~60 ms h
 positions of self-play, for a budget of 300,000 nodes and 1 s), except for ``expert``, which
 searches as deep as 1 s allows: its move may depend on the server's load.
 
+``expert`` first asks the exact solver (``exact_nodes``: the best move only, within that many
+nodes and half its time, ``ai.perfect``): where the solver proves the value within that
+budget (with the opening book, nearly always before ply 12 and after ply 20; a little less
+often between), expert plays its move; elsewhere its search. That is what puts it clearly
+above ``hard`` (``bench/bench_levels.py``: the levels' first blunders come around ply 12,
+inside what the book covers). Its tree panel then says that the solver chose the move.
+
 ``perfect`` is not a search to a depth but the exact solver (``ai.perfect``): it keeps the
 game-theoretic value, from the first move (the opening book and the compiled solver make that
 fast on 7x6; within 3 s, else it plays ``hard``'s move and says the result is incomplete).
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
+
+from .connect4 import Connect4
 
 from .engine import search, with_tree
 from .heuristics import make_heuristic
@@ -42,6 +52,7 @@ class Level:
     fast: bool = True         # the fast Connect-4 loop where it applies (ai.engine)
     heuristic_options: dict = field(default_factory=dict)   # e.g. {"alpha": 0.3}: seed 004's
     #                           adjusted heuristic's weight (ai.heuristics.make_heuristic)
+    exact_nodes: int = 0      # Connect-4: the exact solver first, within this many nodes (0: no)
 
     @property
     def load_independent(self) -> bool:
@@ -68,11 +79,25 @@ class Level:
             options = {"time_limit": self.time_limit, "max_nodes": self.max_nodes, **overrides}
             return perfect_play(game, state, time_limit=options["time_limit"],
                                 max_nodes=options["max_nodes"], fallback=LEVELS["hard"])
-        return search(self.algorithm, game, state, **{**self.options(game), **overrides})
+        options = {**self.options(game), **overrides}
+        if self.exact_nodes and isinstance(game, Connect4) and "depth" not in overrides:
+            start, seconds = time.perf_counter(), options["time_limit"]
+            state = game.initial_state() if state is None else state
+            proven = perfect_play(game, state, max_nodes=self.exact_nodes,
+                                  time_limit=None if seconds is None else seconds / 2)
+            if proven.complete:
+                return proven
+            if seconds is not None:      # the search gets what is left, half at least
+                options["time_limit"] = max(seconds / 2,
+                                            seconds - (time.perf_counter() - start))
+        return search(self.algorithm, game, state, **options)
 
     def with_tree(self, game, state, result: SearchResult, **overrides) -> SearchResult:
         """``result``, this level's search of ``state`` made before (``overrides`` as then),
-        with its tree (``ai.engine.with_tree``: the replay alone)."""
+        with its tree (``ai.engine.with_tree``: the replay alone); a move the exact solver
+        chose has no tree."""
+        if result.algorithm == PERFECT_ALGORITHM:
+            return result
         return with_tree(self.algorithm, game, state, result,
                          **{**self.options(game), **overrides})
 
@@ -84,8 +109,9 @@ LEVELS = {
     "medium": Level("medium", "alphabeta-tt", 5, 1.0, {"connect4": "threats", "nim": "course"},
                     200_000),
     "hard": Level("hard", "iterative", 9, 1.0, {"connect4": "threats", "nim": "exact"}, 300_000),
+    # The exact solver first (up to 2 million nodes, ~0.4 s here), else the search.
     "expert": Level("expert", "iterative", 14, 1.0, {"connect4": "threats", "nim": "exact"},
-                    400_000),
+                    400_000, exact_nodes=2_000_000),
     # The exact solver (ai.perfect): no depth; 3 s and 20 million nodes at most. Over whole
     # games a reply takes 0.12 ms at the median, 37 ms at p95, 0.8 s at worst, on a loaded
     # machine (positions just past the book are the slowest: bench/bench_levels.py).

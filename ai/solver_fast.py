@@ -80,12 +80,17 @@ class FastSolver(Solver):
 
     def solve_bitboard(self, current: int, mask: int, moves_played: int, *, weak: bool = False,
                        max_nodes: int | None = None, time_limit: float | None = None,
-                       known: tuple[int, int] | None = None) -> SolveResult:
+                       known: tuple[int, int] | None = None,
+                       guess: int | None = None) -> SolveResult:
         """Solve a position given as bitboards; see ``ai.solver.solve_bitboard``.
 
         ``known``: an interval ``(lower, upper)`` the score is already known to lie in (the
         analysis knows that no column beats the best one): the null-window probes start
-        from it. A wrong interval gives a wrong score."""
+        from it. A wrong interval gives a wrong score.
+
+        ``guess``: a likely score; the first probes ask whether the score is above it, then
+        above the one below, before Pons' order takes over (only the number of probes
+        changes, never the score)."""
         if not self.compiled:
             return super().solve_bitboard(current, mask, moves_played, weak=weak,
                                           max_nodes=max_nodes, time_limit=time_limit)
@@ -119,11 +124,16 @@ class FastSolver(Solver):
         best = None
         complete = True
         while lo < hi:
-            med = lo + (hi - lo) // 2            # Pons' probe order, as ai.solver
-            if med <= 0 and -((-lo) // 2) < med:
-                med = -((-lo) // 2)
-            elif med >= 0 and hi // 2 > med:
-                med = hi // 2
+            if guess is not None and lo <= guess < hi:
+                med = guess                      # is the score above the guess? then at it?
+                guess = guess - 1 if guess - 1 >= lo else None
+            else:
+                guess = None
+                med = lo + (hi - lo) // 2        # Pons' probe order, as ai.solver
+                if med <= 0 and -((-lo) // 2) < med:
+                    med = -((-lo) // 2)
+                elif med >= 0 and hi // 2 > med:
+                    med = hi // 2
             r, col = K.root(current, mask, nb, med, med + 1, self._geo, self._tt_keys,
                             self._tt_vals, self._book_keys, self._book_scores, state, deadline,
                             self._moves, self._scores)

@@ -27,7 +27,10 @@ os.environ.setdefault("MINIMAX_SOLVED_DB", os.path.join(tempfile.mkdtemp(prefix=
 
 @pytest.fixture()
 def app(tmp_path):
-    return create_app({"TESTING": True, "CLASS_DB": str(tmp_path / "classes.sqlite3")})
+    # HINTS_THEN_SECONDS: every column's hint in the first answer, however loaded the machine
+    # (tests/test_hints.py sets it to 0 to see the best move answered first, the rest after)
+    return create_app({"TESTING": True, "CLASS_DB": str(tmp_path / "classes.sqlite3"),
+                       "HINTS_THEN_SECONDS": 60})
 
 
 @pytest.fixture()

@@ -202,3 +202,41 @@ def test_the_cli_rejects_bad_moves_in_one_line(moves):
     out = run("analyse", "connect4", moves, "--no-store")
     assert out.returncode == 2
     assert out.stderr.startswith("error: ") and out.stderr.count("\n") == 1
+
+
+def test_the_last_empty_cell_is_a_draw_even_when_the_table_knows_the_position(tmp_path):
+    """A position of 41 stones whose score the table already holds: its one column fills the
+    board. The analysis searched that full board and the solver refused it ("game already
+    over"), which the perfect level met in a long game once the table held the position."""
+    import random
+
+    from ai.connect4 import Connect4
+    game = Connect4()
+    for seed in range(500):
+        rng, state, moves = random.Random(seed), game.initial_state(), ""
+        while not game.is_terminal(state) and state.moves < 41:
+            # a move that makes no four, when there is one: the board fills up
+            quiet = [m for m in game.actions(state)
+                     if not game.is_terminal(game.result(state, m))]
+            m = rng.choice(quiet or game.actions(state))
+            state, moves = game.result(state, m), moves + str(m + 1)
+        if state.moves == 41 and not game.is_terminal(state) and \
+                game.result(state, game.actions(state)[0]).over != 1:
+            break
+    else:
+        pytest.fail("no drawn 41-stone position found")
+    store = SolvedStore(str(tmp_path / "solved.sqlite3"))
+    for _ in range(2):                  # the second time, the position is in the table
+        a = analyse(moves, store=store)
+        assert (a.score, a.complete) == (0, True)
+        assert [c.source for c in a.columns if c is not None] == ["rules"]
+
+
+def test_a_budget_that_runs_out_after_the_books_score_gives_no_best_move_not_an_error():
+    # 12 stones: the book gives the position's score at once, but each column needs a search
+    # past it; with 1,000 nodes none finishes. This raised StopIteration (the perfect level
+    # and expert, with their node budgets, met it).
+    moves = "216442226663"
+    a = analyse(moves, store=None, max_nodes=1000)
+    assert a.score == 3 and a.best_move is None and not a.complete
+    assert all(c.lower <= 3 and c.upper == 3 for c in a.columns)

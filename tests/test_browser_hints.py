@@ -16,6 +16,8 @@ def test_hints_update_after_a_move_and_are_announced(page, live_server, artifact
     expect(page.locator("#hints .hint").nth(3)).to_contain_text("win")
     expect(page.locator("#hints .hint").nth(3)).to_contain_text("best")
     expect(page.locator("#hints .hint").nth(2)).to_contain_text("draw")
+    # the best move named first, above the row
+    expect(page.locator("#hints-best")).to_have_text("★ Best: column 4, win in 21 moves.")
     page.screenshot(path=str(artifacts / "hints-empty-board.png"), full_page=True)
 
     held = []
@@ -31,7 +33,8 @@ def test_hints_update_after_a_move_and_are_announced(page, live_server, artifact
     # after 4 every column loses for the second player (the first wins): the slowest is marked
     expect(page.locator("#hints .hint.best")).not_to_have_count(0)
     assert "hints=1" in page.url and "moves=4" in page.url            # kept in the link
-    expect(page.locator("#live")).to_contain_text("column 1:")         # read out
+    expect(page.locator("#live")).to_contain_text("Best: column")      # read out, best first
+    assert page.locator("#live").inner_text().startswith("Best: column")
     page.screenshot(path=str(artifacts / "hints-after-a-move.png"), full_page=True)
 
 

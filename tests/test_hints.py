@@ -153,9 +153,151 @@ def test_the_truth_is_asked_for_with_the_hints_setting(client):
     assert 'class="truth"' in client.get(offer.replace("&amp;", "&")).get_data(as_text=True)
 
 
-def test_no_truth_below_the_root_nor_for_other_boards_or_nim(client):
-    assert 'class="truth"' not in client.get(
-        "/connect4/tree?moves=445&tree=1&level=medium&mode=human-human&path=3&hints=1").get_data(as_text=True)
+def test_no_truth_too_deep_below_the_root_nor_for_other_boards_or_nim(client):
+    # medium searches 445 to depth 5: its node 3434 (4 plies down) is drawn but too deep
+    html = client.get("/connect4/tree?moves=445&tree=1&level=medium&mode=human-human"
+                      "&path=3434&hints=1").get_data(as_text=True)
+    assert 'class="truth"' not in html and "truth-offer" not in html
     assert 'class="truth"' not in client.get(
         "/connect4?moves=445&tree=1&level=medium&mode=human-human&w=8").get_data(as_text=True)
     assert 'class="truth"' not in client.get("/nim?tree=1").get_data(as_text=True)
+
+
+# -- the truth below the root -----------------------------------------------------------------------
+
+def row_words(html: str) -> dict:
+    """The truth row: column -> (outcome words, the searched value or None, its mark)."""
+    part = html[html.index('class="hints-row truth-row'):]
+    part = part[:part.index("</ol>")]
+    out = {}
+    for body in re.findall(r"<li[^>]*>(.*?)</li>", part, re.S):
+        col = int(re.search(r'class="hint-col">col\. (\d+)', body).group(1))
+        word = re.search(r'class="hint-word">(.*?)</span>', body, re.S).group(1).strip()
+        searched = re.search(r'class="hint-searched">searched: (.*?)</span>', body)
+        mark = re.search(r'class="hint-best">(.*?)</span>', body)
+        out[col] = (word, searched and searched.group(1), mark and mark.group(1))
+    return out
+
+
+def test_a_node_below_the_root_gets_its_moves_exact_outcomes_beside_the_searched_values(client):
+    # medium on 445 (depth 5): the node 3 is the position 4453, the first player to move.
+    # Its exact outcomes for that player (the comparison page's row above: -2, "loss in 18
+    # moves", is the best, in columns 3, 6 and 7; every other column loses sooner).
+    html = client.get("/connect4/tree?moves=445&tree=1&level=medium&mode=human-human&path=3"
+                      "&hints=1").get_data(as_text=True)
+    text = truth_text(html)
+    assert "> At min 3, 1 ply below the root (outcomes for the player to move there):" in text
+    row = row_words(html)
+    assert [c for c, (w, _, _) in row.items() if w == "loss in 18 moves"] == [3, 6, 7]
+    assert all(w.startswith("loss in ") for w, _, _ in row.values())
+    # every move the search looked at has its searched value beside the exact one
+    assert all(v is not None for _, v, _ in row.values())
+    # the node is on the principal variation (medium plays 3 at the root): its choice is judged
+    chosen = [c for c, (_, _, m) in row.items() if m and "chosen" in m]
+    assert len(chosen) == 1
+    assert ("No column does better." in text) == (chosen[0] in (3, 6, 7))
+
+
+def test_a_misjudged_move_below_the_root_is_marked(client):
+    # easy on 445 plays 4 (depth 2); at that node the opponent's search expected its column 4,
+    # but column 3 (or 6) wins at once for it: "win in 2 moves" (its second move)
+    html = client.get("/connect4/tree?moves=445&tree=1&level=easy&mode=human-human&path=4"
+                      "&hints=1").get_data(as_text=True)
+    text = truth_text(html)
+    assert "the search expected column 4 here" in text
+    assert "Misjudged: columns 3, 6 do better." in text
+    row = row_words(html)
+    assert row[3][0] == row[6][0] == "win in 2 moves" and "better" in row[3][2]
+
+
+def test_off_the_principal_variation_a_cut_off_is_not_called_a_choice(client):
+    # easy on 445: the node 1 is refuted by its first reply (a cut-off); no move is judged
+    html = client.get("/connect4/tree?moves=445&tree=1&level=easy&mode=human-human&path=1"
+                      "&hints=1").get_data(as_text=True)
+    text = truth_text(html)
+    assert "off the principal variation" in text and "a bound" in text
+    assert "Misjudged" not in text and "No column does better" not in text
+
+
+def test_below_the_root_the_truth_is_offered_without_the_hints_setting(client):
+    html = client.get("/connect4/tree?moves=445&tree=1&level=medium&mode=human-human&path=34")\
+        .get_data(as_text=True)
+    assert 'class="truth"' not in html
+    offer = re.search(r'<p class="truth-offer"><a href="([^"]*)"', html).group(1)
+    assert "hints=1" in offer and "path=34" in offer
+    assert "At max 34, 2 plies below the root" in truth_text(
+        client.get(offer.replace("&amp;", "&")).get_data(as_text=True))
+
+
+def test_a_move_the_exact_solver_chose_says_so_in_the_tree_panel(client):
+    """Expert plays the exact solver's move where the solver proves it (issue 14's ladder),
+    the perfect level always: the tree panel said nothing (perfect) or showed a depth-14
+    search that did not choose the move; it now says the solver chose it, and the handout
+    is refused with a message, not a 500."""
+    for level in ("expert", "perfect"):
+        html = client.get(f"/connect4?moves=4453&tree=1&level={level}&mode=human-ai")\
+            .get_data(as_text=True)
+        caption = re.search(r'id="tree-caption">(.*?)</p>', html, re.S).group(1)
+        assert caption.startswith("The exact solver chose this move: it searched "), caption
+        r = client.get(f"/connect4/tree.svg?moves=4453&tree=1&level={level}&mode=human-ai")
+        assert r.status_code == 400 and "exact solver" in r.get_data(as_text=True)
+
+
+# -- the best move first ----------------------------------------------------------------------------
+
+def test_the_best_move_is_named_first_and_read_out_first(client):
+    # 4453, the first player to move: -2 is the best score, in columns 3, 6 and 7 (loss in
+    # 18 moves), the others lose sooner (tests above: the comparison page's row)
+    html = client.get("/connect4/hints?moves=4453&mode=human-human&hints=1", headers=HX)\
+        .get_data(as_text=True)
+    best = re.search(r'id="hints-best">(.*?)</p>', html, re.S).group(1)
+    assert " ".join(best.split()) == "★ Best: columns 3, 6, 7, loss in 18 moves."
+    announce = re.search(r'data-announce="([^"]*)"', html).group(1)
+    assert announce.startswith("Best: columns 3, 6, 7, loss in 18 moves. column 1: loss in ")
+    assert "column 3:" not in announce          # the best columns are not read out twice
+
+
+def test_a_slow_analysis_answers_the_best_move_first_and_the_rest_in_a_second_request(app):
+    # No time for the other columns after the best (as when the analysis is slow): the first
+    # answer has the best move, "computing…" for the others and asks for them itself; the
+    # second (rest=1) has them all, the best still first.
+    app.config["HINTS_THEN_SECONDS"] = 0
+    client = app.test_client()
+    moves = "2164422266"          # 10 stones, not in the table of solved positions yet
+    first = client.get(f"/connect4/hints?moves={moves}&mode=human-human&hints=1", headers=HX)
+    html = first.get_data(as_text=True)
+    assert first.status_code == 200
+    kinds = [k for k, _ in hint_words(html)]
+    assert kinds.count("unknown") >= 3 and "★ best" in html
+    assert "computing…" in html and "not found in time" not in html
+    rest = re.search(r'hx-get="([^"]*rest=1[^"]*)" hx-trigger="load"', html).group(1)
+    second = client.get(rest.replace("&amp;", "&"), headers=HX).get_data(as_text=True)
+    assert "unknown" not in [k for k, _ in hint_words(second)]
+    assert 'hx-trigger="load"' not in second
+    def best(page):
+        return re.search(r"Best: columns? ([\d, ]+),", page).group(1).split(", ")
+    assert set(best(html)) <= set(best(second))      # the first answer's best stays best
+
+
+def test_a_bad_rest_parameter_is_a_400_with_a_message(client):
+    r = client.get("/connect4/hints?moves=44&mode=human-human&hints=1&rest=2", headers=HX)
+    assert r.status_code == 400 and 'role="alert"' in r.get_data(as_text=True)
+
+
+def test_an_unproven_column_says_what_its_interval_proves_and_nothing_more():
+    # No time after the best move: the other columns are only bounded by it. After 4 the
+    # second player's best loses (-1) and after 3 it draws (0):
+    # every other column is then a loss, or at most a draw, which the full analysis confirms.
+    from ai.analysis import analyse
+    from web.hints import hints_of
+    holds = {"win": lambda s: s > 0, "loss": lambda s: s < 0, "at-least-draw": lambda s: s >= 0,
+             "at-most-draw": lambda s: s <= 0}
+    for moves, expected in (("4", "loss"), ("3", "at-most-draw")):
+        quick = hints_of(analyse(moves, store=None, then_time_limit=0))
+        full = analyse(moves, store=None)
+        unknown = [c for c in quick.columns if c.kind == "unknown"]
+        assert unknown, moves
+        for c in unknown:
+            assert c.proven == expected, (moves, c)
+            assert c.lower <= full.scores[c.column - 1] <= c.upper
+            assert holds[c.proven](full.scores[c.column - 1])

@@ -42,3 +42,47 @@ def test_only_the_expert_and_perfect_levels_depend_on_the_clock():
     # perfect only when its 3 s run out before the value is proven (then it plays hard's move)
     assert [name for name, lv in LEVELS.items() if not lv.load_independent] == ["expert", "perfect"]
     assert LEVELS[DEFAULT_LEVEL].load_independent
+
+
+def test_the_expert_level_keeps_the_exact_outcome_where_hard_blunders(monkeypatch):
+    """Issue 14's ladder: expert asks the exact solver first. In positions of real games where
+    the default level worsens the exact outcome (checked by a referee solver of the test's
+    own, itself checked against Pons' published scores), expert does not."""
+    import random
+
+    from ai import analysis, opening_book
+    from ai.solver_fast import FastSolver
+
+    monkeypatch.setattr(analysis, "default_store", lambda: None)
+    referee = FastSolver(7, 6, book=opening_book.shared())
+
+    def exact(state):
+        return referee.solve_bitboard(state.current, state.mask, state.moves).score
+
+    def after_score(state, move):
+        after = game.result(state, move)
+        if game.is_terminal(after):
+            return (43 - state.moves) // 2 if after.over == 1 else 0
+        return -exact(after)
+
+    def sign(x):
+        return (x > 0) - (x < 0)
+
+    game, hard, expert = Connect4(), LEVELS[DEFAULT_LEVEL], LEVELS["expert"]
+    found = []
+    for seed in range(40):
+        rng, state = random.Random(seed), game.initial_state()
+        for _ in range(4):
+            state = game.result(state, rng.choice(game.actions(state)))
+        while not game.is_terminal(state) and len(found) < 4:
+            move = hard.play(game, state).move
+            before = exact(state)
+            if sign(after_score(state, move)) < sign(before):
+                found.append((state, before))
+            state = game.result(state, move)
+        if len(found) == 4:
+            break
+    assert len(found) == 4
+    for state, before in found:
+        r = expert.play(game, state)
+        assert sign(after_score(state, r.move)) == sign(before), (state.moves, state.mask)

@@ -9,10 +9,11 @@ import json
 import random
 import re
 import time
+from dataclasses import replace
 
 import pytest
 
-from ai import cli
+from ai import analysis, cli
 from ai.connect4 import Connect4
 from ai.engine import search
 from ai.heuristics import CellValues, Threats
@@ -79,6 +80,15 @@ def test_recording_the_tree_never_changes_the_move_value_or_node_count(monkeypat
         plain = LEVELS[level].play(game, state)
         recorded = LEVELS[level].play(game, state, record=True)
         seen = (game.name, moves, level)
+        if plain.algorithm == "exact":
+            # expert: the exact solver proved the move (its node count depends on what its
+            # table already held); no tree to draw, recorded or not
+            assert level == "expert" and plain.complete, seen
+            assert (recorded.move, recorded.value, recorded.tree) == \
+                (plain.move, plain.value, None), seen
+            data = cli_json(capsys, game, moves, level, "--record")
+            assert (data["move"], data["value"]) == (plain.move + 1, plain.value), seen
+            continue
         assert (recorded.move, recorded.value, recorded.stats.nodes, recorded.stats.depth) == \
             (plain.move, plain.value, plain.stats.nodes, plain.stats.depth), seen
         assert plain.tree is None and recorded.tree is not None, seen
@@ -100,6 +110,27 @@ def test_recording_the_tree_never_changes_the_move_value_or_node_count(monkeypat
             assert (data["move"], data["value"], data["nodes"], data["depth"]) == \
                 (move, plain.value, plain.stats.nodes, plain.stats.depth), (seen, record)
             assert ("explored" in data) == bool(record)
+
+
+def test_the_expert_level_searches_and_records_where_the_solver_does_not_prove_its_move(
+        monkeypatch):
+    # a node budget of 1 stands in for a position the solver cannot prove in 2 million
+    # (no table of solved positions: it would know the positions other tests analysed)
+    monkeypatch.setattr(time, "perf_counter", SteadyClock())
+    monkeypatch.setattr(analysis, "default_store", lambda: None)
+    expert = replace(LEVELS["expert"], exact_nodes=1)
+    searched = 0
+    for game, moves in POSITIONS:
+        state = position(game, moves)
+        plain = expert.play(game, state)
+        if plain.algorithm == "exact":      # settled by the rules or the book: no search
+            continue
+        searched += 1
+        recorded = expert.play(game, state, record=True)
+        assert (recorded.move, recorded.value, recorded.stats.nodes) == \
+            (plain.move, plain.value, plain.stats.nodes), moves
+        assert recorded.tree is not None and recorded.tree.nodes[0].value == plain.value
+    assert searched >= 4
 
 
 def test_the_perfect_level_draws_no_tree_and_asking_for_one_changes_nothing():

@@ -243,3 +243,14 @@ def test_the_search_is_compiled_without_the_gil():
     # clock reading, the search is back in Python, which hands the GIL over anyway.)
     for fn in (solver_kernel.negamax, solver_kernel.root, solver_kernel.book_probe):
         assert fn.targetoptions.get("nogil") is True
+
+
+def test_a_guess_changes_the_probes_never_the_score():
+    # Pons' published scores; guesses right, one off, and far off on either side
+    s = FastSolver(7, 6)
+    for moves, published in pons_set("L2_R1")[:40:4]:
+        current, mask, nb = parse_moves(moves)
+        for guess in (published, published - 1, published + 1, -15, 15):
+            s.reset()
+            r = s.solve_bitboard(current, mask, nb, guess=guess)
+            assert r.score == published, (moves, guess)

@@ -9,6 +9,14 @@ hints and the hints follow every move. Without JavaScript the placeholder is a l
 route, which then answers the whole page with the hints in it. The analysis goes through the
 admission lanes (heavy: it may take up to ``TIME_LIMIT``).
 
+**The best move first.** The analysis finds the best move first (``ai.analysis``); the answer
+names it first ("Best: column 4, win in 11 moves"), in the picture and in what is read out.
+When the other columns take longer than ``THEN_TIME_LIMIT`` after it, the answer does not
+wait for them: it gives the best move at once, the others it has proven, and "computing" for
+the rest, which a second request (``rest=1``: the whole ``TIME_LIMIT``, the table of solved
+positions keeping what the first one found) fills in. (``HINTS_THEN_SECONDS`` in the app's
+configuration replaces ``THEN_TIME_LIMIT``: the tests make it 0 to see the two answers.)
+
 ``init_app`` also decides where the table of solved positions lives (``SOLVED_DB`` in the
 app's configuration, else ``MINIMAX_SOLVED_DB``, else the instance folder) and warms the
 compiled solver up when a worker starts (numba's machine code compiled or loaded from its
@@ -22,7 +30,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from flask import Blueprint, Flask, request, url_for
+from flask import Blueprint, Flask, current_app, request, url_for
 
 from ai import analysis, opening_book
 from ai.analysis import Analysis, outcome
@@ -32,10 +40,11 @@ from .admission import Busy, admitted
 from .games import GameSpec
 from .htmx import is_htmx, render
 from .i18n import tr
-from .params import BadRequest, Game, parse_game
+from .params import BadRequest, Game, parse_game, read_flag
 
 bp = Blueprint("hints", __name__)
 TIME_LIMIT = 3.0              # seconds: all columns take at most ~0.6 s here, 1.2 s loaded (README)
+THEN_TIME_LIMIT = 0.3         # seconds for the other columns before the best move is answered alone
 _warm = threading.Event()
 
 
@@ -51,6 +60,24 @@ class ColumnHint:
     kind: str             # "win", "draw", "loss", "unknown" (budget ran out), "full"
     moves: int = 0        # win/loss: the winner's moves until its four, this one included
     score: int | None = None
+    lower: int | None = None   # "unknown": the interval of Pons' scores proven so far
+    upper: int | None = None
+
+    @property
+    def proven(self) -> str:
+        """What an unknown column's interval proves: "win" or "loss" (the distance not
+        found), "at-least-draw", "at-most-draw", or "" (nothing)."""
+        if self.kind != "unknown" or self.lower is None:
+            return ""
+        if self.lower > 0:
+            return "win"
+        if self.upper < 0:
+            return "loss"
+        if self.lower == 0:
+            return "at-least-draw"
+        if self.upper == 0:
+            return "at-most-draw"
+        return ""
 
 
 @dataclass(frozen=True)
@@ -60,20 +87,35 @@ class Hints:
     complete: bool
     ms: float
     nodes: int
+    pending: bool = False  # some columns follow in a second request (the best is known)
+    best_ms: float = 0.0   # until the best move was known
+
+    @property
+    def best_first(self) -> tuple:
+        """The open columns, the best ones first, then the others in column order: the order
+        in which they are read out."""
+        rest = [h for h in self.columns if h.column not in self.best and h.kind != "full"]
+        return tuple(self.columns[c - 1] for c in self.best) + tuple(rest)
+
+    @property
+    def best_hint(self):
+        """The first best column's hint, or None (not known in time)."""
+        return self.columns[self.best[0] - 1] if self.best else None
 
 
-def hints_of(a: Analysis) -> Hints:
+def hints_of(a: Analysis, pending: bool = False) -> Hints:
     cols = []
     for i, c in enumerate(a.columns):
         if c is None:
             cols.append(ColumnHint(i + 1, "full"))
         elif not c.exact:
-            cols.append(ColumnHint(i + 1, "unknown"))
+            cols.append(ColumnHint(i + 1, "unknown", lower=c.lower, upper=c.upper))
         else:
             kind, k = outcome(c.score, a.plies, a.width * a.height)
             cols.append(ColumnHint(i + 1, kind, k, c.score))
     best = tuple(h.column for h in cols if h.score is not None and h.score == a.score)
-    return Hints(tuple(cols), best, a.complete, a.elapsed * 1000, a.nodes)
+    return Hints(tuple(cols), best, a.complete, a.elapsed * 1000, a.nodes,
+                 pending and not a.complete and bool(best), a.best_elapsed * 1000)
 
 
 @dataclass(frozen=True)
@@ -106,11 +148,16 @@ def exact_run(g: Game) -> ExactRun | None:
                     kind, k, a.nodes, a.elapsed * 1000, seconds)
 
 
-def compute_hints(g: Game) -> Hints:
+def compute_hints(g: Game, rest: bool = False) -> Hints:
+    """The hints of the position shown: the best move first, the other columns within
+    ``THEN_TIME_LIMIT`` after it (``pending`` when some remain), or with ``rest`` (the second
+    request) within the whole ``TIME_LIMIT``."""
     state = g.state
+    then = None if rest else current_app.config.get("HINTS_THEN_SECONDS", THEN_TIME_LIMIT)
     a = admitted(lambda: analysis.analyse_position(
-        state.current, state.mask, state.moves, 7, 6, time_limit=TIME_LIMIT), heavy=True)
-    return hints_of(a)
+        state.current, state.mask, state.moves, 7, 6, time_limit=TIME_LIMIT,
+        then_time_limit=then), heavy=True)
+    return hints_of(a, pending=not rest)
 
 
 @bp.get("/<game:game>/hints")
@@ -124,7 +171,11 @@ def hints(game: GameSpec):
         return render("_hints.html", block="hints", status=400, g=g, hints_error=tr(BadRequest(
             "hints are given for a 7x6 Connect-4 game that is not over")))
     try:
-        h = compute_hints(g)
+        rest = read_flag(request.args, "rest")
+    except BadRequest as err:
+        return render("_hints.html", block="hints", status=400, g=g, hints_error=tr(err))
+    try:
+        h = compute_hints(g, rest=rest)
     except Busy as err:
         response = render("_hints.html", block="hints", status=err.status, g=g,
                           hints_error=tr(err))
@@ -137,8 +188,8 @@ def hints(game: GameSpec):
     return render("_hints.html", block="hints", g=g, hints=h)
 
 
-def hints_url(g: Game) -> str:
-    return url_for("hints.hints", game=g.settings.game, **g.query())
+def hints_url(g: Game, **extra) -> str:
+    return url_for("hints.hints", game=g.settings.game, **g.query(), **extra)
 
 
 def warm_up(app: Flask) -> None:

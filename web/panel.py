@@ -13,6 +13,7 @@ from ai.connect4 import Connect4
 from ai.heuristics import AdjustedCells
 from ai.position import columns_of
 from ai.levels import LEVELS, Level
+from ai.perfect import ALGORITHM as PERFECT_ALGORITHM
 from ai.scores import SearchResult
 from ai.table_view import zobrist_step
 from ai.tree_view import (at_step, caption_counts, counts_at, finished_search, node_at,
@@ -160,7 +161,8 @@ def ai_move(g: Game, record=False) -> tuple[AIMove, SearchResult]:
     # deadline) is counted but was never searched, nor drawn in the panel.
     nodes = r.stats.nodes - 1 if stop else r.stats.nodes
     return (AIMove(r.move, g.rules.format_move(r.move), r.value, nodes, r.stats.depth, ms,
-                   ALGORITHM_LABELS[g.settings.algorithm], r.complete, stop,
+                   ALGORITHM_LABELS[r.algorithm if r.algorithm == PERFECT_ALGORITHM
+                                    else g.settings.algorithm], r.complete, stop,
                    bool(r.root_values)), r)
 
 
@@ -328,8 +330,8 @@ class TreePanel:
         state = self.g.states[self.base]
         return state.remaining - sum(path) if hasattr(state, "remaining") else None
 
-    def url(self, action="show", path=None, step=None):
-        extra = {}
+    def url(self, action="show", path=None, step=None, **more):
+        extra = dict(more)
         path = self.path if path is None else path
         if path:
             extra["path"] = self.path_text(path)
@@ -377,7 +379,25 @@ class UndrawnSearch:
         return self.result.stats.nodes - (1 if self.stop else 0)
 
 
-def tree_panel(g: Game, args, result: SearchResult | None = None) -> TreePanel | UndrawnSearch | None:
+@dataclass(frozen=True)
+class SolvedMove:
+    """A move the exact solver chose (the perfect level; ``expert`` where the solver proved
+    its move within its budget): no depth-limited search, so no tree; the panel says so, with
+    the positions the solver searched, instead of a size that reads as a search's."""
+
+    g: Game
+    about: str
+    result: SearchResult
+    too_large = True          # no tree drawn (the same branches as a search too large)
+    solved = True
+
+    @property
+    def explored(self) -> int:
+        return self.result.stats.nodes
+
+
+def tree_panel(g: Game, args, result: SearchResult | None = None
+               ) -> TreePanel | UndrawnSearch | SolvedMove | None:
     """The panel for ``g``: ``result`` when the search was just made, else the search
     recomputed; folded around the ``path`` parameter, at the ``step`` parameter."""
     found = searched_position(g)
@@ -394,6 +414,8 @@ def tree_panel(g: Game, args, result: SearchResult | None = None) -> TreePanel |
         result = searched(g.settings, g.rules, g.states[base], record=True,
                           depth=g.settings.tree_depth, focus=path,
                           heavy=is_heavy(g.settings, record=True))
+    if result.tree is None and result.algorithm == PERFECT_ALGORITHM:
+        return SolvedMove(g, about, result)
     if result.tree is None:     # too large to record, or not even depth 1 finished
         return (UndrawnSearch(g, about, result, TREE_MAX_NODES, stop_of(result, *budget))
                 if result.stats.nodes > TREE_MAX_NODES else None)

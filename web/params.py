@@ -40,6 +40,7 @@ LABELS = {
     "path": _l("Tree node"), "step": _l("Step"), "cd": _l("Depth"), "cls": _l("Class code"),
     "notation": _l("Notation"), "hints": _l("Hints"), "players": _l("Players' names"),
     "alpha": _l("α (adjusted heuristic)"), "side": _l("From the side of"),
+    "rest": _l("The other columns"),
 }
 
 _WHOLE = re.compile(r"[+-]?[0-9]{1,9}")

@@ -147,6 +147,8 @@ def tree_svg(game: GameSpec):
     panel = tree_panel(g, request.args)
     if panel is None:
         raise BadRequest("no search to draw: the game is over")
+    if getattr(panel, "solved", False):
+        raise BadRequest("the exact solver chose this move: there is no search tree to draw")
     if panel.too_large:
         raise BadRequest("this search explored %(n)s nodes: too many to draw (at most %(most)s)",
                          n=panel.result.stats.nodes, most=panel.limit)
