@@ -38,6 +38,12 @@ def default_path() -> str | None:
     return None if path in ("", "off") else path
 
 
+def _transient(err: sqlite3.OperationalError) -> bool:
+    """A lock held by another process: the next call may succeed."""
+    text = str(err).lower()
+    return "locked" in text or "busy" in text
+
+
 @dataclass
 class SolvedStore:
     """The table in the SQLite file at ``path`` (created with its directory when missing)."""
@@ -60,6 +66,11 @@ class SolvedStore:
                 self._ready = True
             con.execute("PRAGMA synchronous=NORMAL")
             return con
+        except sqlite3.OperationalError as err:
+            if _transient(err):     # workers starting together: another one sets the file up
+                return None         # (switching to WAL does not wait): try again next time
+            self.error = f"{self.path}: {err}"
+            return None
         except (OSError, sqlite3.Error) as err:
             self.error = f"{self.path}: {err}"
             return None

@@ -163,6 +163,23 @@ def test_concurrent_workers_share_the_table_without_losing_rows(tmp_path):
     assert s.get_many(7, 6, [0, 299, 599, 600]) == {0: -3, 299: 299 % 7 - 3, 599: 599 % 7 - 3}
 
 
+def test_a_worker_that_meets_another_one_s_lock_at_start_keeps_its_table(tmp_path):
+    # Workers start together: one sets the file up while another opens it. A lock met then
+    # is a moment's wait, not a broken file: the store must not turn itself off for good
+    # (it did, and one worker of three then stored nothing: rows lost under load).
+    import sqlite3
+    path = str(tmp_path / "shared.sqlite3")
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    late = SolvedStore(path, timeout=0.05)
+    assert late.put_many(7, 6, {1: 2}) == 0        # locked: this write is dropped...
+    assert late.error is None                       # ...but the table stays on
+    holder.execute("COMMIT")
+    holder.close()
+    assert late.put_many(7, 6, {1: 2, 3: -1}) == 2
+    assert late.get_many(7, 6, [1, 3]) == {1: 2, 3: -1}
+
+
 def test_an_unwritable_table_only_turns_the_table_off(tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("not a directory")
