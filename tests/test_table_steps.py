@@ -191,3 +191,19 @@ def test_the_replay_in_french(client):
     i = next(i for i, e in enumerate(r.tree.events) if e[0] == "probe" and e[6] == "hit")
     text, _ = _panel_text(client, i + 1, "fr")
     assert "emplacement" in text and "clé" in text and "économise" in text
+
+
+def test_the_stepper_jumps_to_the_next_table_hit_and_the_next_cut(client):
+    # A class should not press "forward" 95 times to see the table answer: the stepper links
+    # to the step of the next hit, and of the next cut-off, from wherever it is.
+    game, state, r = _steps()
+    events = r.tree.events
+    hits = [i + 1 for i, e in enumerate(events) if e[0] == "probe" and e[6] == "hit"]
+    cuts = [i + 1 for i, e in enumerate(events) if e[0] == "cut"]
+    _, html = _panel_text(client, 0)
+    assert re.search(rf'href="[^"]*step={hits[0]}[^"]*"[^>]*data-next="hit"', html)
+    assert re.search(rf'href="[^"]*step={cuts[0]}[^"]*"[^>]*data-next="cut"', html)
+    _, html = _panel_text(client, hits[0])        # at the first hit: the next one is the second
+    assert re.search(rf'href="[^"]*step={hits[1]}[^"]*"[^>]*data-next="hit"', html)
+    _, html = _panel_text(client, hits[-1])       # after the last hit: no such link
+    assert 'data-next="hit"' not in html

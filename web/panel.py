@@ -210,6 +210,18 @@ class TreePanel:
         return self.stop is None and (self.step is None
                                       or self.step == len(self.result.tree.events))
 
+    def next_step(self, what: str) -> int | None:
+        """The step after this one that shows the next ``what``: "cut" (a cut-off) or "hit"
+        (the table answering a node), for the stepper's "next cut-off" and "next table hit";
+        None when none is left. A class skips the steps in between."""
+        events = self.result.tree.events
+        for i in range((self.step or 0), len(events)):
+            e = events[i]
+            if (what == "cut" and e[0] == "cut") or (
+                    what == "hit" and e[0] == "probe" and e[6] == "hit"):
+                return i + 1
+        return None
+
     @property
     def steppable(self) -> bool:
         tree = self.result.tree
