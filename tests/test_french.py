@@ -395,3 +395,10 @@ def test_item_16_the_lab_corrections_write_decimals_the_french_way(client):
                       ).get_data(as_text=True)
     verdict = re.search(r'<p class="verdict[^>]*>(.*?)</p>', html, re.S).group(1)
     assert "2,5" in verdict and "2.5" not in verdict, verdict
+
+
+def test_the_whole_tree_is_the_course_s_arbre_des_etats(client):
+    """Seed 003 calls the whole game tree "l'arbre des états" (266 079 sommets for 20 matches)."""
+    html = client.get("/nim/compare?n=20&lang=fr").get_data(as_text=True)
+    assert "L’arbre des états à partir d’ici, jusqu’à la fin de la partie\u202f: 266\u202f079 sommets." in html
+    assert "l’arbre des états complet" in client.get("/nim/theory?lang=fr").get_data(as_text=True)
