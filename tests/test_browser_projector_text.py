@@ -51,3 +51,17 @@ def test_no_text_under_18_px_on_a_projector(browser, live_server, artifacts, nam
     small = page.evaluate(SMALL_TEXT, SMALLEST)
     page.close()
     assert not small, small[:8]
+
+
+def test_the_class_bar_on_the_teacher_s_projector(browser, live_server):
+    """Class mode's bar above the projected board (code, followers, vote, its settings)."""
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    page.goto(live_server + "/connect4?moves=4453&proj=1&lang=fr")
+    page.get_by_text("Mode classe").first.click()
+    page.wait_for_load_state("networkidle")
+    page.get_by_role("button", name="Ouvrir un vote").click()
+    page.get_by_role("button", name="Clore le vote").wait_for()
+    page.locator(".class-more summary").click()          # the settings, opened
+    small = page.evaluate(SMALL_TEXT, SMALLEST)
+    page.close()
+    assert not small, small[:8]
