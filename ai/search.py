@@ -507,7 +507,8 @@ def iterative_deepening(game, state=None, depth=None, *, time_limit=0.3, max_nod
     if depth == 0:
         raise ValueError("iterative deepening searches to a depth of at least 1, not 0")
     state = game.initial_state() if state is None else state
-    table = table if table is not None else TranspositionTable()
+    if table is None:           # as alphabeta_tt: places for the course's loop, the fast one's own
+        table = TranspositionTable(slots=COURSE_SLOTS if search is alphabeta else None)
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     total = SearchStats()

@@ -207,3 +207,14 @@ def test_the_stepper_jumps_to_the_next_table_hit_and_the_next_cut(client):
     assert re.search(rf'href="[^"]*step={hits[1]}[^"]*"[^>]*data-next="hit"', html)
     _, html = _panel_text(client, hits[-1])       # after the last hit: no such link
     assert 'data-next="hit"' not in html
+
+
+def test_iterative_deepening_s_table_has_the_same_places():
+    # custom iterative deepening runs the course's loop: its probes show a slot, not the key
+    game = Connect4(4, 4)
+    state = play(game, [0, 0, 0, 0, 1, 1, 1])
+    from ai.search import iterative_deepening
+    r = iterative_deepening(game, state, 3, heuristic=make_heuristic(game), record=True,
+                            time_limit=None)
+    probes = [e for e in r.tree.events if e[0] == "probe"]
+    assert probes and all(e[3] == e[2] % COURSE_SLOTS for e in probes)
