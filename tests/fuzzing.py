@@ -13,7 +13,7 @@ ROUTES = ["/", "/connect4", "/connect4/move", "/connect4/ai", "/connect4/tree",
 PARAMS = ["moves", "at", "col", "take", "mode", "level", "algo", "depth", "time", "heur",
           "window", "order", "w", "h", "n", "k", "variant", "play", "tree", "td", "proj", "path",
           "step", "lang", "t", "root", "check", "p", "v.R", "v.1", "v.2.1", "cls", "code",
-          "key", "game", "board", "notation", "hints", "alpha", "side"]
+          "key", "game", "board", "notation", "hints", "alpha", "side", "players", "rest"]
 
 HOSTILE = st.sampled_from([
     "", " ", "0", "-1", "1e9", "99999999999999999999", "NaN", "inf", "-0", "0x10", "1.5",
@@ -24,6 +24,7 @@ HOSTILE = st.sampled_from([
     "custom", "human-ai", "ai-ai", "alphabeta", "minimax", "course", "reverse", "misere",
     "12-2--1---", "1111-2222-1-2-1-2-1", "1212121------", "-------", "--", "plies",
     "adjusted", "threats", "cells", "0,2", "0.2", "10", "10.001", "0.0001", ",5", "5,",
+    "colours", "j", "numbers", "alphabeta-tt", "iterative", "1111222",
 ])
 
 

@@ -85,3 +85,19 @@ def test_a_classroom_behind_one_address_is_not_one_client():
     assert fetch(bob, "/connect4/ai?moves=4453&mode=ai-human", hx).status_code == 200
     # static files carry no cookie (caches share them)
     assert "Set-Cookie" not in fetch(app.test_client(), "/static/app.css").headers
+
+
+def test_every_page_that_searches_answers_a_busy_client_with_429_not_500():
+    """The fuzz test found /connect4/table answering 500 to a client past its search budget:
+    the table page, like the comparison and a game, says 429 and when to come back, in the
+    page's language, with what it can show without searching."""
+    from app import create_app
+    client = create_app({"TESTING": True, "CLIENT_SEARCH_SECONDS": 0.05}).test_client()
+    fetch(client, "/connect4")                               # a browser: its id
+    assert fetch(client, "/connect4/compare?moves=4453&cd=5").status_code == 200   # the budget
+    for url in ("/connect4/table?moves=4453&depth=5&lang=fr", "/connect4/compare?moves=44&cd=5"):
+        r = fetch(client, url)
+        assert r.status_code == 429 and int(r.headers["Retry-After"]) > 0, url
+    html = fetch(client, "/connect4/table?moves=4453&depth=5&lang=fr").get_data(as_text=True)
+    assert "La clé de Zobrist de la position" in html            # the key needs no search
+    assert "recherches" in html                                  # why, in French

@@ -13,7 +13,7 @@ from ai.heuristics import make_heuristic
 from ai.search import COURSE_SLOTS
 from ai.table_view import searched_table, window_table_demonstration, zobrist_terms
 
-from .admission import admitted
+from .admission import Busy, admitted
 from .course import TABLE_STEPS
 from .games import GAMES
 from .htmx import render
@@ -35,11 +35,19 @@ def table():
                       terms=[], result=None, size=0, entries=[])
     heuristic = make_heuristic(g.rules, "cells")
     result, size, entries = (None, 0, [])
+    busy = None
     if not g.over:
-        result, size, entries = admitted(
-            lambda: searched_table(g.rules, g.state, depth, heuristic, MAX_NODES),
-            heavy=depth >= 5)
-    return render("table.html", block="table", error=None, g=g, depth=depth,
-                  terms=zobrist_terms(g.rules, g.state), result=result, size=size,
-                  entries=entries, demo=window_table_demonstration(), slots=COURSE_SLOTS,
-                  steps_url=url_for("play.show", game="connect4", **TABLE_STEPS, step=0))
+        try:
+            result, size, entries = admitted(
+                lambda: searched_table(g.rules, g.state, depth, heuristic, MAX_NODES),
+                heavy=depth >= 5)
+        except Busy as err:     # no search now: the rest of the page, why, and when to retry
+            busy = err
+    response = render("table.html", block="table", status=busy.status if busy else 200,
+                      error=None, busy=tr(busy) if busy else None, g=g, depth=depth,
+                      terms=zobrist_terms(g.rules, g.state), result=result, size=size,
+                      entries=entries, demo=window_table_demonstration(), slots=COURSE_SLOTS,
+                      steps_url=url_for("play.show", game="connect4", **TABLE_STEPS, step=0))
+    if busy:
+        response.headers["Retry-After"] = str(busy.retry_after)
+    return response
