@@ -105,27 +105,31 @@ class TranspositionTable:
         return len(self.data)
 
     def slot(self, key) -> int:
-        """The place of ``key``: ``key mod slots`` (the key itself without slots)."""
-        return key % self.slots if self.slots else key
+        """The place of ``key``: ``key mod slots`` (the key itself without slots). A game
+        whose keys are not numbers (the protocol asks for an int; a hashable state works too)
+        is placed by its hash."""
+        if not self.slots:
+            return key
+        return (key if isinstance(key, int) else hash(key)) % self.slots
 
     def get(self, key):
         """The entry (depth, bound, value, move) of the position ``key``, or None."""
         if self.slots is None:
             return self.data.get(key)
-        item = self.data.get(key % self.slots)
+        item = self.data.get(self.slot(key))
         return item[1] if item is not None and item[0] == key else None
 
     def occupant(self, key):
         """The key of the position now in ``key``'s place (None: the place is empty)."""
         if self.slots is None:
             return key if key in self.data else None
-        item = self.data.get(key % self.slots)
+        item = self.data.get(self.slot(key))
         return None if item is None else item[0]
 
     def store(self, key, depth, bound, value, move):
         data = self.data
         if self.slots is not None:
-            data[key % self.slots] = (key, (depth, bound, value, move))
+            data[self.slot(key)] = (key, (depth, bound, value, move))
             return
         if len(data) >= self.max_entries and key not in data:
             data.clear()  # simplest bounded policy; the search stays correct, only slower

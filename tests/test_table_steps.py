@@ -218,3 +218,13 @@ def test_iterative_deepening_s_table_has_the_same_places():
                             time_limit=None)
     probes = [e for e in r.tree.events if e[0] == "probe"]
     assert probes and all(e[3] == e[2] % COURSE_SLOTS for e in probes)
+
+
+def test_a_game_whose_keys_are_its_states_gets_places_by_their_hash():
+    # the protocol asks for int keys, but a game of the table whose key is its (hashable)
+    # state still runs with the course's table (tests/test_games_table.py's race game did not)
+    table = TranspositionTable(slots=8)
+    table.store(("a", 3), 1, EXACT, 5, None)
+    assert table.get(("a", 3)) == (1, EXACT, 5, None)
+    assert table.slot(("a", 3)) == hash(("a", 3)) % 8
+    assert table.get(("b", 3)) is None                # never stored: not another's entry

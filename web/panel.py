@@ -303,7 +303,7 @@ class TreePanel:
         if isinstance(self.g.rules, Connect4):
             digits = f"{key:016x}"
             return " ".join(digits[i:i + 4] for i in range(0, 16, 4))
-        return num(key)
+        return num(key) if isinstance(key, int) else str(key)
 
     def leaf_terms(self, node) -> str:
         """A leaf at the depth limit: the heuristic's terms there, from the root player's
