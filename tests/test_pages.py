@@ -138,3 +138,13 @@ def test_item_11_forms_keep_projector_mode_once(client, url):
     for names in filter(None, parsed(client.get(url).get_data(as_text=True)).forms):
         if "moves" in names or "t" in names or "n" in names:   # the forms that open a page
             assert names.count("proj") == 1, (url, names)
+
+
+def test_the_level_menu_says_what_expert_does_on_each_game(client):
+    """Expert asks the exact solver first on Connect-4 (ai.levels); on Nim it only searches."""
+    import re
+    c4 = client.get("/connect4?lang=en").get_data(as_text=True)
+    nim = client.get("/nim?lang=en").get_data(as_text=True)
+    option = r'<option value="expert"[^>]*>([^<]*)'
+    assert re.search(option, c4).group(1) == "expert — exact solver first, else iterative deepening, depth 14"
+    assert re.search(option, nim).group(1) == "expert — iterative deepening, depth 14"
