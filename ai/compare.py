@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 
 from .messages import N_
-from .search import COURSE_SLOTS, TranspositionTable, alphabeta, minimax
+from .search import alphabeta, fresh_table, minimax
 
 VARIANTS = (
     ("minimax", N_("minimax")),
@@ -52,7 +52,7 @@ def run_variant(variant, game, state, depth, heuristic, *, max_nodes, time_limit
         r = alphabeta(game, state, depth, window=window, order="center", **kwargs)
     elif variant == "table":
         r = alphabeta(game, state, depth, window=window, order="center",
-                      table=TranspositionTable(slots=COURSE_SLOTS), **kwargs)   # as alphabeta_tt
+                      table=fresh_table(), **kwargs)      # as alphabeta_tt's
     else:
         raise ValueError(f"unknown variant {variant!r}")
     label = dict(VARIANTS)[variant]

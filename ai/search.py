@@ -135,14 +135,15 @@ class TranspositionTable:
             data.clear()  # simplest bounded policy; the search stays correct, only slower
         data[key] = (depth, bound, value, move)
 
-    def entries(self):
-        """(key, entry) for every position in the table."""
-        if self.slots is None:
-            return list(self.data.items())
-        return list(self.data.values())
 
 
 COURSE_SLOTS = 1 << 20      # the course's algorithms' table: 1,048,576 places
+
+
+def fresh_table(search=None) -> TranspositionTable:
+    """A new table for ``search``: of ``COURSE_SLOTS`` places for the course's alpha-beta (the
+    default), a plain one for the fast Connect-4 loop, which keeps its own entries in it."""
+    return TranspositionTable(slots=COURSE_SLOTS if search in (None, alphabeta) else None)
 
 
 def _to_table(value, ply):
@@ -484,9 +485,8 @@ def alphabeta_tt(game, state=None, depth=None, *, table=None, search=alphabeta, 
     tried, done right: see ``TranspositionTable``). A fresh table unless one is given: of
     ``COURSE_SLOTS`` places for the course's alpha-beta.
     ``search`` is the alpha-beta that runs (``ai.engine`` passes the fast Connect-4 loop)."""
-    if table is None:           # the course's table has places; the fast loop keeps its own
-        table = TranspositionTable(slots=COURSE_SLOTS if search is alphabeta else None)
-    return search(game, state, depth, table=table, **kwargs)
+    return search(game, state, depth, table=fresh_table(search) if table is None else table,
+                  **kwargs)
 
 
 def iterative_deepening(game, state=None, depth=None, *, time_limit=0.3, max_nodes=None,
@@ -511,8 +511,7 @@ def iterative_deepening(game, state=None, depth=None, *, time_limit=0.3, max_nod
     if depth == 0:
         raise ValueError("iterative deepening searches to a depth of at least 1, not 0")
     state = game.initial_state() if state is None else state
-    if table is None:           # as alphabeta_tt: places for the course's loop, the fast one's own
-        table = TranspositionTable(slots=COURSE_SLOTS if search is alphabeta else None)
+    table = fresh_table(search) if table is None else table
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     total = SearchStats()

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from .connect4 import Connect4
 from .scores import EXACT, LOWER, MAX_SCORE, UPPER
-from .search import COURSE_SLOTS, TranspositionTable, alphabeta_tt
+from .search import alphabeta_tt, fresh_table
 
 BOUNDS = {EXACT: "exact", LOWER: "lower", UPPER: "upper"}
 
@@ -71,7 +71,7 @@ class Entry:
 def searched_table(game, state, depth: int, heuristic, max_nodes: int):
     """Alpha-beta with a fresh table of ``COURSE_SLOTS`` places to ``depth`` (the course's
     algorithm), and the table's entries for the position and each of its children."""
-    table = TranspositionTable(slots=COURSE_SLOTS)
+    table = fresh_table()
     result = alphabeta_tt(game, state, depth, heuristic=heuristic, table=table,
                           max_nodes=max_nodes)
     entries = []
