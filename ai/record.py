@@ -57,6 +57,13 @@ class Focus:
         return frozenset(line[:i] for line in lines for i in range(len(line) + 1))
 
 
+def _other(table, key):
+    """The key of another position in ``key``'s place of ``table``, or None (empty, or this
+    position's own entry)."""
+    occupant = table.occupant(key)
+    return None if occupant == key else occupant
+
+
 def new_tree(record, root_player: int) -> "SearchTree | None":
     """The tree a search's ``record`` argument asks for: None (False), whole (True), or
     around a ``Focus``."""
@@ -176,21 +183,20 @@ class SearchTree:
 
     def table_probe(self, node_id, key, table, entry, outcome):
         """The search looked ``key`` up in ``table`` at this node (a whole tree only: a
-        step-by-step replay shows it). ``entry`` is what it found, (depth, bound, value,
+        step-by-step replay shows it). ``entry`` is what it found, (depth, bound name, value,
         move) from the side to move at the node, or None; ``outcome`` says what became of it:
         "empty" (nothing for this position: its place is empty or holds another one),
         "depth" (searched to another depth), "bound" (a bound that does not settle the
         window), "hit" (it gives the node's value), "root" (the root is searched anyway)."""
         if self.focus is not None or node_id < 0:
             return
-        occupant = table.occupant(key)
         seen = None if entry is None else self._entry_view(node_id, entry)
         saved = self._stored_size.get(key) if outcome == "hit" else None
-        self.events.append(("probe", node_id, key, table.slot(key), occupant, seen, outcome,
-                            saved))
+        self.events.append(("probe", node_id, key, table.slot(key), _other(table, key), seen,
+                            outcome, saved))
 
     def table_store(self, node_id, key, table, entry):
-        """The search stored ``entry`` (depth, bound, value, move; side to move) for the
+        """The search stored ``entry`` (depth, bound name, value, move; side to move) for the
         node's position, in its place of ``table`` (before it is written: the event says what
         it replaces). Remembers how many nodes the search took below it, which a later hit
         saves."""
@@ -198,20 +204,17 @@ class SearchTree:
             return
         size = self.explored - self._entered_at[node_id]
         self._stored_size[key] = size
-        occupant = table.occupant(key)
-        self.events.append(("store", node_id, key, table.slot(key),
-                            None if occupant == key else occupant,
+        self.events.append(("store", node_id, key, table.slot(key), _other(table, key),
                             self._entry_view(node_id, entry), size))
 
     def _entry_view(self, node_id, entry):
         """A table entry seen from the root player (as every value here): the value's sign
         and the bound's side flip at a min node."""
         depth, bound, value, move = entry
-        name = {0: "exact", 1: "lower", 2: "upper"}[bound]
         if not self.nodes[node_id].is_max:
             value = -value
-            name = {"exact": "exact", "lower": "upper", "upper": "lower"}[name]
-        return depth, name, value, move
+            bound = {"exact": "exact", "lower": "upper", "upper": "lower"}[bound]
+        return depth, bound, value, move
 
     def table_move(self, node_id):
         """A table entry gave the move to try first at this node."""

@@ -22,6 +22,7 @@ HEURISTIC_MAX = 1_000
 WIN_THRESHOLD = MAX_SCORE - 2_000   # |value| >= this: a proven win or loss
 INF = float("inf")
 EXACT, LOWER, UPPER = 0, 1, 2       # what a transposition-table value is: exact, or a bound
+BOUND_NAMES = {EXACT: "exact", LOWER: "lower", UPPER: "upper"}   # as pages and events say them
 
 
 class SearchAborted(Exception):

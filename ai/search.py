@@ -33,8 +33,8 @@ from dataclasses import replace
 from typing import Callable
 
 from .record import new_tree
-from .scores import (EXACT, INF, LOWER, MAX_SCORE, UPPER, WIN_THRESHOLD, SearchAborted,
-                     SearchResult, SearchStats, check_limits, terminal_score)
+from .scores import (BOUND_NAMES, EXACT, INF, LOWER, MAX_SCORE, UPPER, WIN_THRESHOLD,
+                     SearchAborted, SearchResult, SearchStats, check_limits, terminal_score)
 
 _TIE_EPS = 1e-9
 _CHECK_EVERY = 1023
@@ -274,7 +274,8 @@ class _Engine:
                     bound == EXACT or (bound == LOWER and e_value >= beta)
                     or (bound == UPPER and e_value <= alpha))
                 if tree:
-                    tree.table_probe(nid, key, table, (e_depth, bound, e_value, e_move),
+                    tree.table_probe(nid, key, table,
+                                     (e_depth, BOUND_NAMES[bound], e_value, e_move),
                                      "hit" if usable else "depth" if e_depth != depth
                                      else "bound")
                 if usable:
@@ -308,7 +309,7 @@ class _Engine:
         if table is not None and depth is not None:
             bound = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
             if tree:
-                tree.table_store(nid, key, table, (depth, bound, best, best_move))
+                tree.table_store(nid, key, table, (depth, BOUND_NAMES[bound], best, best_move))
             table.store(key, depth, bound, _to_table(best, ply), best_move)
         if tree:
             tree.exit(nid, best)
@@ -353,7 +354,9 @@ def _root(engine: _Engine, state, depth, alpha, beta, algorithm, rng):
         stats.tt_probes += 1
         entry = table.get(game.key(state))
         if tree:                            # the root is searched whatever the table holds
-            tree.table_probe(nid, game.key(state), table, entry, "root" if entry else "empty")
+            tree.table_probe(nid, game.key(state), table,
+                             entry and (entry[0], BOUND_NAMES[entry[1]], entry[2], entry[3]),
+                             "root" if entry else "empty")
         if entry is not None and entry[3] in moves and moves[0] != entry[3]:
             moves = [entry[3]] + [m for m in moves if m != entry[3]]
     best, ties, pv = -INF, [], []
@@ -389,7 +392,7 @@ def _root(engine: _Engine, state, depth, alpha, beta, algorithm, rng):
     if table is not None and depth is not None:
         bound = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
         if tree:
-            tree.table_store(nid, game.key(state), table, (depth, bound, best, move))
+            tree.table_store(nid, game.key(state), table, (depth, BOUND_NAMES[bound], best, move))
         table.store(game.key(state), depth, bound, _to_table(best, 0), move)
     if tree:
         tree.exit(nid, best)

@@ -8,10 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .connect4 import Connect4
-from .scores import EXACT, LOWER, MAX_SCORE, UPPER
+from .scores import BOUND_NAMES, MAX_SCORE
 from .search import alphabeta_tt, fresh_table
-
-BOUNDS = {EXACT: "exact", LOWER: "lower", UPPER: "upper"}
 
 
 @dataclass(frozen=True)
@@ -79,7 +77,7 @@ def searched_table(game, state, depth: int, heuristic, max_nodes: int):
         key = game.key(state if move is None else game.result(state, move))
         e = table.get(key)
         if e is not None:
-            entries.append(Entry(move, key, e[0], BOUNDS[e[1]], e[2], e[3], table.slot(key)))
+            entries.append(Entry(move, key, e[0], BOUND_NAMES[e[1]], e[2], e[3], table.slot(key)))
     return result, len(table), entries
 
 

@@ -66,9 +66,8 @@ class AlgorithmStep:
 def table_step(event) -> TableStep | None:
     """What a "probe" or "store" event says about the table, else None."""
     if event[0] == "probe":
-        _, _, key, slot, occupant, entry, outcome, saved = event
-        return TableStep(False, key, slot, None if occupant in (None, key) else occupant,
-                         entry, outcome, saved)
+        _, _, key, slot, other, entry, outcome, saved = event
+        return TableStep(False, key, slot, other, entry, outcome, saved)
     if event[0] == "store":
         _, _, key, slot, replaced, entry, size = event
         return TableStep(True, key, slot, replaced, entry, nodes=size)
