@@ -35,6 +35,9 @@ ALPHABETA = (
 )
 
 
+TABLE_ALGORITHMS = ("alphabeta-tt", "iterative")    # the searches that use the table
+
+
 @dataclass(frozen=True)
 class TableStep:
     """The table at a probe or a store (``ai.record``'s "probe" and "store" events)."""
@@ -93,7 +96,7 @@ def algorithm_step(algorithm: str, event, node, name: str, now_shown,
     if event is None:
         return None
     text = MINIMAX if algorithm == "minimax" else ALPHABETA
-    if algorithm not in ("alphabeta-tt", "iterative"):
+    if algorithm not in TABLE_ALGORITHMS:
         text = tuple(line for line in text if line[0] not in ("table", "store"))
     now = current_line(event, node.is_max)
     lines = tuple((key, words, key == now) for key, words in text)

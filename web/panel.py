@@ -20,7 +20,7 @@ from ai.tree_view import (at_step, caption_counts, counts_at, finished_search, n
                           path_of, spine, subtree_sizes, unfold)
 
 from .admission import admitted
-from .algorithm_text import algorithm_step
+from .algorithm_text import TABLE_ALGORITHMS, algorithm_step
 from .i18n import ALGORITHM_LABELS, format_value, num
 from .inspector import inspect_url
 from .params import BadRequest, Game, Settings, label, read_int
@@ -285,7 +285,7 @@ class TreePanel:
         position's key (None otherwise)."""
         if (self.event[0] != "enter" or node.parent is None
                 or not isinstance(self.g.rules, Connect4)
-                or self.g.settings.algorithm not in ("alphabeta-tt", "iterative")):
+                or self.g.settings.algorithm not in TABLE_ALGORITHMS):
             return None
         *before, move = path_of(self.result.tree, node)
         return zobrist_step(self.g.rules, self.state_at(before), move)
