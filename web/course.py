@@ -22,10 +22,13 @@ from ai.position import cell_value_terms, columns_of, format_columns
 
 bp = Blueprint("course", __name__)
 
-# Seed 003's alpha-beta figure: 5 matches, depth 2, the window [-maxScore, +maxScore],
-# children tried 3-2-1 (the home page shows it too).
-NINE_OF_28 = dict(n=5, mode="ai-human", level="custom", algo="alphabeta", depth=2, heur="course",
-                  window="course", order="reverse", moves=1, tree=1, td=2)
+# Seed 003's tree of dimension 5 as its figures draw it: 5 matches, the AI (J0) first, the
+# course's evaluation, children tried 3-2-1, the tree of the AI's first move.
+FIVE_MATCHES = dict(n=5, mode="ai-human", level="custom", heur="course", order="reverse",
+                    moves=1, tree=1)
+# Seed 003's alpha-beta figure: depth 2, the window [-maxScore, +maxScore] (the home page
+# shows it too).
+NINE_OF_28 = dict(FIVE_MATCHES, algo="alphabeta", depth=2, window="course", td=2)
 # Seed 000, Figure VIII.1 (its picture is not in the text): a position where J0 (o, yellow)
 # is on cells worth 4, 5, 7, 6, 8, 13, 11 and J1 (x, red) on 3, 5, 4, 8, 10, 11, 11, in the
 # order the course lists them when the grid is read row by row from the bottom
@@ -104,8 +107,7 @@ CHAPTERS = [
         Figure(_l("The MiniMax procedure, step by step"),
                _l("Play a move, search below it, undo it, keep the best value: on the course's "
                   "tree of 5 matches, one step at a time."),
-               "play.show", _nim(n=5, mode="ai-human", level="custom", algo="minimax", depth=5,
-                                 heur="course", order="reverse", moves=1, tree=1, td=5, step=0)),
+               "play.show", _nim(**FIVE_MATCHES, algo="minimax", depth=5, td=5, step=0)),
         Figure(_l("Alpha-beta, the same way"),
                _l("α and β as they change, each cut as it happens."),
                "play.show", _nim(**NINE_OF_28, step=0)),
@@ -129,22 +131,18 @@ CHAPTERS = [
                "play.show", _nim_numbered(n=11), ""),
         Figure(_l("The tree of dimension 5 and its MIN-MAX values"),
                _l("28 nodes; the root is worth +maxScore: take 1 match and win."),
-               "play.show", _nim_numbered(n=5, mode="ai-human", level="custom", algo="minimax",
-                                          depth=5, heur="course", order="reverse", moves=1,
-                                          tree=1, td=5, notation="course")),
+               "play.show", _nim_numbered(**FIVE_MATCHES, algo="minimax", depth=5, td=5,
+                                          notation="course")),
         Figure(_l("Dimension 20: more than 250,000 nodes"),
                _l("The whole tree of 20 matches, counted by the app."),
                "play.compare", _nim(n=20), "count"),
         Figure(_l("Depth 3 with the evaluation +maxScore − remaining/total"),
                _l("Depth-limited MIN-MAX: the leaves are estimates, not results."),
-               "play.show", _nim_numbered(n=5, mode="ai-human", level="custom", algo="minimax",
-                                          depth=3, heur="course", order="reverse", moves=1,
-                                          tree=1, td=3)),
+               "play.show", _nim_numbered(**FIVE_MATCHES, algo="minimax", depth=3, td=3)),
         Figure(_l("Alpha-beta on the tree of dimension 5"),
                _l("The exact value with fewer nodes."),
-               "play.show", _nim_numbered(n=5, mode="ai-human", level="custom", algo="alphabeta",
-                                          depth=5, heur="course", window="course",
-                                          order="reverse", moves=1, tree=1, td=5)),
+               "play.show", _nim_numbered(**FIVE_MATCHES, algo="alphabeta", depth=5,
+                                          window="course", td=5)),
         Figure(_l("Depth limit and pruning: 9 nodes of 28"),
                _l("Alpha-beta at depth 2, the window [−maxScore, +maxScore]."),
                "play.show", _nim_numbered(**NINE_OF_28, notation="course")),

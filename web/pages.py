@@ -5,6 +5,8 @@ from flask import Blueprint, redirect, render_template, url_for
 from flask_babel import lazy_gettext as _l
 from werkzeug.exceptions import HTTPException
 
+from .course import NINE_OF_28
+
 bp = Blueprint("pages", __name__)
 
 # The error pages in the page's language (Werkzeug's own names and descriptions are English).
@@ -25,7 +27,7 @@ HTTP_ERRORS = {
 @bp.get("/")
 def home():
     """The home page: what the app does for a lesson and for a game."""
-    return render_template("home.html")
+    return render_template("home.html", course=NINE_OF_28)
 
 
 @bp.get("/favicon.ico")
