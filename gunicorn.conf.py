@@ -14,7 +14,7 @@ so the loop keeps serving pages and streams.
 import multiprocessing
 import os
 
-from web import server_errors
+from web import network, server_errors
 
 bind = os.environ.get("BIND", "127.0.0.1:8000")
 # One process per core, plus one: searches keep the cores busy, the event loops stay free.
@@ -37,3 +37,24 @@ limit_request_field_size = 8190
 server_errors.install()
 accesslog = "-"
 errorlog = "-"
+
+
+def when_ready(server):
+    """Say where the app listens, once the sockets are bound; on a loopback address, how the
+    phones of a classroom can reach it (they cannot open 127.0.0.1: that is their own phone)."""
+    for listener in server.LISTENERS:
+        try:
+            host, port = listener.sock.getsockname()[:2]
+        except (OSError, ValueError):
+            continue                                   # a Unix socket: nothing to show
+        if network.is_wildcard(host):
+            urls = [network.url_for_address(a, port) for a in network.lan_addresses()]
+            print(f"minimax-lab listens on every address, port {port}: open "
+                  f"{network.url_for_address('127.0.0.1', port)} here"
+                  + (f", {' or '.join(urls)} from the classroom network" if urls else ""),
+                  flush=True)
+        else:
+            print(f"minimax-lab listens at {network.url_for_address(host, port)}", flush=True)
+        if network.is_loopback(host):
+            print("  Only this computer can open it. To serve the classroom network (students' "
+                  "phones): BIND=0.0.0.0:8000 scripts/serve", flush=True)
