@@ -95,7 +95,7 @@ def test_each_probe_and_store_is_a_step_with_its_key_and_slot():
 def test_a_hit_saves_the_nodes_the_first_search_of_that_position_took():
     r = _search()
     tree = r.tree
-    stored_at = {}
+    stored_at, hits = {}, 0
     for e in tree.events:
         if e[0] == "store":
             stored_at[e[2]] = e[1]
@@ -103,6 +103,8 @@ def test_a_hit_saves_the_nodes_the_first_search_of_that_position_took():
             first = stored_at[e[2]]
             assert e[7] == _subtree(tree, first)
             assert tree.nodes[e[1]].table == "hit" and not tree.nodes[e[1]].children
+            hits += 1
+    assert hits, "the example's search met no table hit: nothing was checked"
 
 
 def test_a_min_node_s_entry_is_shown_from_the_maximiser_s_side():
