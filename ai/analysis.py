@@ -275,10 +275,11 @@ def _analyse(solver, g, moves, current, mask, nb, budget, best_only, store, star
         score = max(f.score for f in exact_now)
     elif parent_key in stored:
         score = stored[parent_key]
-    elif book is not None and nb == book.ply and book.score(current, mask) is not None:
-        # The position itself is in the book: its score at once; the columns then each need
-        # one search, the first that reaches it being the best move.
-        score = book.score(current, mask)
+    elif (booked := book.score(current, mask)
+          if book is not None and nb == book.ply else None) is not None:
+        # The position itself is in the book: its score at once (one look-up); the columns
+        # then each need one search, the first that reaches it being the best move.
+        score = booked
     elif wins_now:
         score = (AREA + 1 - nb) // 2
     else:
