@@ -257,31 +257,32 @@ def check(solved: Solved, answer: Answer) -> Report:
 def _hint(solved: Solved, q: Question, given, node_of) -> GameError:
     """Why ``given`` is wrong for ``q``, without the answer."""
     node = node_of[q.path]
+    low = given < q.answer
     if q.what == "value":
         kids = [node_of[solved.paths[c]] for c in node.children]
         values = {v for k in kids for v in (k.value, solved.minimax_values[solved.paths[k.id]])}
         if given not in values:
             return GameError("not a value of one of its children: a node takes the value of "
                              "one of its children")
+        if node.is_max and low:
+            return GameError("too low: a max node takes the largest of its children's values")
         if node.is_max:
-            return GameError("too low: a max node takes the largest of its children's values"
-                             if given < q.answer else
-                             "too high: is one of its children really worth that much?")
-        return GameError("too high: a min node takes the smallest of its children's values"
-                         if given > q.answer else
-                         "too low: is one of its children really worth that little?")
+            return GameError("too high: is one of its children really worth that much?")
+        if not low:
+            return GameError("too high: a min node takes the smallest of its children's values")
+        return GameError("too low: is one of its children really worth that little?")
     if not q.path:
         return GameError("at the root, α and β are the first window's (the setting above)")
-    if q.what == "alpha":
+    if q.what == "alpha" and low:
         return GameError("too low: α on entry is its parent's α when this child's turn comes, "
-                         "after the children before it (α = max(α, value) at a max node)"
-                         if given < q.answer else
-                         "too high: α on entry is its parent's α when this child's turn comes, "
+                         "after the children before it (α = max(α, value) at a max node)")
+    if q.what == "alpha":
+        return GameError("too high: α on entry is its parent's α when this child's turn comes, "
                          "before any of this child's own values")
-    return GameError("too high: β on entry is its parent's β when this child's turn comes, "
-                     "after the children before it (β = min(β, value) at a min node)"
-                     if given > q.answer else
-                     "too low: β on entry is its parent's β when this child's turn comes, "
+    if not low:
+        return GameError("too high: β on entry is its parent's β when this child's turn comes, "
+                         "after the children before it (β = min(β, value) at a min node)")
+    return GameError("too low: β on entry is its parent's β when this child's turn comes, "
                      "before any of this child's own values")
 
 

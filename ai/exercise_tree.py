@@ -213,7 +213,7 @@ def random_tree(seed: int, depth: int = 3, *, low: int = 0, high: int = 20):
     which alpha-beta (children left to right, window [−∞, +∞]) cuts at least once, so that
     there is something to prune."""
     if depth not in RANDOM_DEPTHS:
-        raise GameError("a random tree is %(depths)s levels deep, not %(depth)s",
+        raise GameError("the depth of a random tree is one of %(depths)s, not %(depth)s",
                         depths=", ".join(map(str, RANDOM_DEPTHS)), depth=depth)
     import random
     from .search import alphabeta

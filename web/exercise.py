@@ -26,9 +26,9 @@ LAB_EXAMPLES = [
 ]
 # The course's trees (ai.exercise_tree.COURSE_TREES), titled in its words
 COURSE_TREE_TITLES = {
-    "nim4": _l("Seed 000: the Nim tree N = 4 (J0 max first, +1 where J0 wins, −1 where J1 wins)"),
-    "nim5": _l("Seed 003: the tree of dimension 5 (the maximiser first, ±maxScore written ±1)"),
-    "nim5d2": _l("Seed 003: depth 2 with +maxScore − remaining/5 (maxScore = 1): 9 nodes explored"),
+    "nim4": _l("Minmax chapter: the Nim tree N = 4 (J0 max first, +1 where J0 wins, −1 where J1 wins)"),
+    "nim5": _l("The game of matches: the tree of dimension 5 (the maximiser first, ±maxScore written ±1)"),
+    "nim5d2": _l("The game of matches: depth 2 with +maxScore − remaining/5 (maxScore = 1), pruning"),
 }
 LAB_PARAMS = ("t", "ex", "seed", "rd", "algo", "root", "window", "order", "mode")
 MAX_TEXT = 4000
