@@ -22,6 +22,7 @@ from ai.tree_view import Shown, unfold, walk
 
 from .games import GameSpec
 from .panel import SMALL_TREE_NODES, TreePanel, tree_panel
+from .i18n import tr
 from .params import BadRequest, parse_game
 
 
@@ -220,7 +221,17 @@ def thumbnail(game: GameSpec):
     whole tree to the figure's depth (minimax's, as the course draws the tree of states: an
     alpha-beta tree's shape would show where it cut); on Connect-4 the root and its moves
     (minimax to depth 1: the position's moves, not a search's findings)."""
-    args = request.args.to_dict()
+    try:
+        return _thumbnail(game, request.args.to_dict())
+    except BadRequest as err:      # an edited link (or a busy server): said in words, never a 500
+        response = Response(tr(err), status=getattr(err, "status", 400),
+                            mimetype="text/plain")
+        if getattr(err, "retry_after", None):
+            response.headers["Retry-After"] = str(err.retry_after)
+        return response
+
+
+def _thumbnail(game: GameSpec, args: dict) -> Response:
     args.pop("step", None)
     if args.get("level") == "custom":
         args["algo"] = "minimax"
@@ -229,8 +240,13 @@ def thumbnail(game: GameSpec):
     g = parse_game(game, args)
     g = replace(g, settings=replace(g.settings, show_tree=True))
     panel = tree_panel(g, args)
-    if not isinstance(panel, TreePanel):
+    if panel is None:
         raise BadRequest("no search to draw: the game is over")
+    if getattr(panel, "solved", False):
+        raise BadRequest("the exact solver chose this move: there is no search tree to draw")
+    if not isinstance(panel, TreePanel):
+        raise BadRequest("this search explored %(n)s nodes: too many to draw (at most %(most)s)",
+                         n=panel.result.stats.nodes, most=panel.limit)
     tree = panel.result.tree
     small = tree.whole and len(tree.nodes) <= SMALL_TREE_NODES
     panel.view = unfold(tree, (), levels=99 if small else 1)
