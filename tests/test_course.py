@@ -175,9 +175,17 @@ def test_every_link_of_every_card_opens_what_the_card_is_about(client):
         shown = text_of(page.get_data(as_text=True))
         for words in CARD_PAGES[title]:
             assert words in shown, (title, words)
-        for link in others[1:]:                         # the heuristic opened up
+        for link in others[1:]:          # the heuristic opened up, the tree as an exercise
             assert client.get(link).status_code == 200, (title, link)
-            assert "/connect4/heuristic?board=" in link, (title, link)
+            assert "/connect4/heuristic?board=" in link or "/tree?" in link, (title, link)
+    exercises = {title: link for title, links in found for link in links if "/tree?" in link}
+    assert len(exercises) == 4
+    for title, link in exercises.items():           # the card's tree, asked, nothing answered
+        page = text_of(client.get(link).get_data(as_text=True))
+        assert "Your turn" in page and "right so far" not in page, title
+    page = text_of(client.get(exercises["Depth limit and pruning: 9 nodes of 28"]).get_data(
+        as_text=True))
+    assert "depth 2 with +maxScore − remaining/5" in page and "12 nodes" in page
 
 
 def board_discs(html: str) -> tuple[int, int]:

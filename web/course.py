@@ -69,6 +69,7 @@ class Figure:
     #                          "sum", or "" (the link says enough)
     inspect: dict | None = None   # a heuristic's figure: the inspector's arguments (its
     #                               position and heuristic), a second link
+    exercise: dict | None = None  # a tree the lab asks as an exercise (its ``ex`` and ``algo``)
 
 
 def _nim(**args) -> dict:
@@ -97,7 +98,8 @@ CHAPTERS = [
         Figure(_l("Labelling the tree with minmax (N = 4)"),
                _l("+1 where the maximiser wins, −1 where he loses; the course's game is the one "
                   "where taking the last match loses (misère)."),
-               "lab.nim_theory", dict(n=4, variant="misere"), ""),
+               "lab.nim_theory", dict(n=4, variant="misere"), "",
+               exercise=dict(ex="nim4", algo="minimax")),
         Figure(_l("Minmax with a heuristic, depth-limited"),
                _l("Connect-4, minimax to depth 3, each leaf scored by the cell values."),
                "play.show", _c4_j(moves="4453", mode="human-human", level="custom",
@@ -145,7 +147,8 @@ CHAPTERS = [
         Figure(_l("The tree of dimension 5 and its MIN-MAX values"),
                _l("28 nodes; the root is worth +maxScore: take 1 match and win."),
                "play.show", _nim_numbered(**FIVE_MATCHES, algo="minimax", depth=5, td=5,
-                                          notation="course")),
+                                          notation="course"),
+               exercise=dict(ex="nim5", algo="minimax")),
         Figure(_l("Dimension 20: more than 250,000 nodes"),
                _l("The whole tree of 20 matches, counted by the app."),
                "play.compare", _nim(n=20), "count"),
@@ -155,10 +158,12 @@ CHAPTERS = [
         Figure(_l("Alpha-beta on the tree of dimension 5"),
                _l("The exact value with fewer nodes."),
                "play.show", _nim_numbered(**FIVE_MATCHES, algo="alphabeta", depth=5,
-                                          window="course", td=5)),
+                                          window="course", td=5),
+               exercise=dict(ex="nim5", algo="alphabeta")),
         Figure(_l("Depth limit and pruning: 9 nodes of 28"),
                _l("Alpha-beta at depth 2, the window [−maxScore, +maxScore]."),
-               "play.show", _nim_numbered(**NINE_OF_28, notation="course")),
+               "play.show", _nim_numbered(**NINE_OF_28, notation="course"),
+               exercise=dict(ex="nim5d2", algo="alphabeta")),
         Figure(_l("A computable game: the multiples of 4 lose"),
                _l("The whole tree beside the theory."),
                "lab.nim_theory", dict(n=8), ""),
