@@ -151,3 +151,12 @@ def test_a_random_tree_is_the_same_for_the_same_seed_and_prunes_something():
 def test_a_random_tree_of_another_depth_is_refused():
     with pytest.raises(ValueError, match="one of 2, 3, 4, not 7"):
         random_tree(1, 7)
+
+
+def test_answers_are_read_as_a_student_writes_them():
+    from web.exercise import read_number
+    # maxScore = 12 in the course's window: M and −M stand for it
+    assert [read_number(raw, 12) for raw in ("3", "−2", "2,5", "2.5", " -inf ", "−∞", "+∞",
+                                             "∞", "M", "-M", "+maxScore")] == \
+        [3, -2, 2.5, 2.5, -INF, -INF, INF, INF, 12, -12, 12]
+    assert read_number("abc", 12) == "abc" and read_number("nan", 12) == "nan"

@@ -140,7 +140,7 @@ def tree(game: GameSpec):
     # replay's end the move it played
     return render(game.template, block="tree", push_url=page_url, g=g, panel=panel,
                   error=None, ai=None, truth=truth_for(panel), board=board_game(g, panel),
-                  oob_board=True)
+                  oob_board=is_htmx())
 
 
 @bp.get("/<game:game>/tree.svg")
