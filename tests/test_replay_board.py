@@ -15,6 +15,11 @@ def discs(html: str) -> int:
     return len(re.findall(r'class="disc p[01]"', board))
 
 
+def moves(html: str) -> list:
+    listed = re.search(r'<ol class="move-list">.*?</ol>', html, re.S).group(0)
+    return [re.sub(r"\s+", " ", m).strip() for m in re.findall(r">(\d+\. [^<]*)</a>", listed)]
+
+
 def test_the_board_waits_for_the_end_of_the_replay_to_show_the_ai_s_disc(client):
     page = client.get(GAME + "&step=0").get_data(as_text=True)
     assert discs(page) == 1 and "is searching" in page
@@ -24,6 +29,9 @@ def test_the_board_waits_for_the_end_of_the_replay_to_show_the_ai_s_disc(client)
     before = client.get(tree + f"&step={last - 1}", headers=HX).get_data(as_text=True)
     after = client.get(tree + f"&step={last}", headers=HX).get_data(as_text=True)
     assert discs(before) == 1 and discs(after) == 2
+    # the move list too: your move, and the AI's only at the end (sent with the step, htmx)
+    assert moves(page) == ["1. 4"] and moves(before) == ["1. 4"]
+    assert moves(after) == ["1. 4", "2. 4"] and 'class="moves" id="moves" aria-labelledby="moves-title" hx-swap-oob="true"' in after
     assert "Your turn." in after and "is searching" not in after
     assert discs(client.get(GAME).get_data(as_text=True)) == 2        # no replay: the game as is
 
