@@ -120,3 +120,149 @@ def test_a_naming_the_game_does_not_have_is_refused_in_the_page_s_language(clien
     assert r.status_code == 400
     assert "Noms des joueurs" in text_of(r.get_data(as_text=True))
     assert client.get("/connect4?players=colours&lang=fr").status_code == 200
+
+
+# -- issue 21: every card opens what it is about -------------------------------------------------
+
+def cards(client, lang="en"):
+    """(title, [its links]) for every card of /course, the title's link first."""
+    html = client.get(f"/course?lang={lang}").get_data(as_text=True)
+    found = []
+    for card in html.split('<article class="figure-card">')[1:]:
+        title = re.search(r"<h3><a [^>]*>(.*?)</a>", card).group(1)
+        links = [u.replace("&amp;", "&") for u in
+                 re.findall(r'<h3><a href="([^"]*)"', card) + re.findall(r'<a class="button" href="([^"]*)"', card)]
+        found.append((title, links))
+    return found
+
+
+STEP_0 = ["step 0 of", "is searching: its move appears at the last step of the replay"]
+# What each card's page shows, as a teacher checks it: its figure's words, position or replay.
+CARD_PAGES = {
+    "Listing VIII.1 – the Nim tree (N = 4) as a dictionary": ["max_4-0", "15 nodes"],
+    "Labelling the tree with minmax (N = 4)": ["4 matches, J0 to move: +1"],
+    "Minmax with a heuristic, depth-limited": ["minimax explored 400 of 400 nodes · depth 3"],
+    "Figure VIII.2 – the “rated” Connect-4 grid": ["J0 to play."],        # and its position, below
+    "Figure VIII.1 – a game in progress: h(grille) = 2": ["7 yellow stones, 7 red stones."],
+    "The MiniMax procedure, step by step": STEP_0 + ["minimax, step by step: 0 of 28 nodes"],
+    "Alpha-beta, the same way": STEP_0 + ["alpha-beta, step by step: 0 of 28 nodes"],
+    "O(b^m): the tree grows with the depth": ["O(b^m)"],
+    "The same growth on a real position": ["minimax", "alpha-beta"],
+    "The agent: perceive, decide, act": ["AI Yellow is thinking"],
+    "The game of 11 matches": ["11 matches left", "Viewing move 0 of 5.", "Next move"],
+    "The tree of dimension 5 and its MIN-MAX values": ["explored 28 of 28 nodes"],
+    "Dimension 20: more than 250,000 nodes": ["266,079 nodes"],
+    "Depth 3 with the evaluation +maxScore − remaining/total": ["minimax explored 22 of 28 nodes · depth 3"],
+    "Alpha-beta on the tree of dimension 5": ["alpha-beta explored 12 of 28 nodes"],
+    "Depth limit and pruning: 9 nodes of 28": ["explored 9 of 28 nodes"],
+    "A computable game: the multiples of 4 lose": ["8 matches, J0 to move: −1"],
+    "Misère Nim": ["Whoever takes the last match loses (misère)."],
+    "The adjusted heuristic": ["alpha-beta explored", "depth 5"],
+    "Alpha-beta with memory and Zobrist keys": ["Zobrist"],
+    "The table step by step: keys, slots, probes and hits": ["alpha-beta + table, step by step: 0 of"],
+    "Why a table of (alpha, beta, depth) did not work": ["Zobrist"],
+}
+
+
+def test_every_link_of_every_card_opens_what_the_card_is_about(client):
+    found = cards(client)
+    assert {title for title, _ in found} == set(CARD_PAGES)     # a new card needs its check
+    for title, links in found:
+        main, *others = links
+        assert others and others[0] == main, title     # "Open in the app" = the title's link
+        page = client.get(main)
+        assert page.status_code == 200, (title, main)
+        shown = text_of(page.get_data(as_text=True))
+        for words in CARD_PAGES[title]:
+            assert words in shown, (title, words)
+        for link in others[1:]:          # the heuristic opened up, the tree as an exercise
+            assert client.get(link).status_code == 200, (title, link)
+            assert "/connect4/heuristic?board=" in link or "/tree?" in link, (title, link)
+    exercises = {title: link for title, links in found for link in links if "/tree?" in link}
+    assert len(exercises) == 4
+    for title, link in exercises.items():           # the card's tree, asked, nothing answered
+        page = text_of(client.get(link).get_data(as_text=True))
+        assert "Your turn" in page and "right so far" not in page, title
+    page = text_of(client.get(exercises["Depth limit and pruning: 9 nodes of 28"]).get_data(
+        as_text=True))
+    assert "depth 2 with +maxScore − remaining/5" in page and "12 nodes" in page
+
+
+def board_discs(html: str) -> tuple[int, int]:
+    board = re.search(r'<table class="board.*?</table>', html, re.S).group(0)
+    return board.count('class="disc p0"'), board.count('class="disc p1"')
+
+
+def test_figure_viii_2_opens_the_course_s_position_not_an_empty_board(client):
+    link = dict(cards(client))["Figure VIII.2 – the “rated” Connect-4 grid"][0]
+    html = client.get(link).get_data(as_text=True)
+    assert board_discs(html) == (7, 7)                  # J0's 7 stones and J1's 7 (Fig. VIII.1)
+    assert "moves=44453353532621" in link and "heur=cells" in link
+
+
+def test_the_game_of_11_matches_replays_3_2_2_1_3_and_player_1_wins(client):
+    # seed 003: "le joueur 1 retire 3 allumettes ... le joueur 1 retire 3 allumettes: fin du
+    # jeu, le joueur 1 gagne"
+    link = dict(cards(client))["The game of 11 matches"][0]
+    left, said = [], []
+    html = client.get(link).get_data(as_text=True)
+    for _ in range(6):
+        left.append(int(re.search(r'<p class="count"><strong>(\d+)</strong>', html).group(1)))
+        said.append(text_of(re.search(r'<p class="count">.*?</p>', html, re.S).group(0)).strip())
+        nxt = re.search(r'<a class="button primary" href="([^"]*)"[^>]*>Next move', html)
+        if not nxt:
+            break
+        html = client.get(nxt.group(1).replace("&amp;", "&")).get_data(as_text=True)
+    assert left == [11, 8, 6, 4, 3, 0]
+    assert said[1:] == ["8 matches left · Player 1 took 3", "6 matches left · Player 2 took 2",
+                        "4 matches left · Player 1 took 2", "3 matches left · Player 2 took 1",
+                        "0 matches left · Player 1 took 3"]
+    assert "Player 1 wins!" in text_of(re.search(r'<p class="status".*?</p>', html, re.S).group(0))
+
+
+def test_a_card_about_the_steps_opens_at_step_0_with_nothing_of_the_ai_s_move(client):
+    steps = [(t, links[0]) for t, links in cards(client, "fr") if "step=0" in links[0]]
+    assert len(steps) == 3
+    for title, link in steps:
+        html = client.get(link).get_data(as_text=True)
+        board = html[html.index('id="board-wrap"'):html.index('class="side"')]
+        assert "en a pris" not in board and "étape 0 sur" in html, title
+    # the replay's last step shows the AI's move on the board (sent with the tree, htmx)
+    link = next(link for title, link in steps if "minimax" in link)
+    tree = link.replace("/nim?", "/nim/tree?")
+    last = re.search(r"étape 0 sur (\d+)", client.get(link).get_data(as_text=True)).group(1)
+    before = client.get(tree.replace("step=0", f"step={int(last) - 1}"),
+                        headers={"HX-Request": "true"}).get_data(as_text=True)
+    after = client.get(tree.replace("step=0", f"step={last}"),
+                       headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert 'id="board-wrap" hx-swap-oob="true"' in before and "en a pris" not in before
+    assert "5 allumettes restantes" in text_of(before)
+    assert "4 allumettes restantes · IA (J0) en a pris 1" in text_of(after)
+
+
+def test_the_thumbnails_draw_the_question_not_the_answer(client):
+    html = client.get("/course?lang=en").get_data(as_text=True)
+    thumbs = [u.replace("&amp;", "&") for u in re.findall(r'<img src="([^"]*)"', html)]
+    assert len(thumbs) == 9 and all(u.startswith("/course/") for u in thumbs)
+    for url in thumbs:
+        r = client.get(url)
+        svg = re.sub(r"<style>.*?</style>", "", r.get_data(as_text=True), flags=re.S)
+        assert r.status_code == 200 and r.mimetype == "image/svg+xml", url
+        assert svg.count('class="tnode') >= 4, url
+        for answer in ('class="val', "α", "β", "✂", "pruned", " pv", "+M", "W1", "L1", "None"):
+            assert answer not in svg, (url, answer)
+    # the tree of dimension 5: its 28 states, each with its matches left
+    five = next(u for u in thumbs if "algo=minimax&depth=5" in u and "players=numbers" in u)
+    svg = client.get(five).get_data(as_text=True)
+    assert svg.count('class="tnode') == 28
+    assert re.findall(r'<text class="name"[^>]*>(\d)</text>', svg)[0] == "5"
+
+
+def test_an_edited_thumbnail_link_is_a_400_in_words_never_a_500(client):
+    for url, says in [("/course/nim/figure.svg?n=abc", "Matches: a whole number from 1 to 99"),
+                      ("/course/nim/figure.svg?n=5&moves=5", "cannot take 5 matches"),
+                      ("/course/nim/figure.svg?n=5&path=9", "no child '9' was searched there"),
+                      ("/course/connect4/figure.svg?level=expert",
+                       "the exact solver chose this move")]:
+        r = client.get(url)
+        assert r.status_code == 400 and says in r.get_data(as_text=True), url

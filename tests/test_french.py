@@ -348,8 +348,8 @@ def test_counts_of_one_read_in_the_singular(client):
              for i in range(20)]
     cut = [html for html in steps if "Coupure au sommet" in html]
     assert cut and f"Coupure au sommet min 2{NNBSP}: 1 fils élagué." in cut[0]
-    lab = client.get("/tree?mode=exercise&check=1&v.R=3&v.1=3&v.2=4&v.3=2&p=2.2&p=2.3&lang=fr")
-    assert f"1 réponse à corriger{NNBSP}: le sommet 2 vaut 2, pas 4" in lab.get_data(as_text=True)
+    lab = client.get("/tree?algo=minimax&mode=exercise&check=1&v.R=3&v.1=3&v.2=4&v.3=2&lang=fr")
+    assert f"1 erreur, marquée ✗ ci-dessous{NNBSP}:" in lab.get_data(as_text=True)
 
 
 ELISION = re.compile(r"(?<![\w-])(que|de|le|la|ne|se|ce|je|me|te) (?=[aeiouàâäéèêëîïôöûü])", re.I)
@@ -391,10 +391,15 @@ def test_the_course_figure_reads_as_the_course_says(client):
 
 def test_item_16_the_lab_corrections_write_decimals_the_french_way(client):
     """A correction's numbers go through the locale too: a decimal leaf is 2,5 in French."""
-    html = client.get("/tree?lang=fr&mode=exercise&t=[[2.5,3],[1]]&check=1&v.R=7&v.1=7"
+    # the second wrong try at node 1 shows its value (the first only hints)
+    html = client.get("/tree?lang=fr&mode=exercise&t=[[2.5,3],[1]]&check=1&v.R=7&v.1=7&w=v.1"
                       ).get_data(as_text=True)
-    verdict = re.search(r'<p class="verdict[^>]*>(.*?)</p>', html, re.S).group(1)
-    assert "2,5" in verdict and "2.5" not in verdict, verdict
+    marks = " ".join(re.findall(r'<li class="mark[^>]*>(.*?)</li>', html, re.S))
+    assert "c’est 2,5, pas 7" in marks and "2.5" not in marks, marks
+    # typed the French way, it is read back the French way
+    html = client.get("/tree?lang=fr&mode=exercise&t=[[2.5,3],[1]]&check=1&v.1=2,5"
+                      ).get_data(as_text=True)
+    assert 'name="v.1" value="2,5"' in html
 
 
 def test_the_whole_tree_is_the_course_s_arbre_des_etats(client):

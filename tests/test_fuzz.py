@@ -34,8 +34,11 @@ def test_the_shapes_that_once_answered_500_are_400s(client):
     for url in ["/nim?n=--5", "/nim?k=---1", "/nim?at=--5", "/connect4/compare?moves=44&cd=--5",
                 "/connect4/peek?moves=4&at=---1", "/nim/tree?moves=1&tree=1&step=---1",
                 "/connect4?w=--5", "/connect4?h=---1", "/nim/move?take=--1",
-                "/tree?mode=exercise&check=1&v.R=nan"]:
+                "/tree?mode=exercise&check=1&v.R=" + "9" * 50]:
         assert client.get(url).status_code == 400, url
+    # an answer that is not a number is marked as such in the exercise (the other answers kept)
+    page = client.get("/tree?mode=exercise&check=1&v.R=nan&v.1=3").get_data(as_text=True)
+    assert "“nan” is not a number" in page and 'name="v.1" value="3"' in page
     # a query parameter named like a part of the path (found by the fuzz test)
     assert client.get("/connect4?game=x").status_code == 200
     assert client.get("/c/ZZZZZZ?code=x").status_code == 404

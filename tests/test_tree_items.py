@@ -155,17 +155,22 @@ def assert_no_answer(html: str):
     for path, (title, name) in INNER.items():
         g = nodes[path]
         assert tooltip(g) == title            # no value, no window, no "pruned"
-        assert texts(g) == [name]
+        assert texts(g) == [name]             # its name above it (issue 21: not inside)
         assert classes(g) == {"tnode"}
         assert {k for k in g.attrib if k.startswith("data-")} == {"data-path"}
     # the leaves a cut skips look like the others: their given value, nothing more
     for path, value in (("2.1", "21"), ("2.2", "40"), ("2.3", "60")):
         assert classes(nodes[path]) == {"tnode"}
-        assert texts(nodes[path]) == [value]
+        assert texts(nodes[path]) == [path, value]
         assert tooltip(nodes[path]) == f"max {path}: value {value}"
     panel = html[html.index('id="tree-panel"'):]     # the tree, the question, the answer form
-    for told in ("α", "β", "∞", "✂", "explored", "Principal variation"):
+    svg = panel[panel.index("<svg"):panel.index("</svg>")]
+    for told in ("α", "β", "∞", "✂"):           # asked in the form, not drawn in the tree
+        assert told not in svg, told
+    for told in ("explored", "Principal variation"):
         assert told not in panel, told
+    assert re.findall(r'<input type="text"[^>]*name="[vab]\.[^"]*" value="([^"]*)"', panel) == \
+        [""] * 12                              # every answer field empty: 4 nodes × (α, β, value)
     assert not re.search(r'class="[^"]*\b(pruned|pv|cut|current|unfinished)\b', html)
     assert not re.search(r'<line class="edge [^"]+"', html)      # no pruned or pv edge
 
@@ -184,23 +189,37 @@ def test_the_exercise_gives_nothing_away_through_a_step_or_a_typo(client):
     """Issue 9, item 4: a step in the link does not replay the search of an exercise, and a
     typo in an answer (400) keeps the exercise instead of showing its solution."""
     assert_no_answer(client.get(EXERCISE + "&step=5").get_data(as_text=True))
-    r = client.get(EXERCISE + "&check=1&v.R=abc")
+    r = client.get(EXERCISE + "&check=1&v.9=1")          # no node 9: a 400
     assert r.status_code == 400
     html = r.get_data(as_text=True)
-    assert "node R: “abc” is not a number" in html
+    assert "no node named 9" in html
     assert "[[31, 120, 80], [21, 40, 60], [140, 51, 22]]" in html
     assert_no_answer(html)
+    # a typo is marked as one, and shows nothing of the answer (issue 21)
+    html = client.get(EXERCISE + "&check=1&v.R=abc").get_data(as_text=True)
+    assert "“abc” is not a number" in html and "31" not in text_of_marks(html)
 
 
 def test_after_checking_the_page_shows_the_correction(client):
     """Issue 9, item 4: check=1 gives the verdicts, as before."""
-    html = client.get(EXERCISE + "&check=1&v.R=31&v.1=31&v.2=40&v.3=22&p=2.2").get_data(
-        as_text=True)
-    assert ("2 to fix: node 2 is 21, not 40; node 2.3 should be marked pruned: the cut at "
-            "node 2 skips it") in html
-    html = client.get(EXERCISE + "&check=1&v.R=31&v.1=31&v.2=21&v.3=22&p=2.2&p=2.3").get_data(
-        as_text=True)
-    assert "All correct!" in html
+    answer = "&check=1&v.R=31&v.1=31&v.2=40&v.3=22&p=2.2"
+    html = client.get(EXERCISE + answer).get_data(as_text=True)
+    marks = text_of_marks(html)                   # a hint, not the answer (issue 21)
+    assert "value: too high: a min node takes the smallest of its children's values" in marks
+    assert "pruned: is never explored" in marks and "21" not in marks
+    html = client.get(EXERCISE + answer + "&w=v.2&w=p.2.3").get_data(as_text=True)
+    marks = text_of_marks(html)                   # the second wrong try shows it
+    assert "value: it is 21, not 40" in marks and "pruned: is pruned: the cut at node 2 skips it" in marks
+    right = "".join(f"&a.{n}=-inf&b.{n}=inf" for n in "R1") + "&a.2=31&b.2=inf&a.3=31&b.3=inf"
+    html = client.get(EXERCISE + "&check=1&v.R=31&v.1=31&v.2=21&v.3=22&p=2.2&p=2.3" + right
+                      + "&w=v.2&w=p.2.3").get_data(as_text=True)
+    assert "All correct!" in html and "Score: 12 of 14 right the first time." in html
+
+
+def text_of_marks(html: str) -> str:
+    import html as h
+    return h.unescape(" ".join(re.sub(r"<[^>]+>", " ", m)
+                               for m in re.findall(r'<ul class="marks">.*?</ul>', html, re.S)))
 
 
 # -- item 3: a search cut short by its budget says so -----------------------------------------

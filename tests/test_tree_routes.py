@@ -82,11 +82,13 @@ def test_the_folded_first_view_of_a_depth_6_connect4_search_is_under_50_kb(clien
 def test_lab_shows_the_textbook_tree_and_checks_an_answer(client):
     html = client.get("/tree").get_data(as_text=True)
     assert "alpha-beta explored 11 of 13 nodes" in html
-    r = client.get("/tree?mode=exercise&check=1&v.R=3&v.1=3&v.2=4&v.3=2&p=2.2&p=2.3")
+    # minimax: the values alone; node 2 (min, children 2 4 6) given 4 is too high
+    r = client.get("/tree?algo=minimax&mode=exercise&check=1&v.R=3&v.1=3&v.2=4&v.3=2")
     html = r.get_data(as_text=True)
-    assert "1 to fix: node 2 is 2, not 4" in html
-    r = client.get("/tree?mode=exercise&check=1&v.R=3&v.1=3&v.2=2&v.3=2&p=2.2&p=2.3")
-    assert "All correct!" in r.get_data(as_text=True)
+    assert "3 of 4 right so far." in html
+    assert "too high: a min node takes the smallest of its children&#39;s values" in html
+    r = client.get("/tree?algo=minimax&mode=exercise&check=1&v.R=3&v.1=3&v.2=2&v.3=2&w=v.2")
+    assert "Score: 3 of 4 right the first time." in r.get_data(as_text=True)
 
 
 def test_lab_bad_input_keeps_the_text_and_says_what_is_wrong(client):
@@ -96,7 +98,9 @@ def test_lab_bad_input_keeps_the_text_and_says_what_is_wrong(client):
     assert "[[1,2],[3,oops]]" in html
     r = client.get("/tree?t=<script>alert(1)</script>")
     assert r.status_code == 400 and "<script>alert" not in r.get_data(as_text=True)
-    assert client.get("/tree?mode=exercise&check=1&v.R=abc").status_code == 400
+    assert client.get("/tree?mode=exercise&check=1&v.9=3").status_code == 400   # no node 9
+    assert client.get("/tree?seed=1&rd=9").status_code == 400
+    assert client.get("/tree?ex=nim99").status_code == 400
 
 
 def test_compare_page_lists_the_four_algorithms_with_the_same_value(client):

@@ -9,15 +9,21 @@ gives h = 2) are computed here from ``ai/``, so they are the app's, not copied n
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from flask import Blueprint, render_template
+from flask import Blueprint, Response, render_template, request
 from flask_babel import lazy_gettext as _l
 
 from ai.connect4 import Connect4
 from ai.heuristics import cell_values
 from ai.nim_tree import course_tree, nim_tree_size
 from ai.position import cell_value_terms, columns_of, format_columns
+from ai.tree_view import Shown, unfold, walk
+
+from .games import GameSpec
+from .panel import SMALL_TREE_NODES, TreePanel, tree_panel
+from .i18n import tr
+from .params import BadRequest, parse_game
 
 
 bp = Blueprint("course", __name__)
@@ -38,6 +44,9 @@ NINE_OF_28 = dict(FIVE_MATCHES, algo="alphabeta", depth=2, window="course", td=2
 #   . o x x o . .
 #   x o o o x x .
 FIGURE_VIII_1 = "44453353532621"
+# Seed 003's game of dimension 11, player 1 first: 3, 2, 2, 1, 3, and player 1 wins. The link
+# opens it at its start (at=0), to be replayed one move at a time.
+ELEVEN_MATCHES = dict(n=11, moves="32213", at=0, mode="human-human")
 # Alpha-beta with the table, step by step, on a 4x4 board where only columns 3 and 4 are open:
 # 35 nodes to depth 4, small enough to draw whole, with two positions met twice (table hits).
 TABLE_STEPS = dict(w=4, h=4, moves="1111222", mode="human-human", level="custom",
@@ -60,6 +69,7 @@ class Figure:
     #                          "sum", or "" (the link says enough)
     inspect: dict | None = None   # a heuristic's figure: the inspector's arguments (its
     #                               position and heuristic), a second link
+    exercise: dict | None = None  # a tree the lab asks as an exercise (its ``ex`` and ``algo``)
 
 
 def _nim(**args) -> dict:
@@ -88,16 +98,19 @@ CHAPTERS = [
         Figure(_l("Labelling the tree with minmax (N = 4)"),
                _l("+1 where the maximiser wins, −1 where he loses; the course's game is the one "
                   "where taking the last match loses (misère)."),
-               "lab.nim_theory", dict(n=4, variant="misere"), ""),
+               "lab.nim_theory", dict(n=4, variant="misere"), "",
+               exercise=dict(ex="nim4", algo="minimax")),
         Figure(_l("Minmax with a heuristic, depth-limited"),
                _l("Connect-4, minimax to depth 3, each leaf scored by the cell values."),
                "play.show", _c4_j(moves="4453", mode="human-human", level="custom",
                                   algo="minimax", depth=3, heur="cells", tree=1),
                inspect=dict(board=_board_of("4453"))),
         Figure(_l("Figure VIII.2 – the “rated” Connect-4 grid"),
-               _l("Each cell: the number of fours it can take part in."),
-               "play.show", _c4_j(mode="human-human", level="custom", algo="minimax", depth=3,
-                                  heur="cells"), "grid", inspect=dict(board=_board_of(FIGURE_VIII_1))),
+               _l("Each cell: the number of fours it can take part in. The link opens the "
+                  "course's position (Figure VIII.1), scored with these values."),
+               "play.show", _c4_j(moves=FIGURE_VIII_1, mode="human-human", level="custom",
+                                  algo="minimax", depth=3, heur="cells"), "grid",
+               inspect=dict(board=_board_of(FIGURE_VIII_1))),
         Figure(_l("Figure VIII.1 – a game in progress: h(grille) = 2"),
                _l("J0's cell values minus J1's, computed by the app on the course's position."),
                "editor.edit", dict(board=_board_of(FIGURE_VIII_1)), "sum",
@@ -127,12 +140,15 @@ CHAPTERS = [
     ]),
     (_l("State-space search (the game of matches)"), [
         Figure(_l("The game of 11 matches"),
-               _l("Take 1, 2 or 3; whoever takes the last match wins."),
-               "play.show", _nim_numbered(n=11), ""),
+               _l("The course's game, move by move: player 1 takes 3, player 2 takes 2, "
+                  "player 1 takes 2, player 2 takes 1, player 1 takes the last 3 and wins. "
+                  "“Next move” plays it one move at a time."),
+               "play.show", _nim_numbered(**ELEVEN_MATCHES), ""),
         Figure(_l("The tree of dimension 5 and its MIN-MAX values"),
                _l("28 nodes; the root is worth +maxScore: take 1 match and win."),
                "play.show", _nim_numbered(**FIVE_MATCHES, algo="minimax", depth=5, td=5,
-                                          notation="course")),
+                                          notation="course"),
+               exercise=dict(ex="nim5", algo="minimax")),
         Figure(_l("Dimension 20: more than 250,000 nodes"),
                _l("The whole tree of 20 matches, counted by the app."),
                "play.compare", _nim(n=20), "count"),
@@ -142,10 +158,12 @@ CHAPTERS = [
         Figure(_l("Alpha-beta on the tree of dimension 5"),
                _l("The exact value with fewer nodes."),
                "play.show", _nim_numbered(**FIVE_MATCHES, algo="alphabeta", depth=5,
-                                          window="course", td=5)),
+                                          window="course", td=5),
+               exercise=dict(ex="nim5", algo="alphabeta")),
         Figure(_l("Depth limit and pruning: 9 nodes of 28"),
                _l("Alpha-beta at depth 2, the window [−maxScore, +maxScore]."),
-               "play.show", _nim_numbered(**NINE_OF_28, notation="course")),
+               "play.show", _nim_numbered(**NINE_OF_28, notation="course"),
+               exercise=dict(ex="nim5d2", algo="alphabeta")),
         Figure(_l("A computable game: the multiples of 4 lose"),
                _l("The whole tree beside the theory."),
                "lab.nim_theory", dict(n=8), ""),
@@ -191,4 +209,52 @@ def course():
     """The course's figures, chapter by chapter, each one click from the app in its state."""
     return render_template("course.html", chapters=CHAPTERS, dictionary=dictionary_lines(),
                   grid=cell_values(7, 6), h=heuristic_sum(FIGURE_VIII_1),
-                  size_20=nim_tree_size(20, 3))
+                  size_20=nim_tree_size(20, 3), thumbnail_args=thumbnail_args)
+
+
+def thumbnail_args(f: Figure) -> dict:
+    """The link of a card's picture: the figure's own settings (no step: a thumbnail is not a
+    replay)."""
+    return {k: v for k, v in f.args.items() if k != "step"}
+
+
+@bp.get("/course/<game:game>/figure.svg")
+def thumbnail(game: GameSpec):
+    """A card's picture: the tree the figure is about, drawn as a question (its shape, the
+    moves, Nim's matches left), never the answer (values, cuts, pruned branches, best line),
+    so that a thumbnail spoils neither a replay nor the question the figure asks. On Nim the
+    whole tree to the figure's depth (minimax's, as the course draws the tree of states: an
+    alpha-beta tree's shape would show where it cut); on Connect-4 the root and its moves
+    (minimax to depth 1: the position's moves, not a search's findings)."""
+    try:
+        return _thumbnail(game, request.args.to_dict())
+    except BadRequest as err:      # an edited link (or a busy server): said in words, never a 500
+        response = Response(tr(err), status=getattr(err, "status", 400),
+                            mimetype="text/plain")
+        if getattr(err, "retry_after", None):
+            response.headers["Retry-After"] = str(err.retry_after)
+        return response
+
+
+def _thumbnail(game: GameSpec, args: dict) -> Response:
+    args.pop("step", None)
+    if args.get("level") == "custom":
+        args["algo"] = "minimax"
+        if game.name != "nim":
+            args["depth"] = args["td"] = "1"
+    g = parse_game(game, args)
+    g = replace(g, settings=replace(g.settings, show_tree=True))
+    panel = tree_panel(g, args)
+    if panel is None:
+        raise BadRequest("no search to draw: the game is over")
+    if getattr(panel, "solved", False):
+        raise BadRequest("the exact solver chose this move: there is no search tree to draw")
+    if not isinstance(panel, TreePanel):
+        raise BadRequest("this search explored %(n)s nodes: too many to draw (at most %(most)s)",
+                         n=panel.result.stats.nodes, most=panel.limit)
+    tree = panel.result.tree
+    small = tree.whole and len(tree.nodes) <= SMALL_TREE_NODES
+    panel.view = unfold(tree, (), levels=99 if small else 1)
+    panel.spine, panel.path = False, ()
+    panel.shown = {v.node.id: Shown() for v in walk(panel.view)}
+    return Response(render_template("figure_thumb.svg", panel=panel), mimetype="image/svg+xml")

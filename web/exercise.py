@@ -8,11 +8,15 @@ from dataclasses import dataclass, field
 from flask import url_for
 from flask_babel import lazy_gettext as _l
 
-from ai.exercise import Solved, name as node_name, solve as solve_tree
-from ai.exercise_tree import ExerciseTree, format_tree
+import secrets
+
+from ai.exercise import Answer, Solved, name as node_name, solve as solve_tree
+from ai.exercise_tree import (COURSE_TREES, RANDOM_DEPTHS, ExerciseTree, format_tree,
+                              random_tree)
 from ai.tree_view import at_step, counts_at, finished_search, question, unfold
 
-from .params import WINDOWS, BadRequest, read_choice
+from .projector import projector_on
+from .params import WINDOWS, BadRequest, read_choice, read_int
 
 LAB_EXAMPLES = [
     (_l("AIMA Figure 5.2"), "[[3,12,8],[2,4,6],[14,5,2]]"),
@@ -20,7 +24,13 @@ LAB_EXAMPLES = [
     (_l("Four levels (Wikipedia's alpha-beta figure)"),
      "[[[[5,6],[7,4,5]],[[3]]],[[[6],[6,9]],[[7]]],[[[5]],[[9,8],[6]]]]"),
 ]
-LAB_PARAMS = ("t", "algo", "root", "window", "order", "mode")
+# The course's trees (ai.exercise_tree.COURSE_TREES), titled in its words
+COURSE_TREE_TITLES = {
+    "nim4": _l("Minmax chapter: the Nim tree N = 4 (J0 max first, +1 where J0 wins, −1 where J1 wins)"),
+    "nim5": _l("The game of matches: the tree of dimension 5 (the maximiser first, ±maxScore written ±1)"),
+    "nim5d2": _l("The game of matches: depth 2 with +maxScore − remaining/5 (maxScore = 1), pruning"),
+}
+LAB_PARAMS = ("t", "ex", "seed", "rd", "algo", "root", "window", "order", "mode")
 MAX_TEXT = 4000
 MAX_NODES = 400
 
@@ -52,7 +62,7 @@ class LabPanel:
     g: LabSettings = field(init=False)
 
     def __post_init__(self):
-        self.g = LabSettings(self.solved.game)
+        self.g = LabSettings(self.solved.game, projector=projector_on())
         self.result = self.solved.result
         self.event = None
         if self.exercise:
@@ -90,15 +100,29 @@ class LabPanel:
 
 
 def parse_lab(args) -> dict:
-    """The lab's tree and settings from the link (AIMA's Figure 5.2 by default)."""
-    text = args.get("t") or LAB_EXAMPLES[0][1]
+    """The lab's tree and settings from the link: a course tree (``ex``), a random tree
+    (``seed``, depth ``rd``: the same link, the same tree), or a typed one (``t``; AIMA's
+    Figure 5.2 by default). A course tree comes with its settings (root, first window, order
+    of the children), which the link may change."""
+    source, defaults = "t", {}
+    seed = depth = ex = None
+    if args.get("seed") not in (None, ""):
+        seed = read_int(args, "seed", 0, 0, 10**9)
+        depth = read_int(args, "rd", 3, min(RANDOM_DEPTHS), max(RANDOM_DEPTHS))
+        text, source = format_tree(random_tree(seed, depth)), "seed"
+    elif args.get("ex") not in (None, ""):
+        ex = read_choice(args, "ex", "nim5", tuple(COURSE_TREES))
+        defaults = COURSE_TREES[ex]
+        text, source = format_tree(defaults["tree"]), "ex"
+    else:
+        text = args.get("t") or LAB_EXAMPLES[0][1]
     if len(text) > MAX_TEXT:
         raise BadRequest("the tree is too long (%(n)s characters, at most %(most)s)", "t",
                          n=len(text), most=MAX_TEXT)
-    root = read_choice(args, "root", "max", ("max", "min"))
+    root = read_choice(args, "root", defaults.get("root", "max"), ("max", "min"))
     algo = read_choice(args, "algo", "alphabeta", ("alphabeta", "minimax"))
-    window = read_choice(args, "window", "infinite", WINDOWS)
-    order = read_choice(args, "order", "natural", ("natural", "reverse"))
+    window = read_choice(args, "window", defaults.get("window", "infinite"), WINDOWS)
+    order = read_choice(args, "order", defaults.get("order", "natural"), ("natural", "reverse"))
     mode = read_choice(args, "mode", "show", ("show", "exercise"))
     try:
         game = ExerciseTree(text, root)
@@ -109,20 +133,63 @@ def parse_lab(args) -> dict:
                          most=MAX_NODES, n=game.size())
     solved = solve_tree(game, algo, window=window, order=order)
     return dict(text=format_tree(game.tree), root=root, algo=algo, window=window, order=order,
-                mode=mode, solved=solved)
+                mode=mode, solved=solved, source=source, seed=seed, rd=depth or 3, ex=ex,
+                course_title=COURSE_TREE_TITLES.get(ex), max_score=game.max_score)
 
 
-def parse_answer(args) -> tuple[dict, set]:
-    """The student's answer from the form: ``v.<node>`` values, ``p`` pruned node names."""
-    values = {}
+def source_params(lab: dict) -> dict:
+    """The link's part that names the tree: its seed, its course name, or its text."""
+    if lab["source"] == "seed":
+        return {"seed": lab["seed"], "rd": lab["rd"]}
+    if lab["source"] == "ex":
+        return {"ex": lab["ex"]}
+    return {"t": lab["text"]}
+
+
+def new_seed() -> int:
+    """A seed for a new random tree (the link then keeps it)."""
+    return secrets.randbelow(10**6)
+
+
+MAX_ANSWER = 40          # characters of one answer
+INFINITIES = {"inf": math.inf, "+inf": math.inf, "∞": math.inf, "+∞": math.inf,
+              "-inf": -math.inf, "-∞": -math.inf, "infini": math.inf, "+infini": math.inf,
+              "-infini": -math.inf}
+
+
+def read_number(raw: str, max_score: float):
+    """A number as a student types it: 3, -2, 2,5 or 2.5, ∞, −∞ (or inf), and M, −M,
+    maxScore for the course's window; the text itself when it is none of these."""
+    text = raw.strip().replace("−", "-").replace("–", "-").replace(" ", "").replace("\u202f", "")
+    low = text.lower()
+    if low in INFINITIES:
+        return INFINITIES[low]
+    sign = -1 if low.startswith("-") else 1
+    if low.lstrip("+-") in ("m", "maxscore"):
+        return sign * max_score
+    try:
+        value = float(text.replace(",", "."))
+    except ValueError:
+        return raw.strip()
+    return value if math.isfinite(value) else raw.strip()
+
+
+def parse_answer(args, max_score: float = 1) -> Answer:
+    """The student's answer from the form: ``v.<node>`` values, ``a.<node>`` and ``b.<node>``
+    alpha and beta on entry, ``p`` the nodes ticked as pruned, ``w`` the questions answered
+    wrong at earlier checks (a key per wrong try)."""
+    numbers, tries = {}, {}
     for key, raw in args.items():
-        if key.startswith("v.") and raw.strip():
-            try:
-                value = float(raw.replace(",", ".").replace("−", "-"))
-            except ValueError:
-                value = math.nan
-            if not math.isfinite(value):     # "nan", "inf" and typos alike
-                raise BadRequest("node %(node)s: “%(raw)s” is not a number", key,
+        if key[:2] in ("v.", "a.", "b.") and len(key) > 2 and raw.strip():
+            if len(raw) > MAX_ANSWER:
+                raise BadRequest("node %(node)s: “%(raw)s…” is too long for a number", key,
                                  node=key[2:][:20], raw=raw[:20])
-            values[key[2:]] = value
-    return values, set(args.getlist("p")) if hasattr(args, "getlist") else set()
+            numbers[key] = read_number(raw, max_score)
+    ticked = set(args.getlist("p")) if hasattr(args, "getlist") else set()
+    wrong = args.getlist("w") if hasattr(args, "getlist") else []
+    if len(wrong) > 4 * MAX_NODES:
+        raise BadRequest("too many earlier tries in the link", "w")
+    for key in wrong:
+        if key[:2] in ("v.", "a.", "b.", "p.") and len(key) <= 40:
+            tries[key] = min(2, tries.get(key, 0) + 1)
+    return Answer(numbers, ticked, tries)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from flask import Blueprint, request
 
-from ai.exercise import check as check_answer
+from ai.exercise import Answer, check as check_answer
+from ai.exercise_tree import RANDOM_DEPTHS
 from ai.growth import growth
 from ai.nim import Nim
 from ai.nim_tree import checked_tree
@@ -12,7 +13,8 @@ from ai.tree_view import unfold
 
 from .charts import growth_chart
 from .course import dictionary_lines
-from .exercise import LAB_EXAMPLES, LabPanel, parse_answer, parse_lab
+from .exercise import (COURSE_TREE_TITLES, LAB_EXAMPLES, LabPanel, new_seed, parse_answer,
+                       parse_lab, source_params)
 from .htmx import render
 from .i18n import tr
 from .params import BadRequest, as_bad_request, read_choice, read_int
@@ -24,23 +26,24 @@ bp = Blueprint("lab", __name__)
 
 @bp.get("/tree")
 def lab():
-    """The exercise lab: type a tree, see minimax or alpha-beta on it, or be checked."""
+    """The exercise lab: a tree (the course's, a random one from a seed, or typed), minimax or
+    alpha-beta shown on it step by step, or asked as an exercise and marked."""
     try:
         lab = parse_lab(request.args)
         step = None
         if request.args.get("step") not in (None, ""):
             step = read_int(request.args, "step", 0, 0, len(lab["solved"].result.tree.events))
         panel = LabPanel(lab["solved"], request.args, step, exercise=lab["mode"] == "exercise")
-        verdicts, answer = None, ({}, set())
+        report, answer = None, Answer()
         if lab["mode"] == "exercise" and request.args.get("check") == "1":
-            answer = parse_answer(request.args)
+            answer = parse_answer(request.args, lab["max_score"])
             try:
-                verdicts = check_answer(lab["solved"], *answer)
+                report = check_answer(lab["solved"], answer)
             except ValueError as err:
                 raise as_bad_request(err) from None
     except BadRequest as err:
-        # Keep what was right: the typed tree when only the answer or the step was wrong,
-        # and the exercise mode, so that a typo in an answer never shows the solution.
+        # Keep what was right: the tree when only the answer or the step was wrong, and the
+        # exercise mode, so that a mistake in a link never shows the solution.
         args = request.args
         try:
             lab = parse_lab(args)
@@ -50,9 +53,16 @@ def lab():
             lab["text"] = request.args.get("t", "")[:4000]   # keep what they typed, to fix it
         return render("lab.html", block="lab", status=400, error=tr(err), lab=lab,
                       panel=LabPanel(lab["solved"], args, exercise=lab["mode"] == "exercise"),
-                      verdicts=None, examples=LAB_EXAMPLES, answer=({}, set()))
-    return render("lab.html", block="lab", error=None, lab=lab, panel=panel,
-                  verdicts=verdicts, examples=LAB_EXAMPLES, answer=answer)
+                      report=None, answer=Answer(), **lab_links(lab))
+    return render("lab.html", block="lab", error=None, lab=lab, panel=panel, report=report,
+                  answer=answer, **lab_links(lab))
+
+
+def lab_links(lab: dict) -> dict:
+    """What the page offers besides the tree: the examples, the course's trees, a new random
+    tree (its seed drawn now, kept by its link), and the link's part naming this tree."""
+    return dict(examples=LAB_EXAMPLES, course_trees=COURSE_TREE_TITLES, new_seed=new_seed(),
+                source=source_params(lab), random_depths=RANDOM_DEPTHS)
 
 
 @bp.get("/nim/theory")

@@ -197,6 +197,14 @@ class TreePanel:
         self.shown, self.event = at_step(self.result.tree, self.view, step)
 
     @property
+    def replaying(self) -> bool:
+        """A replay of the search behind the AI's last move that has not reached its end: the
+        search has not chosen yet, so the board shows the position it searched (``board_game``)
+        and nothing of the move it will play."""
+        return (self.about == "last" and self.step is not None
+                and self.step < len(self.result.tree.events))
+
+    @property
     def counts(self):
         """The caption's counts: of the whole search, or of what it had done at the step."""
         if self.step is not None:
@@ -360,6 +368,15 @@ class TreePanel:
     def position_moves(self, path) -> str:
         """The moves of the game up to the searched position, then along ``path``."""
         return self.g.rules.format_moves(self.g.moves[:self.base] + list(path))
+
+
+def board_game(g: Game, panel) -> Game:
+    """The game as its board shows it beside ``panel``: during a replay of the AI's last
+    search (``TreePanel.replaying``), the position before that move, the move not yet played
+    (nothing the search has not yet done, board included); else ``g`` itself."""
+    if isinstance(panel, TreePanel) and panel.replaying:
+        return replace(g, at=panel.base)
+    return g
 
 
 def searched_position(g: Game):

@@ -31,7 +31,7 @@ from .games import GameSpec
 from .hints import exact_run
 from .htmx import is_htmx, render
 from .i18n import tr
-from .panel import ai_move, tree_panel
+from .panel import ai_move, board_game, tree_panel
 from .truth import truth_for
 from .params import (BadRequest, Game, as_bad_request, parse_game,
                      parse_game_keeping_what_is_right, read_int)
@@ -49,7 +49,7 @@ def game_page(g: Game, *, status=200, error=None, error_param=None, ai=None, pus
         panel = tree_panel(g, args if args is not None else {}, result)
     return render(g.spec.template, block="game", status=status, push_url=push_url, g=g,
                   error=error, error_param=error_param, ai=ai, panel=panel,
-                  truth=truth_for(panel))
+                  truth=truth_for(panel), board=board_game(g, panel))
 
 
 @bp.errorhandler(BadRequest)
@@ -136,8 +136,11 @@ def tree(game: GameSpec):
     g = with_tree(parse_game(game, request.args))
     panel = tree_panel(g, request.args)
     page_url = panel.url(step=panel.step) if panel and not panel.too_large else g.url()
+    # the board too (out of band): a step of a replay shows the position the AI searched, the
+    # replay's end the move it played
     return render(game.template, block="tree", push_url=page_url, g=g, panel=panel,
-                  error=None, ai=None, truth=truth_for(panel))
+                  error=None, ai=None, truth=truth_for(panel), board=board_game(g, panel),
+                  oob_board=is_htmx())
 
 
 @bp.get("/<game:game>/tree.svg")
