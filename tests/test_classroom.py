@@ -87,15 +87,16 @@ def streams():
 
 
 def start_class(app, link="/connect4?mode=human-human"):
-    """A teacher's browser that started a class from ``link``: (client, code, teacher link)."""
+    """A teacher's browser that started a class from ``link``: (client, code, secret). The
+    answer makes it the teacher (a cookie) and opens the board; no URL holds the secret."""
     teacher = app.test_client()
     created = teacher.post("/class", data={"link": link})
     assert created.status_code == 303
-    teach_link = created.headers["Location"]
-    code = re.search(r"/class/([A-Z0-9]{6})/teach", teach_link).group(1)
-    opened = teacher.get(teach_link)
-    assert opened.status_code == 303 and f"cls={code}" in opened.headers["Location"]
-    return teacher, code, teach_link
+    board = created.headers["Location"]
+    code = re.search(r"cls=([A-Z0-9]{6})", board).group(1)
+    secret = teacher.get_cookie("teach").value.partition(":")[2]
+    assert secret and secret not in board
+    return teacher, code, secret
 
 
 def student(app, code):
@@ -170,7 +171,7 @@ def test_each_student_votes_once_per_round_and_a_reload_keeps_the_vote(app, stre
 
 
 def test_a_student_cannot_move_open_a_vote_or_end_the_class(app):
-    teacher, code, teach_link = start_class(app)
+    teacher, code, _ = start_class(app)
     s = student(app, code)
     for url, data in ((f"/class/{code}/sync", {"link": "/connect4?moves=4"}),
                       (f"/class/{code}/vote", {"action": "open"}),
@@ -181,7 +182,7 @@ def test_a_student_cannot_move_open_a_vote_or_end_the_class(app):
     # a cookie with another secret, or a teacher link with a wrong key, is refused too
     s.set_cookie("teach", f"{code}:not-the-secret")
     assert s.post(f"/class/{code}/vote", data={"action": "open"}).status_code == 403
-    assert s.get(f"/class/{code}/teach?key=guess").status_code == 403
+    assert s.post(f"/class/{code}/teach", data={"key": "guess"}).status_code == 403
     # the teacher's own cookie, from another site's form: refused
     assert teacher.post(f"/class/{code}/vote", data={"action": "open"},
                         headers={"Origin": "https://elsewhere.example"}).status_code == 403
