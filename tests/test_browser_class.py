@@ -119,7 +119,7 @@ def test_the_projector_view_in_french_and_a_student_after_the_class_ends(
     student.screenshot(path=str(artifacts / "class-phone-student-fr.png"), full_page=True)
     # the teacher ends the class: the student's page says so
     teacher.once("dialog", lambda dialog: dialog.accept())
-    teacher.locator(".class-more summary").click()
+    teacher.locator(".class-more > summary").click()
     teacher.get_by_role("button", name="Terminer la classe").click()
     expect(student.locator(".class-ended")).to_contain_text(
         re.compile(f"La classe {code} est terminée"))
@@ -200,3 +200,34 @@ def test_class_pages_pass_the_accessibility_audit(contexts, live_server, lang, s
     assert axe_violations(teacher) == []
     student.goto(f"{live_server}/c/ZZZZZZ?lang={lang}")          # the page of a bad code
     assert axe_violations(student) == []
+
+
+@pytest.mark.parametrize("lang, other_view, names", [
+    ("fr", PHONE, ("Réglages de la classe", "Enseigner depuis un autre appareil",
+                   "Enseigner à cette classe")),
+    ("en", LAPTOP, ("Class settings", "Teach from another device", "Teach this class"))])
+def test_the_teacher_link_takes_the_class_to_another_device_only_when_asked(
+        contexts, live_server, artifacts, lang, other_view, names):
+    """The projector's settings show no secret until "Teach from another device" is opened;
+    the link's key is after '#' (never sent), and the other device becomes the teacher only
+    with its button."""
+    settings, another, confirm = names
+    teacher = contexts(PROJECTOR)
+    code = start_class(teacher, f"{live_server}/connect4?lang={lang}&moves=44")
+    teacher.locator(".class-more > summary").click()
+    expect(teacher.get_by_text(settings)).to_be_visible()
+    expect(teacher.locator(".teacher-link .link-field")).to_be_hidden()   # not on the screen
+    teacher.screenshot(path=str(artifacts / f"class-projector-settings-{lang}.png"))
+    teacher.get_by_text(another).click()
+    link = teacher.locator(".teacher-link .link-field").input_value()
+    assert f"/class/{code}/teach#key=" in link and "?key=" not in link
+    other = contexts(other_view, is_mobile=other_view is PHONE, has_touch=other_view is PHONE,
+                     bypass_csp=True, locale="fr-FR" if lang == "fr" else "en-GB")
+    other.goto(link)
+    expect(other.locator("h1")).to_contain_text(code)
+    expect(other.locator(".key-field")).not_to_have_value("")     # filled from the link
+    assert "#key" not in other.url and "key=" not in other.url    # and gone from the address
+    other.screenshot(path=str(artifacts / f"class-teach-link-{lang}.png"), full_page=True)
+    assert axe_violations(other) == []
+    other.get_by_role("button", name=confirm).click()
+    expect(other.locator(".class-bar .class-code")).to_have_text(code)   # its teacher now

@@ -64,7 +64,7 @@ JOINED_COOKIE = "joined"       # the class a student follows, for "rejoin" on ot
 _STUDENT_ID = re.compile(r"[0-9a-f]{16}")
 # Per address (a whole classroom may share one behind its router), counted in the store:
 WRONG_CODES = (30, 10.0)       # codes that lead to no class, per 10 s: guessing one of 10^9
-NEW_CLASSES = (30, 3600.0)     # classes started, per hour
+NEW_CLASSES = (120, 3600.0)    # classes started, per hour (a school's teachers, one router)
 NEW_STUDENTS = (300, 3600.0)   # student ids given, per hour (a class of 100 takes 100)
 NAME_MAX = 24                  # characters of a nickname
 BODY_MAX = 2048                # bytes of a POST: a link, a vote, a nickname
@@ -382,7 +382,8 @@ def bar_answer(state: ClassState, error: str | None = None) -> Response:
                             mimetype="text/html")
         response.headers.update({"HX-Retarget": ".class-bar", "HX-Reswap": "outerHTML"})
         return response
-    view = ClassView(state, store(), teacher=True, projector=wants_projector())
+    view = ClassView(state, store(), teacher=True, projector=wants_projector(),
+                     key=teacher_secret(state.code))
     return Response(render_block("class_bar.html", "bar", view=view, error=error),
                     mimetype="text/html")
 
@@ -395,7 +396,8 @@ def teacher_events(code):
     def render(state):
         if state.closed:
             return sse("closed", render_template("_class_ended.html", code=state.code))
-        view = ClassView(state, store(), teacher=True, projector=wants_projector())
+        view = ClassView(state, store(), teacher=True, projector=wants_projector(),
+                         key=teacher_secret(state.code))
         return sse("bar", render_block("class_bar.html", "bar", view=view, error=None))
 
     return stream(state, lambda state, kinds: render(state), follower=None)
