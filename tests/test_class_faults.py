@@ -191,67 +191,92 @@ def test_a_deleted_database_file_is_said_never_silently_made_again_empty(sqlite_
     assert pupil.get(f"/c/{code}").status_code == 200 and tally(app, code) == 1
 
 
-def test_a_worker_killed_while_making_a_class_leaves_no_half_made_class(class_config):
-    """The store's backend fails after each of the calls a creation makes in turn (a worker
-    killed there): afterwards there is a whole class, with its expiry, or none at all."""
-    store = open_store(class_config)
-    for fail_at in range(1, 6):
-        calls = []
-        if class_config.get("REDIS_URL"):
-            client = store.redis
-            real = client.execute_command
+class Killed(BaseException):
+    """The worker dies here (as SIGKILL would: nothing after it runs in that request)."""
 
-            def broken(*args, **kwargs):
-                calls.append(args[0])
+
+class DyingConnection:
+    """A SQLite connection whose worker dies at its ``fail_at``-th statement."""
+
+    def __init__(self, db, calls, fail_at):
+        self.db, self.calls, self.fail_at = db, calls, fail_at
+
+    def _step(self, sql):
+        self.calls.append(sql)
+        if len(self.calls) == self.fail_at:
+            raise Killed(sql)
+
+    def execute(self, sql, *args):
+        self._step(sql)
+        return self.db.execute(sql, *args)
+
+    def executemany(self, sql, *args):
+        self._step(sql)
+        return self.db.executemany(sql, *args)
+
+    def __getattr__(self, name):
+        return getattr(self.db, name)
+
+
+def test_a_worker_killed_while_making_a_class_leaves_no_half_made_class(class_config):
+    """The worker dies at each of the steps a creation takes in turn: afterwards there is a
+    whole class (with its expiry), or none at all."""
+    store = open_store(class_config)
+    redis = bool(class_config.get("REDIS_URL"))
+    killed = 0
+    for fail_at in range(1, 12):
+        calls = []
+        if redis:                         # each command or MULTI/EXEC sent is a step
+            from redis.connection import Connection
+            real = Connection.send_packed_command
+
+            def dying(connection, command, *args, **kwargs):
+                calls.append(command)
                 if len(calls) == fail_at:
-                    raise KeyboardInterrupt("worker killed")
-                return real(*args, **kwargs)
-            client.execute_command = broken
-            try:
-                store.create("nim", "n=11")
-            except KeyboardInterrupt:
-                pass
-            finally:
-                client.execute_command = real
-            for key in store.redis.scan_iter(store.prefix + "class:*"):
-                if key.count(":") == 2:                        # a class's own hash
-                    assert store.get(key.rsplit(":", 1)[1]) is not None, key
-                    assert store.redis.ttl(key) > 0, key
+                    raise Killed(command)
+                return real(connection, command, *args, **kwargs)
+            Connection.send_packed_command = dying
         else:
             real = store._run
-
-            def broken(fn):
-                def step(db):
-                    tracer = db.set_trace_callback(lambda sql: calls.append(sql) or (
-                        len(calls) == fail_at and (_ for _ in ()).throw(KeyboardInterrupt())))
-                    try:
-                        return fn(db)
-                    finally:
-                        db.set_trace_callback(None)
-                return real(step)
-            store._run = broken
-            try:
-                store.create("nim", "n=11")
-            except KeyboardInterrupt:
-                pass
-            finally:
+            store._run = lambda fn: real(lambda db: fn(DyingConnection(db, calls, fail_at)))
+        try:
+            store.create("nim", "n=11")
+        except Killed:
+            killed += 1
+        finally:
+            if redis:
+                Connection.send_packed_command = real
+                store.redis.connection_pool.disconnect()   # a dead worker's connections go
+            else:
                 store._run = real
-            rows = store._call(lambda db: db.execute("SELECT code FROM classes").fetchall())
-            assert all(store.get(c) is not None for (c,) in rows)
+        if redis:
+            keys = [k for k in store.redis.scan_iter(store.prefix + "class:*")
+                    if k.count(":") == 2]                      # the classes' own hashes
+            codes = [k.rsplit(":", 1)[1] for k in keys]
+            assert all(store.redis.ttl(k) > 0 for k in keys), keys
+        else:
+            codes = [c for (c,) in store._call(
+                lambda db: db.execute("SELECT code FROM classes").fetchall())]
+        assert all(store.get(c) is not None for c in codes), codes     # each one whole
+    assert killed >= 1            # the creation was cut short at least once (the first step)
     store.close()
 
 
-def test_a_half_written_class_is_no_class_not_a_500(make_app, class_config):
-    """A class half-written by an older version (a hash with its secret only, no expiry)
-    answers "no such class", never a 500."""
-    if not class_config.get("REDIS_URL"):
-        pytest.skip("a SQLite row is written whole or not at all")
-    app = make_app()
+def test_a_half_written_class_is_no_class_not_a_500(redis_url):
+    """On Redis, a class half-written by an older version (a hash with its secret only, no
+    expiry) answers "no such class", never a 500. (A SQLite row is whole or absent.)"""
+    import redis
+
+    with redis.Redis.from_url(redis_url) as r:
+        r.flushdb()
+    app = create_app({"TESTING": True, "REDIS_URL": redis_url})
     st = app.extensions["class_store"]
     st.redis.hset(st._key("HALFAB"), "secret_hash", "x")
     assert st.get("HALFAB") is None
     page = app.test_client().get("/c/HALFAB")
     assert page.status_code == 404 and "There is no class with the code HALFAB" in text(page)
+    app.extensions["class_hub"].stop()
+    st.close()
 
 
 # -- 6: only the students the server admitted vote, and a refusal says why ----------------------
