@@ -414,6 +414,31 @@ def test_a_store_refusing_writes_is_a_503_that_says_so_never_a_500(app, class_co
     assert vote(other, code, "4").status_code == 200 and tally(app, code) == 2
 
 
+def test_a_store_failing_mid_stream_ends_the_stream_cleanly(app, monkeypatch):
+    """A live page's stream, open, when the store fails (here: every read refused): the
+    stream ends (the page's event source comes back later, to a 503 until the store answers)
+    instead of breaking with a 500 mid-answer."""
+    teacher, code = start_class(app)
+    pupil = student(app, code)
+    response = pupil.get(f"/c/{code}/events", buffered=False)
+    assert response.status_code == 200
+    chunks = iter(response.response)
+    first = ""
+    while "event: board" not in first:
+        first += next(chunks).decode()
+    st = app.extensions["class_store"]
+
+    def refused(*args):
+        raise class_store.StoreFull()
+    monkeypatch.setattr(st, "get", refused)
+    monkeypatch.setattr(st, "follower_seen", refused)
+    monkeypatch.setattr(st, "follower_gone", refused)
+    app.extensions["class_hub"].dispatch(code, "board")      # the next change comes
+    rest = b"".join(chunks).decode()                         # ...and the stream ends
+    assert "event: board" not in rest
+    response.close()
+
+
 # -- 9: classes are bounded and looked up by index --------------------------------------------------
 
 def test_the_expiry_lookups_use_an_index(tmp_path):
