@@ -151,6 +151,33 @@ def test_a_store_call_waiting_for_a_lock_held_elsewhere_lets_the_worker_serve_ot
     assert int(ticks) >= 10, run.stdout
 
 
+def test_while_someone_else_holds_the_write_lock_students_still_see_the_class(tmp_path):
+    """A backup or an admin's shell holds the write lock: the class's pages and the teacher's
+    chart still show (reads do not wait for writers); a ballot is told to try again (503)
+    and counted once sent again after the lock goes."""
+    path = tmp_path / "classes.sqlite3"
+    app = create_app({"TESTING": True, "CLASS_DB": str(path), "REDIS_URL": ""})
+    teacher, code = start_class(app)
+    open_vote(teacher, code)
+    pupil = student(app, code)
+    shell = sqlite3.connect(path, isolation_level=None)
+    shell.execute("BEGIN IMMEDIATE")
+    try:
+        page = pupil.get(f"/c/{code}")
+        assert page.status_code == 200 and 'name="choice"' in text(page)
+        board = teacher.get(f"/connect4?mode=human-human&cls={code}")
+        assert "Vote open: 0 votes" in text(board)
+        busy = vote(pupil, code)
+        assert busy.status_code == 503 and busy.headers["Retry-After"] == "2"
+        assert "try again in a moment" in text(busy)
+    finally:
+        shell.execute("ROLLBACK")
+        shell.close()
+    assert vote(pupil, code).status_code == 200 and tally(app, code) == 1
+    app.extensions["class_hub"].stop()
+    app.extensions["class_store"].close()
+
+
 # -- 5: a vanished store is said, a half-made class never exists ------------------------------------
 
 @pytest.fixture()
@@ -238,7 +265,8 @@ def test_a_worker_killed_while_making_a_class_leaves_no_half_made_class(class_co
             Connection.send_packed_command = dying
         else:
             real = store._run
-            store._run = lambda fn: real(lambda db: fn(DyingConnection(db, calls, fail_at)))
+            store._run = lambda fn, write=False: real(
+                lambda db: fn(DyingConnection(db, calls, fail_at)), write)
         try:
             store.create("nim", "n=11")
         except Killed:
@@ -385,8 +413,8 @@ def break_writes(app, class_config):
         st.redis.config_set("maxmemory-policy", "noeviction")
         st.redis.config_set("maxmemory", 1)
         return lambda: st.redis.config_set("maxmemory", 0)
-    st._call(lambda db: db.execute("PRAGMA query_only = 1"))
-    return lambda: st._call(lambda db: db.execute("PRAGMA query_only = 0"))
+    st._call(lambda db: db.execute("PRAGMA query_only = 1"), write=True)
+    return lambda: st._call(lambda db: db.execute("PRAGMA query_only = 0"), write=True)
 
 
 def test_a_store_refusing_writes_is_a_503_that_says_so_never_a_500(app, class_config):

@@ -286,21 +286,24 @@ class SqliteStore(ClassStore):
         self.marker = self.path + ".store-id"
         self.busy_timeout = busy_timeout
         self.max_classes = MAX_CLASSES
-        self._lock = threading.RLock()
-        self._db = None
+        # two connections per process, each behind its lock: reads never queue behind a write
+        # waiting for a lock held elsewhere (in WAL mode, readers do not wait for writers)
+        self._locks = {False: threading.RLock(), True: threading.RLock()}
+        self._dbs: dict[bool, sqlite3.Connection | None] = {False: None, True: None}
         self._pid = None
         self._inode = None
         self._key = None
         self._published = 0
         try:
-            self._call(lambda db: None)     # made (or checked) now when it can be
+            self._call(lambda db: None, write=True)     # made (or checked) now when it can be
         except StoreError:
             pass                            # else at the first call: the app starts anyway
 
-    # -- the connection, the file's identity, errors --
+    # -- the connections, the file's identity, errors --
 
     def _open(self) -> sqlite3.Connection:
-        """The process's connection, checked to be the store's own file (see the class)."""
+        """A connection, checked to be the store's own file (see the class). It writes only
+        when the file is new: opening needs no write lock."""
         Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         marker = Path(self.marker)
         known = marker.read_text().strip() if marker.exists() else None
@@ -311,12 +314,18 @@ class SqliteStore(ClassStore):
         db = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None,
                              check_same_thread=False)
         try:
-            db.execute("PRAGMA journal_mode=WAL")
+            if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
-            db.executescript(SCHEMA)
-            db.execute("INSERT OR IGNORE INTO meta VALUES ('store_id', ?)",
-                       (secrets.token_hex(8),))
-            store_id = db.execute("SELECT value FROM meta WHERE key = 'store_id'").fetchone()[0]
+            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
+            if not {"classes", "limits", "meta", "classes_expires"} <= tables:
+                db.executescript(SCHEMA)
+            row = db.execute("SELECT value FROM meta WHERE key = 'store_id'").fetchone()
+            if row is None:
+                db.execute("INSERT OR IGNORE INTO meta VALUES ('store_id', ?)",
+                           (secrets.token_hex(8),))
+                row = db.execute("SELECT value FROM meta WHERE key = 'store_id'").fetchone()
+            store_id = row[0]
             if known and known != store_id:
                 raise report(StoreLost(), f"{self.path} is not the store its marker "
                              f"{self.marker} names: restore the file, or delete the marker "
@@ -329,36 +338,41 @@ class SqliteStore(ClassStore):
             raise
         return db
 
-    def _check(self) -> None:
-        """The connection of this process, on the file now at ``path`` (a cheap stat)."""
-        if self._db is not None and self._pid == os.getpid():
+    def _check(self, write: bool) -> sqlite3.Connection:
+        """This process's connection (for writes, or for reads), on the file now at ``path``
+        (a cheap stat)."""
+        if self._pid != os.getpid():
+            self._dbs = {False: None, True: None}   # a worker forked from a parent that had
+            self._pid = os.getpid()                 # opened the file opens its own
+        db = self._dbs[write]
+        if db is not None:
             try:
                 same = os.stat(self.path).st_ino == self._inode
             except FileNotFoundError:
                 same = False
             if same:
-                return
-            self._db.close()
-            self._db = None
-        if self._pid != os.getpid():
-            self._db = None        # a worker forked from a parent that had opened the file
-        self._db = self._open()
-        self._pid = os.getpid()
+                return db
+            for kind, other in self._dbs.items():    # the file changed: both connections go
+                if other is not None:
+                    other.close()
+                self._dbs[kind] = None
+        db = self._dbs[write] = self._open()
+        return db
 
-    def _call(self, fn):
-        """``fn(db)`` with the process's connection, off the event loop, the backend's errors
-        said as ``StoreError``."""
-        if not self._lock.acquire(timeout=self.busy_timeout * 2):
+    def _call(self, fn, write: bool = False):
+        """``fn(db)`` with the process's connection for reads (or writes), off the event loop,
+        the backend's errors said as ``StoreError``."""
+        lock = self._locks[write]
+        if not lock.acquire(timeout=self.busy_timeout * 2):
             raise report(StoreBusy(), "store calls queued behind a lock held elsewhere")
         try:
-            return offload(lambda: self._run(fn))
+            return offload(lambda: self._run(fn, write))
         finally:
-            self._lock.release()
+            lock.release()
 
-    def _run(self, fn):
+    def _run(self, fn, write: bool = False):
         try:
-            self._check()
-            return fn(self._db)
+            return fn(self._check(write))
         except StoreError:
             raise
         except sqlite3.Error as err:
@@ -391,7 +405,7 @@ class SqliteStore(ClassStore):
         def run(db):
             with self._transaction(db):
                 return fn(db)
-        return self._call(run)
+        return self._call(run, write=True)
 
     def _publish(self, db, code: str, kind: str) -> None:
         db.execute("INSERT INTO events (code, kind, at) VALUES (?, ?, ?)",
@@ -591,9 +605,11 @@ class SqliteStore(ClassStore):
             stop.wait(self.poll)
 
     def close(self):
-        if self._db is not None and self._pid == os.getpid():
-            self._db.close()
-        self._db = None
+        if self._pid == os.getpid():
+            for db in self._dbs.values():
+                if db is not None:
+                    db.close()
+        self._dbs = {False: None, True: None}
 
 
 # -- Redis ---------------------------------------------------------------------------------------
