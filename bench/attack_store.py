@@ -84,11 +84,15 @@ class Lesson:
             self.students.append(s)
         self.round = 0
 
-    def new_round(self):
-        if self.round:
-            self.teacher.open(f"/class/{self.code}/vote", {"action": "close"})
-        self.teacher.open(f"/class/{self.code}/vote", {"action": "open"})
+    def new_round(self, stopping=None):
+        """Close the round and open the next, as a teacher does: again after a "try again"."""
+        for action in (("close", "open") if self.round else ("open",)):
+            while self.teacher.open(f"/class/{self.code}/vote", {"action": action})[0] != 303:
+                if stopping is not None and stopping.is_set():
+                    return False
+                time.sleep(0.5)
         self.round += 1
+        return True
 
     def counts(self) -> list[int]:
         """The current round's counts, column by column, as the teacher's chart shows them
@@ -133,7 +137,7 @@ class StoreLock(Attack):
 
     name = "4 store lock (admin's sqlite3 shell)"
 
-    def __init__(self, db_path, size=30, hold=2.0, gap=0.5):
+    def __init__(self, db_path, size=30, hold=4.0, gap=1.0):
         super().__init__()
         self.db_path, self.size, self.hold, self.gap = db_path, size, hold, gap
 
@@ -155,7 +159,8 @@ class StoreLock(Attack):
         lesson = self.lesson
         acknowledged = 0
         while not self.stopping.is_set():
-            lesson.new_round()
+            if not lesson.new_round(self.stopping):
+                break
             pending = list(lesson.students)
             while pending and not self.stopping.is_set():
                 retry = []
@@ -168,6 +173,7 @@ class StoreLock(Attack):
                     elif status == 503:
                         self.count(busy=1)
                         retry.append(s)                    # told to try again: it does
+                        time.sleep(0.05)
                     elif status == "error" or (isinstance(status, int) and status >= 500):
                         self.count(fivexx=1)
                         retry.append(s)

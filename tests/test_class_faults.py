@@ -392,6 +392,29 @@ def test_guessing_class_codes_is_held_back_across_workers(make_app):
     assert student(b, code, addr="198.51.100.8")
 
 
+def test_a_guesser_behind_the_schools_router_does_not_stop_its_class(app):
+    """The guesser shares its address with the class: held back, it learns nothing, while
+    the students who joined before (and the teacher) go on voting."""
+    teacher, code = start_class(app, addr="192.0.2.9")
+    open_vote(teacher, code)
+    pupils = [student(app, code, addr="192.0.2.9") for _ in range(3)]
+    guesser = app.test_client()
+    guesser.environ_base["REMOTE_ADDR"] = "192.0.2.9"
+    answers = [guesser.get(f"/c/ZZZZ{i:02d}").status_code for i in range(35)]
+    assert answers[-1] == 429
+    assert guesser.get(f"/c/{code}").status_code == 429          # a right code: no word
+    forged = app.test_client()
+    forged.environ_base["REMOTE_ADDR"] = "192.0.2.9"
+    forged.set_cookie("joined", code)                               # not signed: no way in
+    assert forged.get(f"/c/{code}").status_code == 429
+    forged.set_cookie("teach", f"{code}:guess")                     # no secret: no way in
+    assert forged.get(f"/c/{code}").status_code == 429
+    for pupil in pupils:
+        assert vote(pupil, code).status_code == 200
+    assert teacher.post(f"/class/{code}/vote", data={"action": "close"}).status_code == 303
+    assert tally(app, code) == 3
+
+
 def test_new_student_ids_per_address_are_bounded(app, monkeypatch):
     monkeypatch.setattr(classroom, "NEW_STUDENTS", (3, 3600.0))
     _, code = start_class(app)

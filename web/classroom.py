@@ -165,13 +165,22 @@ def the_class(code: str, *, ended_ok: bool = False) -> ClassState:
     """The class of ``code`` (any case), or a 404 / 410 page. Codes that lead nowhere are
     counted per address: a script guessing codes is held back (429) long before it finds
     one; until its window ends, its address looks up no code at all."""
+    code = code.upper()
     blocked = current_app.extensions["class_guessers"]
     until = blocked.get(address(), 0.0)
-    if until > time.monotonic():
+    # held back: only a browser that already belongs to this class (its signed "joined"
+    # cookie, or the teacher's secret) may go on, so that one guesser on a school's network
+    # does not stop the class behind the same router
+    member = until > time.monotonic() and CLASS_CODE.fullmatch(code) and (
+        joined_here(code) or TEACHER_COOKIE in request.cookies)
+    if until > time.monotonic() and not member:
         raise Refused(429, int(until - time.monotonic()) + 1, WRONG_CODES_MSG,
                       s=int(until - time.monotonic()) + 1)
-    code = code.upper()
     state = store().get(code) if CLASS_CODE.fullmatch(code) else None
+    if member and (state is None or not (joined_here(code)
+                                         or state.is_teacher(teacher_secret(code)))):
+        raise Refused(429, int(until - time.monotonic()) + 1, WRONG_CODES_MSG,
+                      s=int(until - time.monotonic()) + 1)
     if state is None:
         wait = store().hit(f"code:{address()}", *WRONG_CODES)
         if wait:
@@ -183,6 +192,15 @@ def the_class(code: str, *, ended_ok: bool = False) -> ClassState:
     if state.closed and not ended_ok:
         raise ClassProblem(410, ENDED, code=state.code)
     return state
+
+
+def joined_here(code: str) -> bool:
+    """Whether this browser joined class ``code`` (its "joined" cookie, signed)."""
+    cookie = request.cookies.get(JOINED_COOKIE, "")
+    try:
+        return len(cookie) < 80 and signer().unsign(cookie).decode() == code
+    except (BadSignature, UnicodeDecodeError):
+        return False
 
 
 def same_site() -> bool:
@@ -425,7 +443,8 @@ def student(code):
                         mimetype="text/html")
     if sid is None:
         new_student(response)
-    set_cookie(response, JOINED_COOKIE, state.code, max_age=int(TTL), samesite="Lax")
+    set_cookie(response, JOINED_COOKIE, signer().sign(state.code).decode(), max_age=int(TTL),
+               samesite="Lax")
     return response
 
 
@@ -619,8 +638,9 @@ def class_bar(g: Game) -> ClassView | None:
 
 
 def joined_class() -> str | None:
-    """The class this browser follows, for a "rejoin" link on other pages."""
-    code = request.cookies.get(JOINED_COOKIE, "")
+    """The class this browser follows, for a "rejoin" link on other pages (read without its
+    signature: a link, not a right, and no page outside class mode asks the store)."""
+    code = request.cookies.get(JOINED_COOKIE, "").partition(".")[0]
     return code if CLASS_CODE.fullmatch(code) else None
 
 
