@@ -475,12 +475,15 @@ class SqliteStore(ClassStore):
 
     def signing_key(self):
         if self._key is None:
-            def key(db):
+            def read(db):
+                row = db.execute("SELECT value FROM meta WHERE key = 'signing_key'").fetchone()
+                return row[0] if row else None
+
+            def make(db):
                 db.execute("INSERT OR IGNORE INTO meta VALUES ('signing_key', ?)",
                            (secrets.token_hex(32),))
-                return db.execute("SELECT value FROM meta WHERE key = 'signing_key'"
-                                  ).fetchone()[0]
-            self._key = self._write(key).encode()
+                return read(db)
+            self._key = (self._call(read) or self._write(make)).encode()   # written once
         return self._key
 
     def get(self, code):
