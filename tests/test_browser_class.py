@@ -231,3 +231,42 @@ def test_the_teacher_link_takes_the_class_to_another_device_only_when_asked(
     assert axe_violations(other) == []
     other.get_by_role("button", name=confirm).click()
     expect(other.locator(".class-bar .class-code")).to_have_text(code)   # its teacher now
+
+
+def test_a_ballot_sent_while_the_store_is_locked_is_told_to_try_again(contexts, tmp_path,
+                                                                     artifacts):
+    """An admin's sqlite3 shell holds the class database's write lock while a student votes:
+    the phone says, in French, to try again (nothing counted, nothing lost); once the lock is
+    gone the same button counts the vote."""
+    import sqlite3
+
+    from conftest import _free_port, class_env, start_gunicorn, stop_gunicorn
+
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = class_env(str(tmp_path))
+    server = start_gunicorn(port, env, "gunicorn-locked.log")
+    try:
+        teacher = contexts(LAPTOP)
+        code = start_class(teacher, base + "/connect4?mode=human-human&lang=fr")
+        student = contexts(PHONE, is_mobile=True, has_touch=True, locale="fr-FR")
+        join(student, base, code)
+        teacher.keyboard.press("v")
+        expect(student.locator('#class-vote button[value="4"]')).to_be_visible()
+        shell = sqlite3.connect(env["CLASS_DB"], isolation_level=None)
+        shell.execute("BEGIN IMMEDIATE")
+        try:
+            student.locator('#class-vote button[value="4"]').click()
+            expect(student.locator("#class-vote .error")).to_contain_text(
+                "ne peut pas être joint pour l’instant")
+            student.screenshot(path=str(artifacts / "class-phone-vote-busy-fr.png"),
+                               full_page=True)
+        finally:
+            shell.execute("ROLLBACK")
+            shell.close()
+        expect(teacher.locator(".vote-title")).to_have_text("Vote ouvert\u202f: 0 vote")
+        student.locator('#class-vote button[value="4"]').click()      # the same button again
+        expect(student.locator("#class-vote")).to_contain_text("Votre vote")
+        expect(teacher.locator(".vote-title")).to_have_text("Vote ouvert\u202f: 1 vote")
+    finally:
+        stop_gunicorn(server)

@@ -485,7 +485,18 @@ def vote(code):
         raise BadRequest("not a move you can vote for: %(choice)s", choice=choice)
     if round_ != str(state.round) or not state.vote_open:
         raise ClassProblem(400, VOTE_CLOSED)
-    result = store().vote(state.code, state.round, sid, choice)
+    try:
+        result = store().vote(state.code, state.round, sid, choice)
+    except StoreError as err:
+        if not is_htmx():
+            raise
+        # the vote again, with the reason above it: the same button tries again
+        message, retry = STORE_MESSAGES.get(err.kind, STORE_MESSAGES["busy"])
+        response = Response(render_block("class_student.html", "vote", view=view, ballot=None,
+                                         error=tr(Refused(503, retry, message))),
+                            503, mimetype="text/html")
+        response.headers["Retry-After"] = str(retry)
+        return response
     if result is Vote.CLOSED:
         raise ClassProblem(400, VOTE_CLOSED)
     if result is Vote.FULL:
