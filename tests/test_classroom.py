@@ -293,7 +293,7 @@ def test_class_mode_starts_from_any_game_page(app):
 
 
 FIELDS = st.dictionaries(
-    st.sampled_from(["link", "action", "round", "choice", "name", "lang", "x"]),
+    st.sampled_from(["link", "action", "round", "choice", "name", "lang", "key", "x"]),
     st.one_of(st.sampled_from(["open", "close", "reveal", "1", "4", "0", "-1", "99999999999",
                                "/connect4?moves=4", "/nim?n=--5", "//evil.example/nim",
                                "/connect4?moves=48", "<script>", "\x00", "é" * 30, ""]),
@@ -305,7 +305,8 @@ FIELDS = st.dictionaries(
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(route=st.sampled_from(["/class", "/class/{code}/sync", "/class/{code}/vote",
                               "/c/{code}/vote", "/c/{code}/name", "/class/{code}/end",
-                              "/c/ZZZZZZ/vote", "/class/ZZZZZZ/vote"]),
+                              "/c/ZZZZZZ/vote", "/class/ZZZZZZ/vote", "/class/{code}/teach",
+                              "/class/ZZZZZZ/teach"]),
        fields=FIELDS, as_teacher=st.booleans(), htmx=st.booleans())
 def test_no_form_sent_to_a_class_crashes_the_app(app, route, fields, as_teacher, htmx):
     """Hostile and random forms, by the teacher and by a student: a 4xx or a page, never a
