@@ -65,6 +65,16 @@
     });
   }
   document.addEventListener("DOMContentLoaded", function () { centreTrees(); });
+
+  // A teacher link (/class/<code>/teach#key=...): its key never goes to the server in the URL;
+  // it fills the form's field, and leaves the address bar (and the history) at once.
+  document.addEventListener("DOMContentLoaded", function () {
+    var field = document.querySelector("[data-key-from-link]");
+    var found = /[#&]key=([^&]+)/.exec(window.location.hash);
+    if (!field || !found) return;
+    field.value = decodeURIComponent(found[1]);
+    history.replaceState(null, "", window.location.pathname + window.location.search);
+  });
   document.addEventListener("htmx:afterSwap", function (event) { centreTrees(event.detail.elt); });
 
   document.addEventListener("click", function (event) {

@@ -119,7 +119,7 @@ def test_the_projector_view_in_french_and_a_student_after_the_class_ends(
     student.screenshot(path=str(artifacts / "class-phone-student-fr.png"), full_page=True)
     # the teacher ends the class: the student's page says so
     teacher.once("dialog", lambda dialog: dialog.accept())
-    teacher.locator(".class-more summary").click()
+    teacher.locator(".class-more > summary").click()
     teacher.get_by_role("button", name="Terminer la classe").click()
     expect(student.locator(".class-ended")).to_contain_text(
         re.compile(f"La classe {code} est terminée"))
@@ -200,3 +200,73 @@ def test_class_pages_pass_the_accessibility_audit(contexts, live_server, lang, s
     assert axe_violations(teacher) == []
     student.goto(f"{live_server}/c/ZZZZZZ?lang={lang}")          # the page of a bad code
     assert axe_violations(student) == []
+
+
+@pytest.mark.parametrize("lang, other_view, names", [
+    ("fr", PHONE, ("Réglages de la classe", "Enseigner depuis un autre appareil",
+                   "Enseigner à cette classe")),
+    ("en", LAPTOP, ("Class settings", "Teach from another device", "Teach this class"))])
+def test_the_teacher_link_takes_the_class_to_another_device_only_when_asked(
+        contexts, live_server, artifacts, lang, other_view, names):
+    """The projector's settings show no secret until "Teach from another device" is opened;
+    the link's key is after '#' (never sent), and the other device becomes the teacher only
+    with its button."""
+    settings, another, confirm = names
+    teacher = contexts(PROJECTOR)
+    code = start_class(teacher, f"{live_server}/connect4?lang={lang}&moves=44")
+    teacher.locator(".class-more > summary").click()
+    expect(teacher.get_by_text(settings)).to_be_visible()
+    expect(teacher.locator(".teacher-link .link-field")).to_be_hidden()   # not on the screen
+    teacher.screenshot(path=str(artifacts / f"class-projector-settings-{lang}.png"))
+    teacher.get_by_text(another).click()
+    link = teacher.locator(".teacher-link .link-field").input_value()
+    assert f"/class/{code}/teach#key=" in link and "?key=" not in link
+    other = contexts(other_view, is_mobile=other_view is PHONE, has_touch=other_view is PHONE,
+                     bypass_csp=True, locale="fr-FR" if lang == "fr" else "en-GB")
+    other.goto(link)
+    expect(other.locator("h1")).to_contain_text(code)
+    expect(other.locator(".key-field")).not_to_have_value("")     # filled from the link
+    assert "#key" not in other.url and "key=" not in other.url    # and gone from the address
+    other.screenshot(path=str(artifacts / f"class-teach-link-{lang}.png"), full_page=True)
+    assert axe_violations(other) == []
+    other.get_by_role("button", name=confirm).click()
+    expect(other.locator(".class-bar .class-code")).to_have_text(code)   # its teacher now
+
+
+def test_a_ballot_sent_while_the_store_is_locked_is_told_to_try_again(contexts, tmp_path,
+                                                                     artifacts):
+    """An admin's sqlite3 shell holds the class database's write lock while a student votes:
+    the phone says, in French, to try again (nothing counted, nothing lost); once the lock is
+    gone the same button counts the vote."""
+    import sqlite3
+
+    from conftest import _free_port, class_env, start_gunicorn, stop_gunicorn
+
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = class_env(str(tmp_path))
+    server = start_gunicorn(port, env, "gunicorn-locked.log")
+    try:
+        teacher = contexts(LAPTOP)
+        code = start_class(teacher, base + "/connect4?mode=human-human&lang=fr")
+        student = contexts(PHONE, is_mobile=True, has_touch=True, locale="fr-FR")
+        join(student, base, code)
+        teacher.keyboard.press("v")
+        expect(student.locator('#class-vote button[value="4"]')).to_be_visible()
+        shell = sqlite3.connect(env["CLASS_DB"], isolation_level=None)
+        shell.execute("BEGIN IMMEDIATE")
+        try:
+            student.locator('#class-vote button[value="4"]').click()
+            expect(student.locator("#class-vote .error")).to_contain_text(
+                "ne peut pas être joint pour l’instant")
+            student.screenshot(path=str(artifacts / "class-phone-vote-busy-fr.png"),
+                               full_page=True)
+        finally:
+            shell.execute("ROLLBACK")
+            shell.close()
+        expect(teacher.locator(".vote-title")).to_have_text("Vote ouvert\u202f: 0 vote")
+        student.locator('#class-vote button[value="4"]').click()      # the same button again
+        expect(student.locator("#class-vote")).to_contain_text("Votre vote")
+        expect(teacher.locator(".vote-title")).to_have_text("Vote ouvert\u202f: 1 vote")
+    finally:
+        stop_gunicorn(server)

@@ -61,7 +61,7 @@ def test_the_class_bar_on_the_teacher_s_projector(browser, live_server):
     page.wait_for_load_state("networkidle")
     page.get_by_role("button", name="Ouvrir un vote").click()
     page.get_by_role("button", name="Clore le vote").wait_for()
-    page.locator(".class-more summary").click()          # the settings, opened
+    page.locator(".class-more > summary").click()          # the settings, opened
     small = page.evaluate(SMALL_TEXT, SMALLEST)
     page.close()
     assert not small, small[:8]

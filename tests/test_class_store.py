@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from web.class_store import CODE_ALPHABET, CODE_LENGTH, FOLLOWER_TIMEOUT, open_store
+from web.class_store import CODE_ALPHABET, CODE_LENGTH, FOLLOWER_TIMEOUT, Vote, open_store
 
 
 class Clock:
@@ -117,7 +117,7 @@ def test_ballots_sent_at_once_by_many_threads_are_each_counted_once(store):
     for t in threads:
         t.join(30)
     results = [counted.get_nowait() for _ in range(90)]
-    assert results.count(True) == 30
+    assert results.count(Vote.COUNTED) == 30
     assert sum(store.tally(code, r).values()) == 30
 
 

@@ -87,15 +87,16 @@ def streams():
 
 
 def start_class(app, link="/connect4?mode=human-human"):
-    """A teacher's browser that started a class from ``link``: (client, code, teacher link)."""
+    """A teacher's browser that started a class from ``link``: (client, code, secret). The
+    answer makes it the teacher (a cookie) and opens the board; no URL holds the secret."""
     teacher = app.test_client()
     created = teacher.post("/class", data={"link": link})
     assert created.status_code == 303
-    teach_link = created.headers["Location"]
-    code = re.search(r"/class/([A-Z0-9]{6})/teach", teach_link).group(1)
-    opened = teacher.get(teach_link)
-    assert opened.status_code == 303 and f"cls={code}" in opened.headers["Location"]
-    return teacher, code, teach_link
+    board = created.headers["Location"]
+    code = re.search(r"cls=([A-Z0-9]{6})", board).group(1)
+    secret = teacher.get_cookie("teach").value.partition(":")[2]
+    assert secret and secret not in board
+    return teacher, code, secret
 
 
 def student(app, code):
@@ -170,7 +171,7 @@ def test_each_student_votes_once_per_round_and_a_reload_keeps_the_vote(app, stre
 
 
 def test_a_student_cannot_move_open_a_vote_or_end_the_class(app):
-    teacher, code, teach_link = start_class(app)
+    teacher, code, _ = start_class(app)
     s = student(app, code)
     for url, data in ((f"/class/{code}/sync", {"link": "/connect4?moves=4"}),
                       (f"/class/{code}/vote", {"action": "open"}),
@@ -181,7 +182,7 @@ def test_a_student_cannot_move_open_a_vote_or_end_the_class(app):
     # a cookie with another secret, or a teacher link with a wrong key, is refused too
     s.set_cookie("teach", f"{code}:not-the-secret")
     assert s.post(f"/class/{code}/vote", data={"action": "open"}).status_code == 403
-    assert s.get(f"/class/{code}/teach?key=guess").status_code == 403
+    assert s.post(f"/class/{code}/teach", data={"key": "guess"}).status_code == 403
     # the teacher's own cookie, from another site's form: refused
     assert teacher.post(f"/class/{code}/vote", data={"action": "open"},
                         headers={"Origin": "https://elsewhere.example"}).status_code == 403
@@ -292,7 +293,7 @@ def test_class_mode_starts_from_any_game_page(app):
 
 
 FIELDS = st.dictionaries(
-    st.sampled_from(["link", "action", "round", "choice", "name", "lang", "x"]),
+    st.sampled_from(["link", "action", "round", "choice", "name", "lang", "key", "x"]),
     st.one_of(st.sampled_from(["open", "close", "reveal", "1", "4", "0", "-1", "99999999999",
                                "/connect4?moves=4", "/nim?n=--5", "//evil.example/nim",
                                "/connect4?moves=48", "<script>", "\x00", "é" * 30, ""]),
@@ -304,7 +305,8 @@ FIELDS = st.dictionaries(
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(route=st.sampled_from(["/class", "/class/{code}/sync", "/class/{code}/vote",
                               "/c/{code}/vote", "/c/{code}/name", "/class/{code}/end",
-                              "/c/ZZZZZZ/vote", "/class/ZZZZZZ/vote"]),
+                              "/c/ZZZZZZ/vote", "/class/ZZZZZZ/vote", "/class/{code}/teach",
+                              "/class/ZZZZZZ/teach"]),
        fields=FIELDS, as_teacher=st.booleans(), htmx=st.booleans())
 def test_no_form_sent_to_a_class_crashes_the_app(app, route, fields, as_teacher, htmx):
     """Hostile and random forms, by the teacher and by a student: a 4xx or a page, never a

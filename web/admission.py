@@ -92,6 +92,7 @@ def give_client_id(response):
     caches share)."""
     if request.endpoint != "static" and not _CLIENT_ID.fullmatch(request.cookies.get(COOKIE, "")):
         response.set_cookie(COOKIE, secrets.token_hex(8), max_age=30 * 86400, httponly=True,
+                            secure=request.is_secure,
                             samesite="Lax")
     return response
 

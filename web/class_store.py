@@ -21,8 +21,10 @@ so its students see "the class has ended" rather than "no such class".
 """
 from __future__ import annotations
 
+import enum
 import hashlib
 import hmac
+import logging
 import os
 import secrets
 import sqlite3
@@ -34,13 +36,84 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+log = logging.getLogger("minimax-lab.classes")
+
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"   # no 0/O, no 1/I: read off a projector
 CODE_LENGTH = 6
 TTL = int(os.environ.get("CLASS_TTL", 4 * 3600))      # seconds of inactivity before expiry
 FOLLOWER_TIMEOUT = 45.0     # a stream not seen for this long (heartbeats every 15 s) is gone
-MAX_BALLOTS = 2000          # per round: a script forging cookies cannot grow a round forever
-MAX_NAMES = 2000            # nicknames per class, for the same reason
+MAX_BALLOTS = 500           # per round: five times a large class, a bound on a stuffed round
+MAX_NAMES = 500             # nicknames per class, for the same reason
+MAX_CLASSES = int(os.environ.get("CLASS_MAX", 2000))   # live classes on the whole server
+BUSY_TIMEOUT = 1.5          # seconds a store call waits for a lock held elsewhere, then 503
 EVENT_KINDS = ("board", "vote", "tally", "followers", "closed")
+
+
+class StoreError(Exception):
+    """The store cannot do what was asked just now: the app answers 503 with Retry-After and
+    a message saying what happened (``kind``), never a 500. Nothing was written."""
+
+    kind = "busy"
+
+
+class StoreBusy(StoreError):
+    """Out of reach or locked by someone else (a backup, an admin's shell, Redis restarting):
+    try again in a moment."""
+
+    kind = "busy"
+
+
+class StoreFull(StoreError):
+    """It answers but refuses to write (disk full, file read-only, Redis at its memory
+    limit): the host must act; reading still works."""
+
+    kind = "full"
+
+
+class StoreLost(StoreError):
+    """The store's data has gone (its database file was deleted or replaced): never recreated
+    empty behind the teacher's back; the host restores it or starts afresh on purpose."""
+
+    kind = "lost"
+
+
+_logged: dict[str, float] = {}
+
+
+def report(err: StoreError, detail: str) -> StoreError:
+    """Log a store failure (once a minute per kind and detail, not once per request) and
+    give it back to raise."""
+    now = time.monotonic()
+    key = f"{err.kind}:{detail}"
+    if now - _logged.get(key, -1e9) > 60:
+        _logged[key] = now
+        log.error("class store %s: %s", err.kind, detail)
+    return err
+
+
+class Vote(enum.Enum):
+    """What became of a ballot. Only COUNTED is true."""
+
+    COUNTED = "counted"
+    AGAIN = "again"          # this student already voted in this round: the first is kept
+    CLOSED = "closed"        # no such round open (closed meanwhile, class ended or expired)
+    FULL = "full"            # the round holds MAX_BALLOTS already
+
+    def __bool__(self):
+        return self is Vote.COUNTED
+
+
+def offload(fn):
+    """``fn()`` in a native thread of gevent's pool when gevent runs the server (a store call
+    waiting for a lock then never stops the worker's event loop), else right here."""
+    try:
+        from gevent import monkey
+    except ImportError:
+        return fn()
+    if not monkey.is_module_patched("threading"):
+        return fn()
+    import gevent
+    return gevent.get_hub().threadpool.apply(fn)
 
 
 def secret_hash(secret: str) -> str:
@@ -73,16 +146,30 @@ def new_code() -> str:
 
 
 class ClassStore:
-    """What both backends do. ``clock`` is wall time (tests move it to expire a class)."""
+    """What both backends do. ``clock`` is wall time (tests move it to expire a class). Every
+    call either does what it says or raises ``StoreError`` having written nothing."""
 
     ttl: float
     clock: Callable[[], float]
-    # what the backend raises when it cannot be reached (the app answers 503, try again)
-    unavailable: tuple[type[BaseException], ...] = ()
 
-    def create(self, game: str, query: str) -> tuple[ClassState, str]:
+    max_classes: int = MAX_CLASSES
+
+    def create(self, game: str, query: str) -> tuple[ClassState, str] | None:
         """A new class showing ``game`` at ``query``; returns it and the teacher's secret,
-        which is random and independent of the code (only its hash is stored)."""
+        which is random and independent of the code (only its hash is stored); None when the
+        server holds ``max_classes`` live classes already. Written in one step: a worker
+        killed meanwhile leaves no half-made class."""
+        raise NotImplementedError
+
+    def hit(self, key: str, most: int, window: float) -> int:
+        """Count one action of ``key`` (an address doing something) in the current window of
+        ``window`` seconds, for every worker and instance sharing the store: 0 when it is
+        within ``most``, else the seconds until the window ends (to wait)."""
+        raise NotImplementedError
+
+    def signing_key(self) -> bytes:
+        """A random key made once per store and shared by every worker and instance using
+        it: it signs the students' ids, so that only ids the server gave count."""
         raise NotImplementedError
 
     def get(self, code: str) -> ClassState | None:
@@ -108,9 +195,9 @@ class ClassStore:
     def end(self, code: str) -> ClassState | None:
         raise NotImplementedError
 
-    def vote(self, code: str, round_: int, voter: str, choice: str) -> bool:
+    def vote(self, code: str, round_: int, voter: str, choice: str) -> Vote:
         """Count ``voter``'s ballot in ``round_`` if the round is open and they have not voted
-        in it yet: True when counted. Checked and written in one step (no race)."""
+        in it yet (``Vote.COUNTED``, true), else why not. Checked and written in one step."""
         raise NotImplementedError
 
     def ballot(self, code: str, round_: int, voter: str) -> str | None:
@@ -119,7 +206,8 @@ class ClassStore:
     def tally(self, code: str, round_: int) -> Counter:
         raise NotImplementedError
 
-    def set_name(self, code: str, voter: str, name: str) -> None:
+    def set_name(self, code: str, voter: str, name: str) -> bool:
+        """Keep ``voter``'s nickname: False when the class has ``MAX_NAMES`` other names."""
         raise NotImplementedError
 
     def names(self, code: str) -> dict[str, str]:
@@ -156,6 +244,7 @@ CREATE TABLE IF NOT EXISTS classes (
   version INTEGER NOT NULL DEFAULT 1, round INTEGER NOT NULL DEFAULT 0,
   vote_open INTEGER NOT NULL DEFAULT 0, vote_query TEXT NOT NULL DEFAULT '',
   reveal TEXT NOT NULL DEFAULT '', closed INTEGER NOT NULL DEFAULT 0, expires REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS classes_expires ON classes (expires);
 CREATE TABLE IF NOT EXISTS ballots (
   code TEXT NOT NULL, round INTEGER NOT NULL, voter TEXT NOT NULL, choice TEXT NOT NULL,
   PRIMARY KEY (code, round, voter));
@@ -165,52 +254,158 @@ CREATE TABLE IF NOT EXISTS followers (
   code TEXT NOT NULL, sid TEXT NOT NULL, seen REAL NOT NULL, PRIMARY KEY (code, sid));
 CREATE TABLE IF NOT EXISTS events (
   id INTEGER PRIMARY KEY AUTOINCREMENT, code TEXT NOT NULL, kind TEXT NOT NULL, at REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS events_at ON events (at);
+CREATE TABLE IF NOT EXISTS limits (key TEXT PRIMARY KEY, start REAL NOT NULL, n INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS limits_start ON limits (start);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 _FIELDS = ("code", "game", "query", "version", "round", "vote_open", "vote_query", "reveal",
            "closed", "secret_hash", "expires")
+# the queries the query plan test reads (tests/test_class_store.py): each uses an index
+PURGE_SQL = "SELECT code FROM classes WHERE expires <= ?"
+LIVE_SQL = "SELECT COUNT(*) FROM classes WHERE expires > ?"
 
 
 class SqliteStore(ClassStore):
     """The embedded default: one database file shared by the workers of one machine (WAL, so
-    readers never wait for a writer). One connection per process, behind a lock: each
-    statement takes microseconds, and under gevent the lock is a greenlet lock."""
+    readers never wait for a writer). One connection per process, behind a lock.
 
-    unavailable = (sqlite3.OperationalError,)
+    Every call runs off the event loop (``offload``: a native thread under gevent) and waits
+    at most ``BUSY_TIMEOUT`` for a lock held elsewhere (a backup, an admin's ``sqlite3``
+    shell): then ``StoreBusy``, a 503 for that request only, and every other page goes on.
+
+    The file is watched: a marker beside it (``<file>.store-id``) holds the id written inside
+    the database when it was made. A database file deleted or replaced while the app runs
+    (or between two worker starts) is noticed at the next call and refused (``StoreLost``,
+    logged), never silently made again empty: the host restores the file, or deletes the
+    marker too to start afresh on purpose."""
 
     def __init__(self, path: str | Path, *, ttl: float = TTL, poll: float = 0.1,
-                 clock: Callable[[], float] = time.time):
+                 clock: Callable[[], float] = time.time, busy_timeout: float = BUSY_TIMEOUT):
         self.path, self.ttl, self.poll, self.clock = str(path), ttl, poll, clock
-        Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.RLock()
-        self._db = None
+        self.marker = self.path + ".store-id"
+        self.busy_timeout = busy_timeout
+        self.max_classes = MAX_CLASSES
+        # two connections per process, each behind its lock: reads never queue behind a write
+        # waiting for a lock held elsewhere (in WAL mode, readers do not wait for writers)
+        self._locks = {False: threading.RLock(), True: threading.RLock()}
+        self._dbs: dict[bool, sqlite3.Connection | None] = {False: None, True: None}
         self._pid = None
+        self._inode = None
+        self._key = None
         self._published = 0
-        with self._conn() as db:
-            db.executescript(SCHEMA)
+        try:
+            self._call(lambda db: None, write=True)     # made (or checked) now when it can be
+        except StoreError:
+            pass                            # else at the first call: the app starts anyway
 
-    def _conn(self) -> sqlite3.Connection:
-        # A worker forked from a parent that had opened the file opens its own connection.
-        if self._db is None or self._pid != os.getpid():
-            self._db = sqlite3.connect(self.path, timeout=5, isolation_level=None,
-                                       check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._pid = os.getpid()
-        return _Locked(self._db, self._lock)
+    # -- the connections, the file's identity, errors --
 
-    @contextmanager
-    def _transaction(self):
-        """One write transaction, taken at once (BEGIN IMMEDIATE: no other worker writes in
-        between), committed at the end of the block, rolled back if it raises. A block that
-        returns early has written nothing, so its commit changes nothing."""
-        with self._conn() as db:
-            db.execute("BEGIN IMMEDIATE")
+    def _open(self) -> sqlite3.Connection:
+        """A connection, checked to be the store's own file (see the class). It writes only
+        when the file is new: opening needs no write lock."""
+        Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        marker = Path(self.marker)
+        known = marker.read_text().strip() if marker.exists() else None
+        if not Path(self.path).exists() and known:
+            raise report(StoreLost(), f"{self.path} has gone (its marker {self.marker} says "
+                         "a store was made here): restore the file, or delete the marker "
+                         "to start with no class")
+        db = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None,
+                             check_same_thread=False)
+        try:
+            if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
+            if not {"classes", "limits", "meta", "classes_expires"} <= tables:
+                db.executescript(SCHEMA)
+            row = db.execute("SELECT value FROM meta WHERE key = 'store_id'").fetchone()
+            if row is None:
+                db.execute("INSERT OR IGNORE INTO meta VALUES ('store_id', ?)",
+                           (secrets.token_hex(8),))
+                row = db.execute("SELECT value FROM meta WHERE key = 'store_id'").fetchone()
+            store_id = row[0]
+            if known and known != store_id:
+                raise report(StoreLost(), f"{self.path} is not the store its marker "
+                             f"{self.marker} names: restore the file, or delete the marker "
+                             "to use this one")
+            if not known:
+                marker.write_text(store_id + "\n")
+            self._inode = os.stat(self.path).st_ino
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _check(self, write: bool) -> sqlite3.Connection:
+        """This process's connection (for writes, or for reads), on the file now at ``path``
+        (a cheap stat)."""
+        if self._pid != os.getpid():
+            self._dbs = {False: None, True: None}   # a worker forked from a parent that had
+            self._pid = os.getpid()                 # opened the file opens its own
+        db = self._dbs[write]
+        if db is not None:
             try:
-                yield db
-                db.execute("COMMIT")
-            except BaseException:
+                same = os.stat(self.path).st_ino == self._inode
+            except FileNotFoundError:
+                same = False
+            if same:
+                return db
+            for kind, other in self._dbs.items():    # the file changed: both connections go
+                if other is not None:
+                    other.close()
+                self._dbs[kind] = None
+        db = self._dbs[write] = self._open()
+        return db
+
+    def _call(self, fn, write: bool = False):
+        """``fn(db)`` with the process's connection for reads (or writes), off the event loop,
+        the backend's errors said as ``StoreError``."""
+        lock = self._locks[write]
+        if not lock.acquire(timeout=self.busy_timeout * 2):
+            raise report(StoreBusy(), "store calls queued behind a lock held elsewhere")
+        try:
+            return offload(lambda: self._run(fn, write))
+        finally:
+            lock.release()
+
+    def _run(self, fn, write: bool = False):
+        try:
+            return fn(self._check(write))
+        except StoreError:
+            raise
+        except sqlite3.Error as err:
+            name = getattr(err, "sqlite_errorname", "")
+            if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+                raise report(StoreBusy(), f"{self.path}: {err}") from err
+            if name.startswith(("SQLITE_FULL", "SQLITE_READONLY", "SQLITE_IOERR",
+                                "SQLITE_CANTOPEN", "SQLITE_PERM")):
+                raise report(StoreFull(), f"{self.path}: {err}") from err
+            raise report(StoreError(), f"{self.path}: {err}") from err
+        except OSError as err:
+            raise report(StoreFull(), f"{self.path}: {err}") from err
+
+    @staticmethod
+    @contextmanager
+    def _transaction(db):
+        """One write transaction, taken at once (BEGIN IMMEDIATE: no other worker writes in
+        between), committed at the end of the block, rolled back if it raises: all of it is
+        written, or nothing."""
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
                 db.execute("ROLLBACK")
-                raise
+            raise
+
+    def _write(self, fn):
+        def run(db):
+            with self._transaction(db):
+                return fn(db)
+        return self._call(run, write=True)
 
     def _publish(self, db, code: str, kind: str) -> None:
         db.execute("INSERT INTO events (code, kind, at) VALUES (?, ?, ?)",
@@ -231,7 +426,7 @@ class SqliteStore(ClassStore):
 
     def _change(self, code: str, sql: str, args: tuple, kind: str,
                 only_if: str = "1") -> ClassState | None:
-        with self._transaction() as db:
+        def change(db):
             if self._row(db, code) is None:
                 return None
             cur = db.execute(f"UPDATE classes SET {sql}, expires = ? WHERE code = ? "
@@ -239,12 +434,18 @@ class SqliteStore(ClassStore):
             if cur.rowcount:
                 self._publish(db, code, kind)
             return self._row(db, code)
+        return self._write(change)
+
+    # -- the interface --
 
     def create(self, game, query):
         secret = secrets.token_urlsafe(18)
         now = self.clock()
-        with self._transaction() as db:
+
+        def create(db):
             self._purge(db, now)
+            if db.execute(LIVE_SQL, (now,)).fetchone()[0] >= self.max_classes:
+                return None
             while True:
                 code = new_code()
                 if not db.execute("SELECT 1 FROM classes WHERE code = ?", (code,)).fetchone():
@@ -252,20 +453,44 @@ class SqliteStore(ClassStore):
             db.execute("INSERT INTO classes (code, secret_hash, game, query, expires) "
                        "VALUES (?, ?, ?, ?, ?)",
                        (code, secret_hash(secret), game, query, now + self.ttl))
-        return self.get(code), secret
+            return self._row(db, code)
+        state = self._write(create)
+        return (state, secret) if state is not None else None
 
     def _purge(self, db, now):
-        expired = [r[0] for r in db.execute("SELECT code FROM classes WHERE expires <= ?",
-                                            (now,))]
+        expired = [r[0] for r in db.execute(PURGE_SQL, (now,))]
         for table in ("classes", "ballots", "names", "followers"):
             db.executemany(f"DELETE FROM {table} WHERE code = ?", [(c,) for c in expired])
+        db.execute("DELETE FROM limits WHERE start < ?", (now - 86400,))
+
+    def hit(self, key, most, window):
+        now = self.clock()
+
+        def hit(db):
+            row = db.execute("SELECT start, n FROM limits WHERE key = ?", (key,)).fetchone()
+            start, n = (now, 1) if row is None or row[0] <= now - window else (row[0], row[1] + 1)
+            db.execute("INSERT OR REPLACE INTO limits VALUES (?, ?, ?)", (key, start, n))
+            return 0 if n <= most else max(1, int(start + window - now + 0.999))
+        return self._write(hit)
+
+    def signing_key(self):
+        if self._key is None:
+            def read(db):
+                row = db.execute("SELECT value FROM meta WHERE key = 'signing_key'").fetchone()
+                return row[0] if row else None
+
+            def make(db):
+                db.execute("INSERT OR IGNORE INTO meta VALUES ('signing_key', ?)",
+                           (secrets.token_hex(32),))
+                return read(db)
+            self._key = (self._call(read) or self._write(make)).encode()   # written once
+        return self._key
 
     def get(self, code):
-        with self._conn() as db:
-            return self._row(db, code)
+        return self._call(lambda db: self._row(db, code))
 
     def set_board(self, code, game, query):
-        with self._transaction() as db:
+        def change(db):
             state = self._row(db, code)
             if state is None or state.closed:
                 return state
@@ -275,6 +500,7 @@ class SqliteStore(ClassStore):
                            (game, query, self.clock() + self.ttl, code))
                 self._publish(db, code, "board")
             return self._row(db, code)
+        return self._write(change)
 
     def open_vote(self, code):
         return self._change(code, "round = round + 1, vote_open = 1, vote_query = query, "
@@ -291,182 +517,263 @@ class SqliteStore(ClassStore):
                             only_if="closed = 0")
 
     def vote(self, code, round_, voter, choice):
-        with self._transaction() as db:
+        def vote(db):
             state = self._row(db, code)
-            counted = False
-            if (state is not None and state.vote_open and not state.closed
-                    and state.round == round_):
-                n = db.execute("SELECT COUNT(*) FROM ballots WHERE code = ? AND round = ?",
-                               (code, round_)).fetchone()[0]
-                if n < MAX_BALLOTS:
-                    counted = db.execute("INSERT OR IGNORE INTO ballots VALUES (?, ?, ?, ?)",
-                                         (code, round_, voter, choice)).rowcount == 1
-            if counted:
-                db.execute("UPDATE classes SET expires = ? WHERE code = ?",
-                           (self.clock() + self.ttl, code))
-                self._publish(db, code, "tally")
-            return counted
+            if (state is None or not state.vote_open or state.closed
+                    or state.round != round_):
+                return Vote.CLOSED
+            if db.execute("SELECT 1 FROM ballots WHERE code = ? AND round = ? AND voter = ?",
+                          (code, round_, voter)).fetchone():
+                return Vote.AGAIN
+            n = db.execute("SELECT COUNT(*) FROM ballots WHERE code = ? AND round = ?",
+                           (code, round_)).fetchone()[0]
+            if n >= MAX_BALLOTS:
+                return Vote.FULL
+            db.execute("INSERT INTO ballots VALUES (?, ?, ?, ?)", (code, round_, voter, choice))
+            db.execute("UPDATE classes SET expires = ? WHERE code = ?",
+                       (self.clock() + self.ttl, code))
+            self._publish(db, code, "tally")
+            return Vote.COUNTED
+        return self._write(vote)
 
     def ballot(self, code, round_, voter):
-        with self._conn() as db:
-            row = db.execute("SELECT choice FROM ballots WHERE code = ? AND round = ? AND "
-                             "voter = ?", (code, round_, voter)).fetchone()
+        row = self._call(lambda db: db.execute(
+            "SELECT choice FROM ballots WHERE code = ? AND round = ? AND voter = ?",
+            (code, round_, voter)).fetchone())
         return row[0] if row else None
 
     def tally(self, code, round_):
-        with self._conn() as db:
-            rows = db.execute("SELECT choice, COUNT(*) FROM ballots WHERE code = ? AND "
-                              "round = ? GROUP BY choice", (code, round_)).fetchall()
-        return Counter(dict(rows))
+        return Counter(dict(self._call(lambda db: db.execute(
+            "SELECT choice, COUNT(*) FROM ballots WHERE code = ? AND round = ? GROUP BY choice",
+            (code, round_)).fetchall())))
 
     def set_name(self, code, voter, name):
-        with self._conn() as db:
-            n = db.execute("SELECT COUNT(*) FROM names WHERE code = ?", (code,)).fetchone()[0]
-            if n < MAX_NAMES:
-                db.execute("INSERT OR REPLACE INTO names VALUES (?, ?, ?)", (code, voter, name))
-            else:
-                db.execute("UPDATE names SET name = ? WHERE code = ? AND voter = ?",
-                           (name, code, voter))
+        def set_name(db):
+            known = db.execute("SELECT 1 FROM names WHERE code = ? AND voter = ?",
+                               (code, voter)).fetchone()
+            if not known and db.execute("SELECT COUNT(*) FROM names WHERE code = ?",
+                                        (code,)).fetchone()[0] >= MAX_NAMES:
+                return False
+            db.execute("INSERT OR REPLACE INTO names VALUES (?, ?, ?)", (code, voter, name))
+            return True
+        return self._write(set_name)
 
     def names(self, code):
-        with self._conn() as db:
-            return dict(db.execute("SELECT voter, name FROM names WHERE code = ?", (code,)))
+        return self._call(lambda db: dict(db.execute(
+            "SELECT voter, name FROM names WHERE code = ?", (code,))))
 
     def follower_seen(self, code, sid):
         now = self.clock()
-        with self._transaction() as db:
+
+        def seen(db):
             new = db.execute("SELECT seen FROM followers WHERE code = ? AND sid = ?",
                              (code, sid)).fetchone() is None
             db.execute("INSERT OR REPLACE INTO followers VALUES (?, ?, ?)", (code, sid, now))
             if new:
                 self._publish(db, code, "followers")
             return new
+        return self._write(seen)
 
     def follower_gone(self, code, sid):
-        with self._conn() as db:
+        def gone(db):
             if db.execute("DELETE FROM followers WHERE code = ? AND sid = ?",
                           (code, sid)).rowcount:
                 self._publish(db, code, "followers")
+        self._write(gone)
 
     def followers(self, code):
-        with self._conn() as db:
-            return db.execute("SELECT COUNT(*) FROM followers WHERE code = ? AND seen > ?",
-                              (code, self.clock() - FOLLOWER_TIMEOUT)).fetchone()[0]
+        return self._call(lambda db: db.execute(
+            "SELECT COUNT(*) FROM followers WHERE code = ? AND seen > ?",
+            (code, self.clock() - FOLLOWER_TIMEOUT)).fetchone()[0])
 
     def listen(self, callback, stop):
-        with self._conn() as db:
-            last = db.execute("SELECT COALESCE(MAX(id), 0) FROM events").fetchone()[0]
-        callback(None, "board")     # a change made before that read is not missed either
-        while not stop.wait(self.poll):
-            with self._conn() as db:
-                rows = db.execute("SELECT id, code, kind FROM events WHERE id > ? ORDER BY id",
-                                  (last,)).fetchall()
+        """Reads the events table every ``poll`` seconds; a failing store is tried again each
+        second, and every stream re-reads its class when it answers again."""
+        last = None
+        while not stop.is_set():
+            try:
+                if last is None:
+                    last = self._call(lambda db: db.execute(
+                        "SELECT COALESCE(MAX(id), 0) FROM events").fetchone()[0])
+                    callback(None, "board")   # a change made before that read is not missed
+                rows = self._call(lambda db: db.execute(
+                    "SELECT id, code, kind FROM events WHERE id > ? ORDER BY id",
+                    (last,)).fetchall())
+            except StoreError:
+                last = None
+                stop.wait(1.0)
+                continue
             for last, code, kind in rows:
                 callback(code, kind)
+            stop.wait(self.poll)
 
     def close(self):
-        if self._db is not None and self._pid == os.getpid():
-            self._db.close()
-        self._db = None
-
-
-class _Locked:
-    """``with store._conn() as db``: the process's connection, held by one thread (greenlet)
-    at a time."""
-
-    def __init__(self, db, lock):
-        self.db, self.lock = db, lock
-
-    def __enter__(self):
-        self.lock.acquire()
-        return self.db
-
-    def __exit__(self, *exc):
-        self.lock.release()
+        if self._pid == os.getpid():
+            for db in self._dbs.values():
+                if db is not None:
+                    db.close()
+        self._dbs = {False: None, True: None}
 
 
 # -- Redis ---------------------------------------------------------------------------------------
 
 # A vote, checked and counted in one step inside Redis: the round must be the open one, and
-# HSETNX keeps a voter's first ballot only.
+# HSETNX keeps a voter's first ballot only. Returns one of Vote's values.
 _VOTE = """
 local c = redis.call('HMGET', KEYS[1], 'round', 'vote_open', 'closed', 'expires')
-if not c[1] or c[1] ~= ARGV[1] or c[2] ~= '1' or c[3] == '1' then return 0 end
-if tonumber(c[4]) <= tonumber(ARGV[4]) then return 0 end
-if redis.call('HLEN', KEYS[2]) >= tonumber(ARGV[5]) then return 0 end
-local n = redis.call('HSETNX', KEYS[2], ARGV[2], ARGV[3])
-if n == 1 then
-  redis.call('HSET', KEYS[1], 'expires', ARGV[6])
-  redis.call('EXPIRE', KEYS[2], ARGV[7])
-  redis.call('EXPIRE', KEYS[1], ARGV[7])
-end
-return n
+if not c[1] or not c[4] or c[1] ~= ARGV[1] or c[2] ~= '1' or c[3] == '1' then
+  return 'closed' end
+if tonumber(c[4]) <= tonumber(ARGV[4]) then return 'closed' end
+if redis.call('HEXISTS', KEYS[2], ARGV[2]) == 1 then return 'again' end
+if redis.call('HLEN', KEYS[2]) >= tonumber(ARGV[5]) then return 'full' end
+redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
+redis.call('HSET', KEYS[1], 'expires', ARGV[6])
+redis.call('EXPIRE', KEYS[2], ARGV[7])
+redis.call('EXPIRE', KEYS[1], ARGV[7])
+redis.call('ZADD', KEYS[3], ARGV[6], ARGV[8])
+return 'counted'
 """
+
+# A new class in one step (a script runs whole or not at all: a worker killed meanwhile
+# leaves nothing half-made): not over a code already taken, not beyond the server's number of
+# live classes (a sorted set of codes by expiry), its expiry set with it. Its first write is
+# the class's hash: at Redis's memory limit that write is refused and nothing is made.
+_CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+if redis.call('ZCOUNT', KEYS[2], '(' .. ARGV[1], '+inf') >= tonumber(ARGV[2]) then
+  return -1 end
+redis.call('HSET', KEYS[1], unpack(ARGV, 6))
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[5])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
+return 1
+"""
+
+# A counter of actions in a fixed window, for every worker: returns (count, seconds left).
+_HIT = """
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+local left = redis.call('TTL', KEYS[1])
+if left < 0 then redis.call('EXPIRE', KEYS[1], ARGV[1]); left = tonumber(ARGV[1]) end
+return {n, left}
+"""
+
+_STATE_FIELDS = ("game", "query", "version", "round", "vote_open", "vote_query", "reveal",
+                 "closed", "secret_hash", "expires")
 
 
 class RedisStore(ClassStore):
     """State in Redis hashes that expire with the class, fan-out by pub/sub (one channel per
     class, every worker subscribed to the pattern): instances on several machines serve one
     class. Run Redis with persistence (appendonly) if a restart of Redis itself must lose
-    nothing."""
+    nothing. Every write is one step (a Lua script, or MULTI/EXEC with the expiry inside):
+    a worker killed or Redis refusing a write (``maxmemory``) leaves no half-written class;
+    Redis's errors are said as ``StoreError`` (a 503, never a 500)."""
 
     def __init__(self, url: str, *, ttl: float = TTL, prefix: str = "minimax-lab:",
                  clock: Callable[[], float] = time.time):
         import redis
 
-        self.redis = redis.Redis.from_url(url, decode_responses=True,
-                                          health_check_interval=30)
+        self.redis = redis.Redis.from_url(url, decode_responses=True, health_check_interval=30,
+                                          socket_timeout=5, socket_connect_timeout=2)
         self.url, self.ttl, self.prefix, self.clock = url, ttl, prefix, clock
+        self.max_classes = MAX_CLASSES
         self._vote = self.redis.register_script(_VOTE)
-        self.unavailable = (redis.ConnectionError, redis.TimeoutError)
+        self._create = self.redis.register_script(_CREATE)
+        self._hit = self.redis.register_script(_HIT)
+        self._signing_key = None
+
+    @contextmanager
+    def _errors(self):
+        """Redis's errors as the store's: out of reach → busy; refusing writes (memory
+        limit, a read-only replica, a script or transaction refused) → full."""
+        import redis
+
+        try:
+            yield
+        except StoreError:
+            raise
+        except (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError) as err:
+            raise report(StoreBusy(), f"{self.url}: {err}") from err
+        except redis.RedisError as err:
+            raise report(StoreFull(), f"{self.url}: {err}") from err
 
     def _key(self, code, *rest) -> str:
         return ":".join((f"{self.prefix}class", code, *map(str, rest)))
 
-    def _publish(self, code, kind):
-        self.redis.publish(f"{self.prefix}events:{code}", kind)
+    @property
+    def _classes(self) -> str:
+        return f"{self.prefix}classes"
 
-    def _keep(self, pipe, code, round_=None):
+    def _publish(self, code, kind):
+        with self._errors():
+            self.redis.publish(f"{self.prefix}events:{code}", kind)
+
+    def _keep(self, pipe, code, expires, round_=None):
         seconds = int(self.ttl) + 60
         pipe.expire(self._key(code), seconds)
         for part in ("names", "followers"):
             pipe.expire(self._key(code, part), seconds)
         if round_:
             pipe.expire(self._key(code, "ballots", round_), seconds)
+        pipe.zadd(self._classes, {code: expires})
 
     def _state(self, code, h) -> ClassState | None:
-        if not h or float(h["expires"]) <= self.clock():
+        """The class in hash ``h``; None when there is none, it has expired, or it is not
+        whole (a class half-written by an older version: absent, a 404, never a 500)."""
+        if not h or any(f not in h for f in _STATE_FIELDS):
             return None
-        return ClassState(code, h["game"], h["query"], int(h["version"]), int(h["round"]),
-                          h["vote_open"] == "1", h["vote_query"], h["reveal"],
-                          h["closed"] == "1", h["secret_hash"], float(h["expires"]))
+        try:
+            state = ClassState(code, h["game"], h["query"], int(h["version"]),
+                               int(h["round"]), h["vote_open"] == "1", h["vote_query"],
+                               h["reveal"], h["closed"] == "1", h["secret_hash"],
+                               float(h["expires"]))
+        except ValueError:
+            return None
+        return state if state.expires > self.clock() else None
 
     def create(self, game, query):
         secret = secrets.token_urlsafe(18)
-        while True:
-            code = new_code()
-            fields = dict(game=game, query=query, version=1, round=0, vote_open=0,
-                          vote_query="", reveal="", closed=0, secret_hash=secret_hash(secret),
-                          expires=self.clock() + self.ttl)
-            # HSETNX on one field first: a code already taken is never overwritten
-            if self.redis.hsetnx(self._key(code), "secret_hash", fields["secret_hash"]):
-                break
-        with self.redis.pipeline() as pipe:
-            pipe.hset(self._key(code), mapping=fields)
-            self._keep(pipe, code)
-            pipe.execute()
-        return self.get(code), secret
+        now = self.clock()
+        fields = dict(game=game, query=query, version=1, round=0, vote_open=0,
+                      vote_query="", reveal="", closed=0, secret_hash=secret_hash(secret),
+                      expires=now + self.ttl)
+        flat = [str(x) for kv in fields.items() for x in kv]
+        with self._errors():
+            while True:
+                code = new_code()
+                made = self._create(keys=[self._key(code), self._classes],
+                                    args=[now, self.max_classes, now + self.ttl,
+                                          int(self.ttl) + 60, code, *flat])
+                if made == -1:
+                    return None
+                if made == 1:
+                    return self.get(code), secret
+
+    def hit(self, key, most, window):
+        with self._errors():
+            n, left = self._hit(keys=[f"{self.prefix}limit:{key}"], args=[int(window)])
+        return 0 if n <= most else max(1, int(left))
+
+    def signing_key(self):
+        if self._signing_key is None:
+            key = f"{self.prefix}meta"
+            with self._errors():
+                self.redis.hsetnx(key, "signing_key", secrets.token_hex(32))
+                self._signing_key = self.redis.hget(key, "signing_key").encode()
+        return self._signing_key
 
     def get(self, code):
-        return self._state(code, self.redis.hgetall(self._key(code)))
+        with self._errors():
+            return self._state(code, self.redis.hgetall(self._key(code)))
 
     def _change(self, code, check, update, kind) -> ClassState | None:
         """Read, check and write under WATCH: a change made meanwhile by another worker
-        retries, never overwrites."""
+        retries, never overwrites; the write and its expiry in one MULTI/EXEC."""
         import redis
 
         key = self._key(code)
-        with self.redis.pipeline() as pipe:
+        with self._errors(), self.redis.pipeline() as pipe:
             while True:
                 try:
                     pipe.watch(key)
@@ -474,10 +781,10 @@ class RedisStore(ClassStore):
                     if state is None or not check(state):
                         pipe.unwatch()
                         return state
+                    expires = self.clock() + self.ttl
                     pipe.multi()
-                    pipe.hset(key, mapping={**update(state),
-                                            "expires": self.clock() + self.ttl})
-                    self._keep(pipe, code, state.round)
+                    pipe.hset(key, mapping={**update(state), "expires": expires})
+                    self._keep(pipe, code, expires, state.round)
                     pipe.publish(f"{self.prefix}events:{code}", kind)
                     pipe.execute()
                     return self.get(code)
@@ -507,33 +814,49 @@ class RedisStore(ClassStore):
 
     def vote(self, code, round_, voter, choice):
         now = self.clock()
-        counted = self._vote(keys=[self._key(code), self._key(code, "ballots", round_)],
-                             args=[round_, voter, choice, now, MAX_BALLOTS, now + self.ttl,
-                                   int(self.ttl) + 60]) == 1
-        if counted:
+        with self._errors():
+            result = Vote(self._vote(
+                keys=[self._key(code), self._key(code, "ballots", round_), self._classes],
+                args=[round_, voter, choice, now, MAX_BALLOTS, now + self.ttl,
+                      int(self.ttl) + 60, code]))
+        if result:
             self._publish(code, "tally")
-        return counted
+        return result
 
     def ballot(self, code, round_, voter):
-        return self.redis.hget(self._key(code, "ballots", round_), voter)
+        with self._errors():
+            return self.redis.hget(self._key(code, "ballots", round_), voter)
 
     def tally(self, code, round_):
-        return Counter(self.redis.hvals(self._key(code, "ballots", round_)))
+        with self._errors():
+            return Counter(self.redis.hvals(self._key(code, "ballots", round_)))
 
     def set_name(self, code, voter, name):
+        import redis
+
         key = self._key(code, "names")
-        if self.redis.hexists(key, voter) or self.redis.hlen(key) < MAX_NAMES:
-            with self.redis.pipeline() as pipe:
-                pipe.hset(key, voter, name)
-                pipe.expire(key, int(self.ttl) + 60)
-                pipe.execute()
+        with self._errors(), self.redis.pipeline() as pipe:
+            while True:
+                try:
+                    pipe.watch(key)
+                    if not pipe.hexists(key, voter) and pipe.hlen(key) >= MAX_NAMES:
+                        pipe.unwatch()
+                        return False
+                    pipe.multi()
+                    pipe.hset(key, voter, name)
+                    pipe.expire(key, int(self.ttl) + 60)
+                    pipe.execute()
+                    return True
+                except redis.WatchError:
+                    continue
 
     def names(self, code):
-        return self.redis.hgetall(self._key(code, "names"))
+        with self._errors():
+            return self.redis.hgetall(self._key(code, "names"))
 
     def follower_seen(self, code, sid):
         key = self._key(code, "followers")
-        with self.redis.pipeline() as pipe:
+        with self._errors(), self.redis.pipeline() as pipe:
             pipe.zadd(key, {sid: self.clock()})
             pipe.expire(key, int(self.ttl) + 60)
             new = pipe.execute()[0] == 1
@@ -542,13 +865,15 @@ class RedisStore(ClassStore):
         return new
 
     def follower_gone(self, code, sid):
-        if self.redis.zrem(self._key(code, "followers"), sid):
+        with self._errors():
+            gone = self.redis.zrem(self._key(code, "followers"), sid)
+        if gone:
             self._publish(code, "followers")
 
     def followers(self, code):
         key = self._key(code, "followers")
         now = self.clock()
-        with self.redis.pipeline() as pipe:
+        with self._errors(), self.redis.pipeline() as pipe:
             pipe.zremrangebyscore(key, "-inf", now - FOLLOWER_TIMEOUT)
             pipe.zcard(key)
             return pipe.execute()[1]
@@ -566,7 +891,7 @@ class RedisStore(ClassStore):
                     msg = pubsub.get_message(timeout=1.0)
                     if msg and msg["type"] == "pmessage":
                         callback(msg["channel"][len(prefix):], msg["data"])
-            except (redis.ConnectionError, redis.TimeoutError, OSError):
+            except (redis.RedisError, OSError):
                 stop.wait(1.0)            # Redis restarting: try again, then resynchronise
             finally:
                 pubsub.close()

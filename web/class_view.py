@@ -173,9 +173,19 @@ class ClassView:
         g = stored_game(self.state.game, self.state.query)
         return g.url()
 
-    @property
+    @cached_property
     def names(self) -> list[str]:
         return sorted(self.store.names(self.code).values(), key=str.casefold)
+
+    @property
+    def teacher_link(self) -> str | None:
+        """The teacher's link, to take the class on to another device: the secret after
+        ``#``, which browsers never send (no server log, no proxy holds it), and which the
+        link's page asks to confirm."""
+        if not self.key:
+            return None
+        return url_for("classroom.teach", code=self.code, _external=True, lang=None,
+                       proj=None) + "#key=" + self.key
 
     @property
     def ai_label(self) -> str:

@@ -1,18 +1,24 @@
 """Blueprint ``classroom``: class mode. The teacher's projector shows a board the class
 follows live on phones and laptops; students vote on the next move.
 
-Teacher (the holder of the secret in the teacher's link):
+Teacher (the holder of the class's secret):
 
 - ``POST /class`` (the "Class mode" button of any game page, ``link=`` that page): a new
-  class; redirected to its teacher link ``/class/<code>/teach?key=<secret>``, which puts the
-  secret in a cookie for this browser (HttpOnly, SameSite=Strict) and opens the board in
-  projector mode with ``cls=<code>``: an ordinary game page (every move, undo, setting and
-  tree step as usual) with the class bar on top (the code, the QR code, the vote).
+  class; the secret goes into a cookie for this browser (HttpOnly, SameSite=Strict, Secure
+  over HTTPS) with the answer, never into a URL (no access log holds it), and the browser goes
+  on to the board in projector mode with ``cls=<code>``: an ordinary game page (every move,
+  undo, setting and tree step as usual) with the class bar on top (the code, the QR code, the
+  vote).
+- ``/class/<code>/teach#key=<secret>``: the teacher link, to take the class on to another
+  device. The secret is in the fragment, which browsers never send; the page asks to confirm
+  (``POST /class/<code>/teach``, from this site only): no link alone makes a browser a
+  teacher or replaces its teacher cookie.
 - ``POST /class/<code>/sync``: the page tells the class where its board is now (app.js,
   after each change of the address bar); ``POST /class/<code>/vote`` (open, close, reveal),
   ``POST /class/<code>/end``; ``GET /class/<code>/events``: the bar, live.
 
-Students (no account; an anonymous cookie id, one ballot per round):
+Students (no account; an anonymous id the server gives and signs, one ballot per round: an id
+made up by a script counts nothing):
 
 - ``GET /c/<code>`` (or ``/c?code=``): the board, following the teacher's within a second
   (server-sent events, ``GET /c/<code>/events``), the vote when one is open, a nickname;
@@ -20,7 +26,10 @@ Students (no account; an anonymous cookie id, one ballot per round):
 - ``POST /c/<code>/vote``, ``POST /c/<code>/name``.
 
 A bad code is a 404 page, an ended class a 410 page, in the page's language; teacher actions
-need the secret (compared in constant time) and come by POST from this site only.
+need the secret (compared in constant time) and come by POST from this site only. Wrong codes,
+new classes and new students are counted per address in the store (so across workers and
+instances), with bounds a class of 100 behind one router never meets; a store that fails is a
+503 saying so (``StoreError``), never a 500 or a ballot dropped without a word.
 """
 from __future__ import annotations
 
@@ -32,13 +41,15 @@ import time
 from flask import (Blueprint, Flask, Response, current_app, redirect, render_template,
                    request, url_for)
 from flask_babel import get_locale, lazy_gettext as _l
+from itsdangerous import BadSignature, Signer
 from jinja2_fragments.flask import render_block
 
 from ai.messages import GameError, N_
 
-from .admission import Busy, client_id
+from .admission import Busy
 from .class_live import Hub
-from .class_store import TTL, ClassState, ClassStore, open_store
+from .class_store import (MAX_BALLOTS, MAX_NAMES, TTL, ClassState, ClassStore, StoreError,
+                          Vote, open_store)
 from .class_view import ClassView, board_query, game_from_link, wants_projector
 from .htmx import is_htmx
 from .i18n import tr
@@ -48,9 +59,13 @@ from .params import CLASS_CODE, BadRequest, Game
 bp = Blueprint("classroom", __name__)
 
 TEACHER_COOKIE = "teach"       # "<code>:<secret>", this browser teaches that class
-STUDENT_COOKIE = "student"     # an anonymous random id: one ballot per round
+STUDENT_COOKIE = "student"     # an anonymous random id, signed by the server: one ballot a round
 JOINED_COOKIE = "joined"       # the class a student follows, for "rejoin" on other pages
 _STUDENT_ID = re.compile(r"[0-9a-f]{16}")
+# Per address (a whole classroom may share one behind its router), counted in the store:
+WRONG_CODES = (30, 10.0)       # codes that lead to no class, per 10 s: guessing one of 10^9
+NEW_CLASSES = (120, 3600.0)    # classes started, per hour (a school's teachers, one router)
+NEW_STUDENTS = (300, 3600.0)   # student ids given, per hour (a class of 100 takes 100)
 NAME_MAX = 24                  # characters of a nickname
 BODY_MAX = 2048                # bytes of a POST: a link, a vote, a nickname
 HEARTBEAT = 15.0               # seconds between heartbeats on a quiet stream
@@ -73,13 +88,38 @@ ENDED = N_("The class %(code)s has ended.")
 TEACHER_ONLY = N_("Only the teacher's link can do this.")
 WRONG_KEY = N_("This teacher link is not right: use the one the class was created with.")
 TOO_MANY = N_("Too many requests in a short time: wait a moment.")
+TOO_MANY_WAIT = N_("Too many requests from your network in a short time: try again in "
+                   "%(s)s s.")
+WRONG_CODES_MSG = N_("Too many wrong class codes from your network: check the code on the "
+                     "projector, then try again in %(s)s s.")
+SERVER_FULL = N_("This server already holds %(num)s classes, as many as it can: end a class "
+                 "you no longer use, or try again later.")
 NO_COOKIE = N_("Your browser did not keep this page's cookie: open the class's link again "
                "to vote.")
 VOTE_CLOSED = N_("This vote is closed.")
+VOTE_FULL = N_("This vote already has %(num)s votes, as many as it can count: yours was not "
+               "counted.")
+NAMES_FULL = N_("This class already has %(num)s nicknames, as many as it keeps: yours was not "
+                "saved.")
 UNAVAILABLE = N_("The class's server cannot be reached just now: try again in a moment.")
+STORE_FULL = N_("The class's server cannot save anything just now (its storage is full or "
+                "read-only): nothing was saved. Tell the person who runs the server.")
+STORE_LOST = N_("The class's data has gone from the server (its database was removed): its "
+                "classes and votes cannot be shown. Tell the person who runs the server.")
+STORE_MESSAGES = {"busy": (UNAVAILABLE, 2), "full": (STORE_FULL, 30), "lost": (STORE_LOST, 60)}
 
 TITLES = {403: _l("Teacher only"), 404: _l("No such class"), 410: _l("Class ended"),
-          400: _l("Bad Request"), 429: _l("Too many requests"), 503: _l("Server busy")}
+          409: _l("Not counted"), 400: _l("Bad Request"), 429: _l("Too many requests"),
+          503: _l("Server busy")}
+
+
+class Refused(ClassProblem):
+    """A refusal to try again after ``retry_after`` seconds (429, 503): said in the page and
+    in a Retry-After header."""
+
+    def __init__(self, status: int, retry_after: int, template: str, **values):
+        super().__init__(status, template, **values)
+        self.retry_after = retry_after
 
 
 @bp.errorhandler(ClassProblem)
@@ -88,11 +128,15 @@ def problem(err):
     """A clear page (or, for htmx, a line in place), never a 500."""
     status = getattr(err, "status", 400)
     if is_htmx():
-        return Response(render_template("_class_problem.html", message=tr(err)), status,
-                        mimetype="text/html")
-    page = render_template("class_problem.html", title=TITLES.get(status, TITLES[400]),
-                           message=tr(err), status=status)
-    return Response(page, status, mimetype="text/html")
+        response = Response(render_template("_class_problem.html", message=tr(err)), status,
+                            mimetype="text/html")
+    else:
+        page = render_template("class_problem.html", title=TITLES.get(status, TITLES[400]),
+                               message=tr(err), status=status)
+        response = Response(page, status, mimetype="text/html")
+    if getattr(err, "retry_after", None):
+        response.headers["Retry-After"] = str(err.retry_after)
+    return response
 
 
 # -- helpers -------------------------------------------------------------------------------------
@@ -105,15 +149,67 @@ def hub() -> Hub:
     return current_app.extensions["class_hub"]
 
 
+def address() -> str:
+    return request.remote_addr or "?"
+
+
+def limited(kind: str, bound: tuple[int, float], message: str = TOO_MANY_WAIT) -> None:
+    """One more ``kind`` action from this address, counted in the store for every worker:
+    a 429 with Retry-After beyond ``bound`` (at most n per window)."""
+    wait = store().hit(f"{kind}:{address()}", *bound)
+    if wait:
+        raise Refused(429, wait, message, s=wait)
+
+
 def the_class(code: str, *, ended_ok: bool = False) -> ClassState:
-    """The class of ``code`` (any case), or a 404 / 410 page."""
+    """The class of ``code`` (any case), or a 404 / 410 page. Codes that lead nowhere are
+    counted per address: a script guessing codes is held back (429) long before it finds
+    one; until its window ends, its address looks up no code at all."""
     code = code.upper()
+    blocked = current_app.extensions["class_guessers"]
+    until = blocked.get(address(), 0.0)
+    # held back: only a browser that already belongs to this class (its signed "joined"
+    # cookie, or the teacher's secret) may go on, so that one guesser on a school's network
+    # does not stop the class behind the same router
+    member = until > time.monotonic() and CLASS_CODE.fullmatch(code) and (
+        joined_here(code) or TEACHER_COOKIE in request.cookies)
+    if until > time.monotonic() and not member:
+        raise Refused(429, int(until - time.monotonic()) + 1, WRONG_CODES_MSG,
+                      s=int(until - time.monotonic()) + 1)
     state = store().get(code) if CLASS_CODE.fullmatch(code) else None
+    if member and (state is None or not (joined_here(code)
+                                         or state.is_teacher(teacher_secret(code)))):
+        raise Refused(429, int(until - time.monotonic()) + 1, WRONG_CODES_MSG,
+                      s=int(until - time.monotonic()) + 1)
     if state is None:
+        wait = store().hit(f"code:{address()}", *WRONG_CODES)
+        if wait:
+            if len(blocked) > 10_000:
+                blocked.clear()
+            blocked[address()] = time.monotonic() + wait
+            raise Refused(429, wait, WRONG_CODES_MSG, s=wait)
         raise ClassProblem(404, NO_CLASS, code=code[:12])
     if state.closed and not ended_ok:
         raise ClassProblem(410, ENDED, code=state.code)
     return state
+
+
+def joined_here(code: str) -> bool:
+    """Whether this browser joined class ``code`` (its "joined" cookie, signed)."""
+    cookie = request.cookies.get(JOINED_COOKIE, "")
+    try:
+        return len(cookie) < 80 and signer().unsign(cookie).decode() == code
+    except (BadSignature, UnicodeDecodeError):
+        return False
+
+
+def same_site() -> bool:
+    """Whether a POST comes from this site's own pages (an Origin header, when sent, is
+    ours; so is Sec-Fetch-Site)."""
+    origin = request.headers.get("Origin")
+    if origin is not None and origin != request.host_url.rstrip("/"):
+        return False
+    return request.headers.get("Sec-Fetch-Site", "same-origin") in ("same-origin", "none")
 
 
 def teacher_secret(code: str) -> str | None:
@@ -126,17 +222,41 @@ def teacher_class(code: str) -> ClassState:
     """The class, for its teacher only: the secret from this browser's cookie, and the
     request from this site (an Origin header, when sent, must be ours)."""
     state = the_class(code)
-    origin = request.headers.get("Origin")
-    if origin is not None and origin != request.host_url.rstrip("/"):
-        raise ClassProblem(403, TEACHER_ONLY)
-    if not state.is_teacher(teacher_secret(state.code)):
+    if not same_site() or not state.is_teacher(teacher_secret(state.code)):
         raise ClassProblem(403, TEACHER_ONLY)
     return state
 
 
+def signer() -> Signer:
+    """Signs the students' ids with the app's SECRET_KEY when it has one, else with the key
+    the store keeps for every worker and instance."""
+    key = current_app.config.get("SECRET_KEY") or store().signing_key()
+    return Signer(key, salt="minimax-lab student")
+
+
 def student_id() -> str | None:
-    sid = request.cookies.get(STUDENT_COOKIE, "")
+    """The student's id, when their cookie holds one this server gave (signed)."""
+    cookie = request.cookies.get(STUDENT_COOKIE, "")
+    if not cookie or len(cookie) > 80:
+        return None
+    try:
+        sid = signer().unsign(cookie).decode()
+    except (BadSignature, UnicodeDecodeError):
+        return None
     return sid if _STUDENT_ID.fullmatch(sid) else None
+
+
+def new_student(response: Response) -> None:
+    """Give this browser a student id (a few hundred an hour per address at most)."""
+    limited("students", NEW_STUDENTS)
+    set_cookie(response, STUDENT_COOKIE, signer().sign(secrets.token_hex(8)).decode(),
+               max_age=86400, samesite="Lax")
+
+
+def set_cookie(response: Response, name: str, value: str, **options) -> None:
+    """HttpOnly always; Secure when the page came over HTTPS (directly, or through a proxy
+    gunicorn trusts: ``forwarded_allow_ips``, which then sets the scheme)."""
+    response.set_cookie(name, value, httponly=True, secure=request.is_secure, **options)
 
 
 class Limiter:
@@ -161,7 +281,7 @@ class Limiter:
 
 
 def limiters() -> dict[str, Limiter]:
-    return {"vote": Limiter(10, 10.0), "name": Limiter(5, 60.0), "create": Limiter(60, 3600.0)}
+    return {"vote": Limiter(10, 10.0), "name": Limiter(5, 60.0)}
 
 
 def limit(kind: str, key: str) -> None:
@@ -188,24 +308,47 @@ def teacher_page_url(state: ClassState) -> str:
 
 @bp.post("/class")
 def create():
-    """A class showing the game page it was started from; on to its teacher link."""
-    limit("create", client_id())
+    """A class showing the game page it was started from: this browser is its teacher (the
+    secret in a cookie, in no URL), on to its board."""
     spec, g, args = game_from_link(request.form.get("link", ""))
-    state, secret = store().create(spec.name, board_query(g, args))
-    return redirect(url_for(".teach", code=state.code, key=secret, proj=None), 303)
+    if not same_site():
+        raise ClassProblem(403, TEACHER_ONLY)
+    limited("classes", NEW_CLASSES)
+    made = store().create(spec.name, board_query(g, args))
+    if made is None:
+        raise Refused(503, 60, SERVER_FULL, num=store().max_classes)
+    state, secret = made
+    return as_teacher(state, secret)
 
 
-@bp.get("/class/<code>/teach")
-def teach(code):
-    """The teacher's link: this browser becomes the class's teacher, and opens its board."""
-    state = the_class(code)
-    key = request.args.get("key", "")
-    if not state.is_teacher(key):
-        raise ClassProblem(403, WRONG_KEY)
+def as_teacher(state: ClassState, secret: str) -> Response:
     response = redirect(teacher_page_url(state), 303)
-    response.set_cookie(TEACHER_COOKIE, f"{state.code}:{key}", max_age=int(TTL) * 2,
-                        httponly=True, samesite="Strict")
+    set_cookie(response, TEACHER_COOKIE, f"{state.code}:{secret}", max_age=int(TTL) * 2,
+               samesite="Strict")
     return response
+
+
+@bp.route("/class/<code>/teach", methods=["GET", "POST"])
+def teach(code):
+    """The teacher link (``#key=<secret>``, which the browser keeps to itself): a page that
+    asks this browser to become the class's teacher; only the confirmation (a POST from this
+    site, with the key) makes it so."""
+    state = the_class(code)
+    current = (request.cookies.get(TEACHER_COOKIE, "").partition(":")[0]
+               if request.cookies.get(TEACHER_COOKIE) else None)
+    error = None
+    if request.method == "POST":
+        key = request.form.get("key", "").strip()
+        if not same_site():
+            raise ClassProblem(403, TEACHER_ONLY)
+        if state.is_teacher(key):
+            return as_teacher(state, key)
+        error = tr(ClassProblem(403, WRONG_KEY))
+    elif state.is_teacher(teacher_secret(state.code)):
+        return redirect(teacher_page_url(state), 303)    # this browser teaches it already
+    page = render_template("class_teach.html", code=state.code, error=error,
+                           other=current if current and current != state.code else None)
+    return Response(page, 403 if error else 200, mimetype="text/html")
 
 
 @bp.post("/class/<code>/sync")
@@ -257,7 +400,8 @@ def bar_answer(state: ClassState, error: str | None = None) -> Response:
                             mimetype="text/html")
         response.headers.update({"HX-Retarget": ".class-bar", "HX-Reswap": "outerHTML"})
         return response
-    view = ClassView(state, store(), teacher=True, projector=wants_projector())
+    view = ClassView(state, store(), teacher=True, projector=wants_projector(),
+                     key=teacher_secret(state.code))
     return Response(render_block("class_bar.html", "bar", view=view, error=error),
                     mimetype="text/html")
 
@@ -270,7 +414,8 @@ def teacher_events(code):
     def render(state):
         if state.closed:
             return sse("closed", render_template("_class_ended.html", code=state.code))
-        view = ClassView(state, store(), teacher=True, projector=wants_projector())
+        view = ClassView(state, store(), teacher=True, projector=wants_projector(),
+                         key=teacher_secret(state.code))
         return sse("bar", render_block("class_bar.html", "bar", view=view, error=None))
 
     return stream(state, lambda state, kinds: render(state), follower=None)
@@ -297,10 +442,9 @@ def student(code):
                                         ballot=my_ballot(state, sid), name=my_name(state, sid)),
                         mimetype="text/html")
     if sid is None:
-        response.set_cookie(STUDENT_COOKIE, secrets.token_hex(8), max_age=86400,
-                            httponly=True, samesite="Lax")
-    response.set_cookie(JOINED_COOKIE, state.code, max_age=int(TTL), httponly=True,
-                        samesite="Lax")
+        new_student(response)
+    set_cookie(response, JOINED_COOKIE, signer().sign(state.code).decode(), max_age=int(TTL),
+               samesite="Lax")
     return response
 
 
@@ -341,7 +485,22 @@ def vote(code):
         raise BadRequest("not a move you can vote for: %(choice)s", choice=choice)
     if round_ != str(state.round) or not state.vote_open:
         raise ClassProblem(400, VOTE_CLOSED)
-    store().vote(state.code, state.round, sid, choice)
+    try:
+        result = store().vote(state.code, state.round, sid, choice)
+    except StoreError as err:
+        if not is_htmx():
+            raise
+        # the vote again, with the reason above it: the same button tries again
+        message, retry = STORE_MESSAGES.get(err.kind, STORE_MESSAGES["busy"])
+        response = Response(render_block("class_student.html", "vote", view=view, ballot=None,
+                                         error=tr(Refused(503, retry, message))),
+                            503, mimetype="text/html")
+        response.headers["Retry-After"] = str(retry)
+        return response
+    if result is Vote.CLOSED:
+        raise ClassProblem(400, VOTE_CLOSED)
+    if result is Vote.FULL:
+        raise ClassProblem(409, VOTE_FULL, num=MAX_BALLOTS)
     if not is_htmx():
         return redirect(url_for(".student", code=state.code), 303)
     return Response(render_block("class_student.html", "vote", view=view,
@@ -356,7 +515,8 @@ def name(code):
     text = " ".join(request.form.get("name", "").split())
     if len(text) > NAME_MAX or not text.isprintable():
         raise BadRequest("a nickname of at most %(most)s characters, please", most=NAME_MAX)
-    store().set_name(state.code, sid, text)
+    if not store().set_name(state.code, sid, text):
+        raise ClassProblem(409, NAMES_FULL, num=MAX_NAMES)
     if not is_htmx():
         return redirect(url_for(".student", code=state.code), 303)
     return Response(render_block("class_student.html", "name", view=ClassView(state, store()),
@@ -388,28 +548,36 @@ def stream(state: ClassState, render, *, follower: str | None, kinds=None) -> Re
     context of its own, made from this request (its language, its links), entered and left
     within one event: the stream holds no context while it waits."""
     the_hub, the_store = hub(), store()
-    sub = the_hub.subscribe(state.code, kinds)
+    code = state.code
+    # the first store calls before the answer starts: a store that fails is a 503 here
+    if follower:
+        the_store.follower_seen(code, follower)
+    sub = the_hub.subscribe(code, kinds)
     if sub is None:
+        quietly(the_store.follower_gone, code, follower)
         response = Response("busy: too many live pages on this server", 503,
                             mimetype="text/plain")
         response.headers["Retry-After"] = "5"
         return response
+    try:
+        # subscribed before reading: a change made meanwhile is sent, not lost
+        current = the_store.get(code)
+    except StoreError:
+        the_hub.unsubscribe(sub)
+        quietly(the_store.follower_gone, code, follower)
+        raise
     app = current_app._get_current_object()
     environ = dict(request.environ)
     beat = float(app.config.get("CLASS_HEARTBEAT", HEARTBEAT))
-    code = state.code
 
     def rendered(current, came):
         with app.request_context(environ):
             return render(current, came)
 
     def events():
+        nonlocal current
         try:
-            if follower:
-                the_store.follower_seen(code, follower)
             yield f"retry: {RETRY_MS}\n\n"
-            # subscribed before reading: a change made meanwhile is sent, not lost
-            current = the_store.get(code)
             if current is not None:
                 yield rendered(current, {"board", "vote"})
             last_beat = time.monotonic()
@@ -418,16 +586,19 @@ def stream(state: ClassState, render, *, follower: str | None, kinds=None) -> Re
                 if time.monotonic() - last_beat >= beat:
                     last_beat = time.monotonic()
                     if follower:
-                        the_store.follower_seen(code, follower)
+                        quietly(the_store.follower_seen, code, follower)
                     yield ": heartbeat\n\n"
                 if came:
                     current = the_store.get(code)
                     if current is not None:
                         yield rendered(current, came)
+        except StoreError:
+            # the store failed mid-lesson: the stream ends cleanly (no 500) and the page's
+            # event source comes back after ``retry``, to a 503 until the store answers
+            return
         finally:
             the_hub.unsubscribe(sub)
-            if follower:
-                the_store.follower_gone(code, follower)
+            quietly(the_store.follower_gone, code, follower)
 
     response = Response(events(), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
@@ -435,14 +606,24 @@ def stream(state: ClassState, render, *, follower: str | None, kinds=None) -> Re
     return response
 
 
+def quietly(call, code, follower) -> None:
+    """A follower's count kept up to date, when the store lets us: it is a figure for the
+    teacher, never a reason to break a stream."""
+    if follower:
+        try:
+            call(code, follower)
+        except StoreError:
+            pass
+
+
 # -- every page ----------------------------------------------------------------------------------
 
-def unavailable(err):
-    """The store cannot be reached (Redis restarting, a locked database): a 503 to try again
-    (the teacher's page sends its board again by itself, a student's page reconnects)."""
-    response = problem(ClassProblem(503, UNAVAILABLE))
-    response.headers["Retry-After"] = "2"
-    return response
+def store_failed(err: StoreError):
+    """The store cannot do what was asked: a 503 saying what happened (out of reach or
+    locked: try again; full or read-only; its data gone), with Retry-After (the teacher's page
+    sends its board again by itself, a student's page reconnects). Logged by the store."""
+    message, retry = STORE_MESSAGES.get(err.kind, STORE_MESSAGES["busy"])
+    return problem(Refused(503, retry, message))
 
 
 def class_bar(g: Game) -> ClassView | None:
@@ -450,20 +631,27 @@ def class_bar(g: Game) -> ClassView | None:
     else sees it (None when the class is gone, or its store cannot be reached just now: the
     page is then an ordinary game)."""
     try:
-        state = store().get(g.settings.class_code)
-    except store().unavailable:
+        state = the_class(g.settings.class_code, ended_ok=True)
+    except (StoreError, ClassProblem):
         return None
     if state is None or state.closed:
         return None
     key = teacher_secret(state.code)
     teacher = state.is_teacher(key)
-    return ClassView(state, store(), teacher=teacher, projector=g.settings.projector,
+    view = ClassView(state, store(), teacher=teacher, projector=g.settings.projector,
                      key=key if teacher else None)
+    if teacher:
+        try:                  # what the bar shows, read now: a store failing meanwhile
+            view.followers, view.tally, view.names      # leaves an ordinary game page
+        except StoreError:
+            return None
+    return view
 
 
 def joined_class() -> str | None:
-    """The class this browser follows, for a "rejoin" link on other pages."""
-    code = request.cookies.get(JOINED_COOKIE, "")
+    """The class this browser follows, for a "rejoin" link on other pages (read without its
+    signature: a link, not a right, and no page outside class mode asks the store)."""
+    code = request.cookies.get(JOINED_COOKIE, "").partition(".")[0]
     return code if CLASS_CODE.fullmatch(code) else None
 
 
@@ -477,8 +665,8 @@ def init_app(app: Flask) -> None:
     app.extensions["class_store"] = s
     app.extensions["class_hub"] = Hub(s)
     app.extensions["class_limits"] = limiters()
+    app.extensions["class_guessers"] = {}      # address -> when it may look up codes again
     app.before_request(limit_body)
     app.jinja_env.globals.update(class_bar=class_bar, joined_class=joined_class)
-    for error in s.unavailable:
-        app.register_error_handler(error, unavailable)
+    app.register_error_handler(StoreError, store_failed)
     app.register_blueprint(bp)
