@@ -189,12 +189,17 @@ class TreePanel:
 
     def __post_init__(self):
         if self.shown is None:
-            self.shown = finished_search(self.view)
+            self.shown = finished_search(self.view, self.has_window, self.sizes)
+
+    @property
+    def has_window(self) -> bool:
+        """Whether the search has a window (α, β) to show: every one but plain minimax."""
+        return self.result.algorithm != "minimax"
 
     def go_to_step(self, step: int) -> None:
         """Show the search replayed to ``step``: only what it had done by then."""
         self.step = step
-        self.shown, self.event = at_step(self.result.tree, self.view, step)
+        self.shown, self.event = at_step(self.result.tree, self.view, step, self.has_window)
 
     @property
     def counts(self):
@@ -275,8 +280,8 @@ class TreePanel:
                     and self.shown[c].value is not None]
             if done:
                 s_i = done[-1]
-                now = replace(now, alpha=max(now.alpha, s_i)) if node.is_max else \
-                    replace(now, beta=min(now.beta, s_i))
+                now = replace(now, now_alpha=max(now.now_alpha, s_i)) if node.is_max else \
+                    replace(now, now_beta=min(now.now_beta, s_i))
         return algorithm_step(self.g.settings.algorithm, self.event, node, self.node_name(node),
                               now, self.result.stats.depth or None, self._zobrist(node))
 
