@@ -61,6 +61,10 @@ class Figure:
     inspect: dict | None = None   # a heuristic's figure: the inspector's arguments (its
     #                               position and heuristic), a second link
 
+    def __post_init__(self):
+        # every card opens in the course's notation (+M/−M, M − 3/5), kept from page to page
+        object.__setattr__(self, "args", {**self.args, "notation": "course"})
+
 
 def _nim(**args) -> dict:
     return {"game": "nim", **args}

@@ -7,14 +7,16 @@ from flask import Flask, url_for
 
 from ai.heuristics import heuristics_for
 from ai.levels import LEVELS
-from ai.scores import WIN_THRESHOLD
+from ai.scores import HEURISTIC_MAX, MAX_SCORE, WIN_THRESHOLD
 from ai.tree_view import fit_text, path_of, text_width, walk, width
 
 from .charts import iteration_chart
 from .games import GAMES, ORDER_LABELS
 from .i18n import (ALGORITHM_LABELS, LANGUAGES, LEVEL_LABELS, PLAYER_NAMING_LABELS,
-                   format_bound, format_long, get_locale, lang_field, num, switch_lang, tr)
-from .params import MAX_DEPTH, MAX_TIME_MS, MODES, player_namings
+                   format_bound, format_long, get_locale, lang_field, num, switch_lang, this_page,
+                   tr)
+from .params import (MAX_DEPTH, MAX_TIME_MS, MODES, add_notation, current_notation,
+                     notation_field, player_namings)
 
 
 def init_app(app: Flask) -> None:
@@ -34,8 +36,10 @@ def init_app(app: Flask) -> None:
         MAX_TIME_MS=MAX_TIME_MS, LANGUAGES=LANGUAGES, heuristics_for=heuristics_for,
         fmt=format_bound, fmt_long=format_long, walk=walk, view_width=width, fit_text=fit_text, text_width=text_width, path_of=path_of, lang_field=lang_field,
         num=num, switch_lang=switch_lang, tr=tr, iteration_chart=iteration_chart,
-        WIN_THRESHOLD=WIN_THRESHOLD, player_namings=player_namings,
-        PLAYER_NAMING_LABELS=PLAYER_NAMING_LABELS)
+        WIN_THRESHOLD=WIN_THRESHOLD, MAX_SCORE=MAX_SCORE, HEURISTIC_MAX=HEURISTIC_MAX, player_namings=player_namings,
+        PLAYER_NAMING_LABELS=PLAYER_NAMING_LABELS, current_notation=current_notation,
+        notation_field=notation_field, switch_notation=lambda n: this_page(notation=n))
+    app.url_defaults(add_notation)
 
     @app.context_processor
     def page_language():
