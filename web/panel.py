@@ -253,13 +253,26 @@ class TreePanel:
         tree = self.result.tree
         return [(self.path[:i], node_at(tree, self.path[:i])) for i in range(len(self.path))]
 
+    @property
+    def labels_matches(self) -> bool:
+        """Whether the picture writes the matches left in each node (Nim in the course's
+        notation, as seed 003 draws it), its value beside it."""
+        return (self.g.settings.notation == "course"
+                and hasattr(self.g.states[self.base], "remaining"))
+
     def node_name(self, node) -> str:
-        """A node named as the picture labels it: max/min and its path (the root), and on
-        Nim the matches left ("max 23 (0 matches left)")."""
+        """A node named as the picture labels it. Drawn with its matches left (Nim in the
+        course's notation): "min 2 (after 3)", the number in the circle first; otherwise by
+        its path, the moves on its edges ("min 3", "max root"), on Nim with the matches left
+        ("max 23 (0 matches left)")."""
         path = path_of(self.result.tree, node)
-        name = (gettext("max") if node.is_max else gettext("min")) + " " + (
-            self.path_text(path) or gettext("root"))
+        kind = gettext("max") if node.is_max else gettext("min")
         left = self.matches_left(path)
+        if left is not None and self.labels_matches:
+            where = (gettext("after %(moves)s", moves=self.path_text(path)) if path
+                     else gettext("root"))
+            return f"{kind} {left} ({where})"
+        name = kind + " " + (self.path_text(path) or gettext("root"))
         if left is not None:
             name += " " + ngettext("(%(n)s match left)", "(%(n)s matches left)", left, n=left)
         return name
