@@ -183,6 +183,27 @@ def format_bound(value, group: bool = True, long: bool = False) -> str:
     return format_decimal(round(value, 2), format="#,##0.##" if group else "0.##")
 
 
+def bound_shown(value, bound: str | None) -> str | None:
+    """The bound a node's value is, as the page says it: "upper" (≤), "lower" (≥) or None.
+    In the course's notation a loss is −M and a win +M, flat: "at most −M" or "at least +M"
+    says nothing more than −M or +M, so it is written as the value it is."""
+    if bound is None or value is None:
+        return None
+    if course_notation() and abs(value) >= WIN_THRESHOLD and (
+            (bound == "upper") == (value < 0)):
+        return None
+    return bound
+
+
+def format_shown(value, bound: str | None = None) -> str:
+    """A node's value as its picture writes it: "?" when not known yet, a bound with its
+    sign ("≤ 11": at most 11; "≥ W3": at least a win in 3 plies), else ``format_bound``."""
+    if value is None:
+        return "?"
+    sign = {"upper": "≤ ", "lower": "≥ "}.get(bound_shown(value, bound), "")
+    return sign + format_bound(value)
+
+
 def format_long(value) -> str:
     """A node's value for its tooltip and the narration: a win or a loss in words ("W3 (won
     in 3 plies)"), any other value as ``format_bound`` writes it."""
