@@ -15,7 +15,7 @@ from ai.position import columns_of
 from ai.levels import LEVELS, Level
 from ai.perfect import ALGORITHM as PERFECT_ALGORITHM
 from ai.scores import SearchResult
-from ai.table_view import zobrist_step
+from ai.table_view import key_text, zobrist_step
 from ai.tree_view import (at_step, caption_counts, counts_at, finished_search, node_at,
                           path_of, spine, subtree_sizes, unfold)
 
@@ -319,8 +319,7 @@ class TreePanel:
         """A table key as the page writes it: Connect-4's 64-bit Zobrist keys in hexadecimal
         (16 digits, in groups of 4), other games' small keys in decimal."""
         if isinstance(self.g.rules, Connect4):
-            digits = f"{key:016x}"
-            return " ".join(digits[i:i + 4] for i in range(0, 16, 4))
+            return key_text(key)
         return num(key) if isinstance(key, int) else str(key)
 
     def leaf_terms(self, node) -> str:
