@@ -17,6 +17,7 @@ Plain data in, plain data out: no Flask, no SVG here.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from .record import Node, SearchTree
@@ -166,7 +167,7 @@ def fit_text(text: str, room: float, size: float, smallest: float = 9) -> float:
     wide = text_width(str(text), size)
     if wide <= room:
         return size
-    return max(smallest, round(size * room / wide, 1))
+    return max(smallest, math.floor(size * room / wide * 10) / 10)
 
 
 def caption_counts(tree: SearchTree) -> dict:
