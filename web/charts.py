@@ -62,7 +62,7 @@ def growth_chart(rows, label=str, label_px: float = 16) -> dict:
     top = math.log10(max(r.formula for r in rows) * 1.5)
     exponents = range(0, int(top) + 1)
     names = [label(10 ** e) for e in exponents]
-    left = max(50, round(max(text_width(n, label_px) for n in names) * 0.85) + 14)
+    left = max(50, round(max(text_width(n, label_px) for n in names)) + 14)
     def y(n):
         return round(210 - 190 * math.log10(max(n, 1)) / top, 1)
     def x(d):
