@@ -161,6 +161,20 @@ def text_width(text: str, size: float) -> float:
     return size * sum(0.84 if c in _WIDE else 0.34 if c in _NARROW else 0.64 for c in text)
 
 
+def wrap_text(text: str, room: float, size: float) -> list[str]:
+    """``text`` in lines no wider than ``room`` px at ``size`` px, broken between words (SVG
+    text does not wrap: the handout's legend)."""
+    lines, line = [], ""
+    for word in text.split(" "):
+        candidate = f"{line} {word}" if line else word
+        if line and text_width(candidate, size) > room:
+            lines.append(line)
+            line = word
+        else:
+            line = candidate
+    return lines + ([line] if line else [])
+
+
 def fit_text(text: str, room: float, size: float, smallest: float = 9) -> float:
     """The font size (px, at most ``size``, at least ``smallest``) at which ``text`` fits
     in ``room`` px: a node's value stays inside its node ("−999", "≤ 11", "M − 3/5")."""

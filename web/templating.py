@@ -9,7 +9,7 @@ from ai.heuristics import heuristics_for
 from ai.levels import LEVELS
 from ai.scores import HEURISTIC_MAX, MAX_SCORE, WIN_THRESHOLD
 from ai.table_view import key_text
-from ai.tree_view import fit_text, path_of, text_width, walk, width
+from ai.tree_view import fit_text, path_of, text_width, walk, width, wrap_text
 
 from .charts import iteration_chart
 from .games import GAMES, ORDER_LABELS
@@ -35,7 +35,7 @@ def init_app(app: Flask) -> None:
         asset=asset, GAMES=GAMES, MODES=MODES, LEVELS=LEVELS, ALGORITHM_LABELS=ALGORITHM_LABELS,
         LEVEL_LABELS=LEVEL_LABELS, ORDER_LABELS=ORDER_LABELS, MAX_DEPTH=MAX_DEPTH,
         MAX_TIME_MS=MAX_TIME_MS, LANGUAGES=LANGUAGES, heuristics_for=heuristics_for,
-        fmt=format_bound, fmt_long=format_long, fmt_shown=format_shown, bound_shown=bound_shown, walk=walk, view_width=width, fit_text=fit_text, zobrist_key=key_text, text_width=text_width, path_of=path_of, lang_field=lang_field,
+        fmt=format_bound, fmt_long=format_long, fmt_shown=format_shown, bound_shown=bound_shown, walk=walk, view_width=width, fit_text=fit_text, wrap_text=wrap_text, zobrist_key=key_text, text_width=text_width, path_of=path_of, lang_field=lang_field,
         num=num, switch_lang=switch_lang, tr=tr, iteration_chart=iteration_chart,
         WIN_THRESHOLD=WIN_THRESHOLD, MAX_SCORE=MAX_SCORE, HEURISTIC_MAX=HEURISTIC_MAX, player_namings=player_namings,
         PLAYER_NAMING_LABELS=PLAYER_NAMING_LABELS, current_notation=current_notation,
