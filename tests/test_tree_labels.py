@@ -82,6 +82,8 @@ def test_the_step_sentence_names_the_node_by_the_matches_drawn_in_it(client):
     french = client.get(NINE_OF_28_COURSE + "&step=12&lang=fr", headers=HX).get_data(
         as_text=True)
     assert "min 3 (après 2)" in one_line(french)
+    deeper = client.get(NINE_OF_28_COURSE + "&step=4", headers=HX).get_data(as_text=True)
+    assert "max 0 (after 3, 2)" in one_line(deeper)           # the edges' labels, one by one
 
 
 # -- defect 5: one notation --------------------------------------------------------------------

@@ -269,8 +269,9 @@ class TreePanel:
         kind = gettext("max") if node.is_max else gettext("min")
         left = self.matches_left(path)
         if left is not None and self.labels_matches:
-            where = (gettext("after %(moves)s", moves=self.path_text(path)) if path
-                     else gettext("root"))
+            # the moves as the edges label them, one by one ("after 3, 1, 1")
+            moves = ", ".join(self.g.rules.format_move(m) for m in path)
+            where = gettext("after %(moves)s", moves=moves) if path else gettext("root")
             return f"{kind} {left} ({where})"
         name = kind + " " + (self.path_text(path) or gettext("root"))
         if left is not None:
