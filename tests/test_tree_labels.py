@@ -113,6 +113,7 @@ def test_the_notation_is_one_setting_kept_in_every_link(client):
     assert len(kept) >= len(inner) - 1, [u for u in inner if "notation=course" not in u]
     switch = re.search(r'<a href="([^"]*)"[^>]*data-notation="plies"', html)
     assert switch and "notation=plies" in switch.group(1)
+    assert '<input type="hidden" name="notation" value="course">' in html    # its form too
     bad = client.get("/nim?notation=roman&lang=fr")
     assert bad.status_code == 400 and "Notation" in bad.get_data(as_text=True)
     assert client.get("/course?notation=roman").status_code == 200     # elsewhere: the default
