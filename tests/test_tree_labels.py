@@ -183,3 +183,11 @@ def test_zobrist_keys_are_written_one_way(client):
                            headers=HX).get_data(as_text=True)
         shown += re.findall(r'<dd class="key">([^<]*)</dd>', steps)
     assert shown and all(re.fullmatch(r"[0-9a-f]{4}( [0-9a-f]{4}){3}", k) for k in shown)
+
+
+def test_the_ai_s_summary_gives_a_proven_value_in_the_tree_s_unit(client):
+    """"défaite en 2 coups" beside "D4": the summary writes a proven value as the tree does,
+    with its unit (plies)."""
+    html = client.get("/nim/ai?n=5&moves=1&lang=fr", headers=HX).get_data(as_text=True)
+    summary = one_line(re.search(r'id="ai-summary">(.*?)</p>', html, re.S).group(1))
+    assert re.search(r"valeur [VD]\d+ \((gagné|perdu) en \d+ demi-coups?\)", summary), summary

@@ -116,10 +116,8 @@ def format_value(value) -> str:
     in the page's locale (+2.5 in English, +2,5 in French)."""
     if course_notation() and (abs(value) >= WIN_THRESHOLD or course_estimate(value)):
         return format_bound(value, long=True)
-    if value >= WIN_THRESHOLD:
-        return gettext("win in %(n)s", n=num(int(MAX_SCORE - value)))
-    if value <= -WIN_THRESHOLD:
-        return gettext("loss in %(n)s", n=num(int(MAX_SCORE + value)))
+    if abs(value) >= WIN_THRESHOLD:         # as the tree writes it, with its unit: W3 (won
+        return format_long(value)           # in 3 plies)
     return format_decimal(round(value, 2), format="+#,##0.##;-#,##0.##")
 
 
