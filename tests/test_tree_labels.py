@@ -191,3 +191,10 @@ def test_the_ai_s_summary_gives_a_proven_value_in_the_tree_s_unit(client):
     html = client.get("/nim/ai?n=5&moves=1&lang=fr", headers=HX).get_data(as_text=True)
     summary = one_line(re.search(r'id="ai-summary">(.*?)</p>', html, re.S).group(1))
     assert re.search(r"valeur [VD]\d+ \((gagné|perdu) en \d+ demi-coups?\)", summary), summary
+
+
+def test_the_table_page_s_nim_demonstration_in_the_course_s_notation(client):
+    """The 8 matches of the (alpha, beta, depth) demonstration: M − 1/8, not 999.88."""
+    page = one_line(client.get("/connect4/table?moves=4453&depth=2&notation=course")
+                    .get_data(as_text=True))
+    assert "M − 1/8" in page and "999" not in page
