@@ -55,13 +55,22 @@ def zobrist_step(game: Connect4, state, move) -> ZobristStep:
                        index // game.h1, index % game.h1, player)
 
 
+def key_text(key: int) -> str:
+    """A 64-bit Zobrist key as every page writes it: 16 hexadecimal digits in groups of 4
+    ("0f3a 91c2 …"), on the table page and in the step-by-step table alike."""
+    digits = f"{key:016x}"
+    return " ".join(digits[i:i + 4] for i in range(0, 16, 4))
+
+
 @dataclass(frozen=True)
 class Entry:
     move: object        # the move from the searched position (None: the position itself)
     key: int
     depth: int          # the depth left when it was stored
     bound: str          # "exact", "lower" (value >= it), "upper" (value <= it)
-    value: float        # from the side to move at that position
+    value: float        # from the side of the player to move in the searched position (the
+    #                     root player, as the tree's values): the table's own value is the
+    #                     side to move's there, turned round (and its bound) after a move
     best: object        # the best move it found there, or None
     slot: int           # its place in the table: key mod the number of places
 
@@ -77,7 +86,10 @@ def searched_table(game, state, depth: int, heuristic, max_nodes: int):
         key = game.key(state if move is None else game.result(state, move))
         e = table.get(key)
         if e is not None:
-            entries.append(Entry(move, key, e[0], BOUND_NAMES[e[1]], e[2], e[3], table.slot(key)))
+            bound, value = BOUND_NAMES[e[1]], e[2]
+            if move is not None:            # the opponent's entry: from the root player's side
+                bound, value = {"lower": "upper", "upper": "lower"}.get(bound, bound), -value
+            entries.append(Entry(move, key, e[0], bound, value, e[3], table.slot(key)))
     return result, len(table), entries
 
 

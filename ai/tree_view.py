@@ -17,6 +17,7 @@ Plain data in, plain data out: no Flask, no SVG here.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from .record import Node, SearchTree
@@ -150,6 +151,39 @@ def width(view: ViewNode) -> int:
     return sum(1 for v in walk(view) if not v.children)
 
 
+# The width of a character in ems, for fitting a label (sans-serif, as drawn): digits and
+# letters about 0.62; the wide signs (≤ ≥ − + ∞) about 0.84; a space or a comma 0.32.
+_WIDE, _NARROW = set("≤≥−+∞=MW"), set(" ,.'/")
+
+
+def text_width(text: str, size: float) -> float:
+    """About how wide ``text`` is drawn at ``size`` px (an upper estimate)."""
+    return size * sum(0.84 if c in _WIDE else 0.34 if c in _NARROW else 0.64 for c in text)
+
+
+def wrap_text(text: str, room: float, size: float) -> list[str]:
+    """``text`` in lines no wider than ``room`` px at ``size`` px, broken between words (SVG
+    text does not wrap: the handout's legend)."""
+    lines, line = [], ""
+    for word in text.split(" "):
+        candidate = f"{line} {word}" if line else word
+        if line and text_width(candidate, size) > room:
+            lines.append(line)
+            line = word
+        else:
+            line = candidate
+    return lines + ([line] if line else [])
+
+
+def fit_text(text: str, room: float, size: float, smallest: float = 9) -> float:
+    """The font size (px, at most ``size``, at least ``smallest``) at which ``text`` fits
+    in ``room`` px: a node's value stays inside its node ("−999", "≤ 11", "M − 3/5")."""
+    wide = text_width(str(text), size)
+    if wide <= room:
+        return size
+    return max(smallest, math.floor(size * room / wide * 10) / 10)
+
+
 def caption_counts(tree: SearchTree) -> dict:
     return {"explored": tree.explored, "pruned": tree.pruned_count,
             "cutoffs": tree.cutoffs, "table_hits": tree.table_hits,
@@ -165,8 +199,10 @@ def table_saved(events) -> int:
 @dataclass
 class ReplayNode:
     seen: bool = False
-    alpha: float | None = None
+    alpha: float | None = None       # the window now (updates moved it)
     beta: float | None = None
+    entry_alpha: float | None = None     # the window when the search entered the node
+    entry_beta: float | None = None
     value: float | None = None
     done: bool = False
     cut: bool = False
@@ -187,6 +223,7 @@ def replay(tree: SearchTree, step: int):
         st = states[nid]
         if kind == "enter":
             st.seen, st.alpha, st.beta = True, event[2], event[3]
+            st.entry_alpha, st.entry_beta = event[2], event[3]
         elif kind == "update":
             st.alpha, st.beta = event[2], event[3]
         elif kind in ("leaf", "table", "exit"):
@@ -206,8 +243,9 @@ class Shown:
     step before the search reached it) has no ``Shown``."""
 
     value: float | None = None   # None: not known (still being searched, or never finished)
-    alpha: float | None = None   # the window shown beside the node (None: none shown)
-    beta: float | None = None
+    alpha: float | None = None   # the window when the search entered the node, the one
+    beta: float | None = None    # meaning of α and β in every picture (None: none shown,
+    #                              as on a minimax tree, which has no window)
     pruned: bool = False         # a cut skipped it: drawn dashed
     cut: bool = False            # it skipped its remaining children (✂)
     pv: bool = False             # on the principal variation
@@ -215,22 +253,51 @@ class Shown:
     folded: int = 0              # explored nodes below it that the view does not draw (+N)
     current: bool = False        # the event just replayed is about this node
     unfinished: bool = False     # a budget stopped the search before it had a value
+    bound: str | None = None     # "upper": the value is at most ``value``; "lower": at least
+    now_alpha: float | None = None   # at a step: the node's window after it (updates)
+    now_beta: float | None = None
+    searched: int = 0            # explored nodes from this node, itself included (so far)
 
 
-def finished_search(view: ViewNode) -> dict[int, Shown]:
-    """Every node of ``view`` as the search left it: values, the windows on entry, cuts,
-    pruned children, the principal variation. A node still without a value was left
-    unfinished when a budget stopped the search."""
-    return {v.node.id: Shown(v.node.value, v.node.alpha, v.node.beta, v.node.pruned,
-                             v.node.cutoff, v.node.pv, v.node.table == "hit", v.folded,
-                             unfinished=v.node.value is None and not v.node.pruned)
-            for v in walk(view)}
+def bound_of(node: Node, value, alpha, beta) -> str | None:
+    """Whether a node's returned value is a bound rather than its value, from the window it
+    was entered with (the root player's side, as values are): a return at or under α only
+    says the value is at most that ("upper": ≤), one at or over β that it is at least that
+    ("lower": ≥): the search stopped once it knew the node could not change the choice
+    above (a cut-off, or every child failing low). A leaf's score is its value; a node
+    without a window (minimax) has no bound."""
+    if value is None or alpha is None or node.kind in ("terminal", "horizon", "settled") or node.pruned:
+        return None
+    if value <= alpha:
+        return "upper"
+    if value >= beta:
+        return "lower"
+    return None
 
 
-def at_step(tree: SearchTree, view: ViewNode, step: int) -> tuple[dict[int, Shown], tuple | None]:
+def finished_search(view: ViewNode, window: bool = True, sizes=None) -> dict[int, Shown]:
+    """Every node of ``view`` as the search left it: values (a bound marked as one), the
+    windows on entry (none when ``window`` is False: minimax has none), cuts, pruned
+    children, the principal variation, the nodes searched from each (``sizes``, from
+    ``subtree_sizes``). A node still without a value was left unfinished when a budget
+    stopped the search."""
+    out = {}
+    for v in walk(view):
+        n = v.node
+        a, b = (n.alpha, n.beta) if window else (None, None)
+        out[n.id] = Shown(n.value, a, b, n.pruned, n.cutoff, n.pv, n.table == "hit", v.folded,
+                          unfinished=n.value is None and not n.pruned,
+                          bound=bound_of(n, n.value, a, b),
+                          searched=sizes[n.id] if sizes else v.folded + (not n.pruned))
+    return out
+
+
+def at_step(tree: SearchTree, view: ViewNode, step: int,
+            window: bool = True) -> tuple[dict[int, Shown], tuple | None]:
     """What had happened after the first ``step`` events of the search, for the nodes of
     ``view`` (a view of ``tree``): a node appears when the search enters it, its value when
-    it is scored or returns, its window as it was at that step, a pruned child when the cut
+    it is scored or returns, its window on entry (and, apart, the window at that step;
+    neither when ``window`` is False), a pruned child when the cut
     that skips it happens, the principal variation after the last event only. Nothing the
     search had not done yet is in the result.
 
@@ -248,13 +315,18 @@ def at_step(tree: SearchTree, view: ViewNode, step: int) -> tuple[dict[int, Show
         n, st = v.node, states[v.node.id]
         if not st.seen:
             continue
+        value = st.value if st.done else None
+        a, b = (st.entry_alpha, st.entry_beta) if window and not n.pruned else (None, None)
         shown[n.id] = Shown(
-            value=st.value if st.done else None,
-            alpha=None if n.pruned else st.alpha, beta=None if n.pruned else st.beta,
+            value=value, alpha=a, beta=b,
             pruned=n.pruned, cut=st.cut, pv=over and n.pv,
             table_hit=n.table == "hit" and st.done,
             folded=seen_below[n.id] - (not n.pruned) if v.folded else 0,
-            current=current is not None and current[1] == n.id)
+            current=current is not None and current[1] == n.id,
+            bound=bound_of(n, value, a, b),
+            now_alpha=st.alpha if window and not n.pruned else None,
+            now_beta=st.beta if window and not n.pruned else None,
+            searched=seen_below[n.id])
     return shown, current
 
 

@@ -186,9 +186,12 @@ def test_a_node_below_the_root_gets_its_moves_exact_outcomes_beside_the_searched
     html = client.get("/connect4/tree?moves=445&tree=1&level=medium&mode=human-human&path=3"
                       "&hints=1").get_data(as_text=True)
     text = truth_text(html)
-    assert "> At min 3, 1 ply below the root (outcomes for the player to move there):" in text
+    # one side for the row, stated: the player to move there, for the outcomes and the
+    # searched values alike (issue 21, defect 10)
+    assert "> At min 3, 1 ply below the root (outcomes and values for the player to move there):" in text
     row = row_words(html)
-    assert [c for c, (w, _, _) in row.items() if w == "loss in 18 moves"] == [3, 6, 7]
+    # one unit beside the tree's: the distance in moves, and in the tree's plies (L36)
+    assert [c for c, (w, _, _) in row.items() if w == "loss in 18 moves (L36)"] == [3, 6, 7]
     assert all(w.startswith("loss in ") for w, _, _ in row.values())
     # every move the search looked at has its searched value beside the exact one
     assert all(v is not None for _, v, _ in row.values())
@@ -207,7 +210,7 @@ def test_a_misjudged_move_below_the_root_is_marked(client):
     assert "the search expected column 4 here" in text
     assert "Misjudged: columns 3, 6 do better." in text
     row = row_words(html)
-    assert row[3][0] == row[6][0] == "win in 2 moves" and "better" in row[3][2]
+    assert row[3][0] == row[6][0] == "win in 2 moves (W3)" and "better" in row[3][2]
 
 
 def test_off_the_principal_variation_a_cut_off_is_not_called_a_choice(client):

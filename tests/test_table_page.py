@@ -10,9 +10,11 @@ from ai.search import alphabeta
 
 def shown(client, url):
     html = client.get(url).get_data(as_text=True)
-    numbers = [int(h, 16) for h in re.findall(r'<td class="hex" translate="no">(?:⊕ )?([0-9a-f]{16})</td>',
-                                               html.split("<tfoot>")[0])]
-    key = int(re.search(r'<tfoot>.*?= ([0-9a-f]{16})', html, re.S).group(1), 16)
+    # keys written as everywhere else: 16 hexadecimal digits in groups of 4 (issue 21)
+    hex64 = r"([0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4})"
+    numbers = [int(h.replace(" ", ""), 16) for h in re.findall(
+        r'<td class="hex" translate="no">(?:⊕ )?' + hex64 + '</td>', html.split("<tfoot>")[0])]
+    key = int(re.search(r'<tfoot>.*?= ' + hex64, html, re.S).group(1).replace(" ", ""), 16)
     return html, numbers, key
 
 
@@ -38,7 +40,9 @@ def test_the_root_entry_is_exact_and_is_alpha_beta_s_value(client):
     # its slot: the key (Zobrist's, of the stones) modulo the table's 1,048,576 places
     assert cells[2] == f"{state.key % (1 << 20):,}"
     assert "1,048,576 slots" in html
-    assert "at least (a cut: value ≥ β)" in html          # children cut: only a bound
+    # a child's entry is the opponent's, turned round to the root player's side as the tree's
+    # values are (issue 21, defect 10): the opponent's cut ("at least") is an "at most" here
+    assert "at most (a bound)" in html and "Values are from the side of Yellow" in html
     assert "Why a table of (alpha, beta, depth) did not work" in html
 
 

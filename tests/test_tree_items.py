@@ -90,19 +90,21 @@ def test_step_0_draws_nothing_of_the_search_yet(client):
 
 def test_at_step_10_only_the_first_10_events_are_drawn(client):
     """Issue 9, item 5: at step 10 (23 just scored, the cut at 2 still to come) the nodes
-    entered so far are drawn, with the window each has now; the one box pruned so far (31) is
+    entered so far are drawn, each with the window it was entered with (the one meaning of α
+    and β in every picture; issue 21, defect 8); the one box pruned so far (31) is
     dashed; 22 and 21, which the next event prunes, are not drawn at all, nor is node 1."""
     html = client.get(SEED_003 + "&step=10").get_data(as_text=True)
     nodes = drawn_nodes(html)
     assert set(nodes) == {"", "3", "32", "31", "2", "23"}
     assert [p for p, g in nodes.items() if "pruned" in classes(g)] == ["31"]
     assert not any("pv" in classes(g) for g in nodes.values())
-    # the root is still being searched: no value yet, alpha raised to L2 at event 7 (on entry
-    # it was L1, which is what the whole tree shows)
-    assert texts(nodes[""]) == ["?", "α L2", "β W1"]
-    assert tooltip(nodes[""]) == "max root, α L2, β W1"
+    # the root is still being searched: no value yet; its window on entry, L1 (alpha rose to
+    # L2 at event 7: the algorithm's variables say so, not the picture)
+    assert texts(nodes[""]) == ["?", "α L1", "β W1"]
+    assert tooltip(nodes[""]) == "max root (5 matches left), window on entry α L1, β W1"
     assert texts(nodes["2"]) == ["?", "α L2", "β W2"]            # entered, not finished
-    assert texts(nodes["3"]) == ["L2", "α L2", "β W2", "✂"]      # its cut has happened
+    # its cut has happened: its value is a bound, at most L2 (issue 21, defect 6)
+    assert texts(nodes["3"]) == ["≤ L2", "α L2", "β W2", "✂"]
     assert "✂" not in texts(nodes["2"])                           # its cut has not
     assert "current" in classes(nodes["23"]) and texts(nodes["23"])[0] == "L2"
     assert caption(html).startswith("alpha-beta, step by step: 5 of 28 nodes explored so far")
@@ -115,7 +117,7 @@ def test_pruned_boxes_appear_when_their_cut_happens(client):
     after = drawn_nodes(client.get(SEED_003 + "&step=11").get_data(as_text=True))
     assert "22" not in before and "21" not in before
     assert "pruned" in classes(after["22"]) and "pruned" in classes(after["21"])
-    assert tooltip(after["22"]) == "max 22: pruned"
+    assert tooltip(after["22"]) == "max 22 (1 match left): pruned"
     assert "✂" in texts(after["2"])
 
 
@@ -284,10 +286,14 @@ def test_the_node_budget_caption_and_the_partial_tree(client, monkeypatch):
     assert {"", "4", "44"} <= set(nodes) and all(p.startswith("44") for p in set(nodes) - {"", "4"})
     line = sorted(nodes, key=len)
     assert all("unfinished" in classes(nodes[p]) for p in line[:-1])
-    assert texts(nodes["4"]) == ["?", "α −∞", "β +∞"]
-    folded = [int(t.split()[0].replace(",", "")) for g in nodes.values() for t in texts(g)
-              if t.endswith(" nodes")]
-    assert len(nodes) + sum(folded) == 500
+    # minimax has no window: no α, no β (issue 21); under the move, the nodes searched from it
+    assert texts(nodes["4"]) == ["?", "499 nodes"]
+    # each move of the root's row says how many nodes were searched from it, itself included
+    # (the count the phone's table gives): with the root, the 500
+    row = [g for p, g in nodes.items() if len(p) == 1]
+    searched = [int(t.split()[0].replace(",", "")) for g in row for t in texts(g)
+                if t.endswith(" nodes")]
+    assert row and 1 + sum(searched) + (len(row) - len(searched)) == 500
     french = client.get(ITEM_3 + "&lang=fr", headers=HX).get_data(as_text=True)
     assert caption(french).startswith(
         f"minimax{NNBSP}: arrêté par son budget de 500 sommets avant la fin de la "

@@ -69,7 +69,11 @@ def test_the_svg_handout_stands_alone_with_title_position_settings_caption_and_l
                      "&depth=2&heur=course&window=course&order=reverse&moves=1&notation=course")
     words = " ".join("".join(t.itertext()) for t in ET.fromstring(nim.data).iter(
         "{http://www.w3.org/2000/svg}text"))
-    assert "5 matches left" in words and "+M/−M = +maxScore/−maxScore" in words
+    assert "5 matches left" in words and "+M/−M: won/lost, M = maxScore" in words
+    # M's value is stated once, and the course's estimate written as the course computes it
+    assert "10,000 in the app" in words and "M − 1/5" in words and "999.8" not in words
+    # nothing to click on paper (issue 21, defect 15)
+    assert "click" not in words
 
 
 def test_the_folded_first_view_of_a_depth_6_connect4_search_is_under_50_kb(client):

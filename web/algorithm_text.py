@@ -101,12 +101,12 @@ def algorithm_step(algorithm: str, event, node, name: str, now_shown,
     now = current_line(event, node.is_max)
     lines = tuple((key, words, key == now) for key, words in text)
     alpha = beta = value = None
-    if event[0] in ("enter", "update"):
+    if event[0] in ("enter", "update") and algorithm != "minimax":
         alpha, beta = event[2], event[3]
     elif event[0] in ("leaf", "exit", "table"):
         value = event[2]
     if event[0] == "cut" and now_shown is not None:
-        alpha, beta = now_shown.alpha, now_shown.beta
+        alpha, beta = now_shown.now_alpha, now_shown.now_beta
     table = table_step(event)
     if table is not None and table.entry is not None and (table.store or table.outcome == "hit"):
         value = table.entry[2]

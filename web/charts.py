@@ -53,14 +53,22 @@ def iteration_chart(layers, shown: int | None, win_threshold: float) -> dict:
                 changed=changed)
 
 
-def growth_chart(rows) -> dict:
-    """Nodes against depth on a log scale: one line per way of searching."""
+def growth_chart(rows, label=str, label_px: float = 16) -> dict:
+    """Nodes against depth on a log scale: one line per way of searching. The y axis's
+    labels (``label``: a count as the page writes it, "1 000" in French) get the room their
+    width needs at ``label_px`` (the projector's size), so none is clipped at the left edge;
+    ``left`` is where the axis starts, ``width`` the chart's."""
+    from ai.tree_view import text_width
     top = math.log10(max(r.formula for r in rows) * 1.5)
+    exponents = range(0, int(top) + 1)
+    names = [label(10 ** e) for e in exponents]
+    left = max(50, round(max(text_width(n, label_px) for n in names)) + 14)
     def y(n):
         return round(210 - 190 * math.log10(max(n, 1)) / top, 1)
     def x(d):
-        return 50 + (d - 1) * (400 / max(len(rows) - 1, 1))
+        return left + (d - 1) * (400 / max(len(rows) - 1, 1))
     series = {key: [(x(r.depth), y(getattr(r, key)), getattr(r, key)) for r in rows]
               for key in ("minimax", "alphabeta", "best")}
-    ticks = [(y(10 ** e), 10 ** e) for e in range(0, int(top) + 1)]
-    return dict(series=series, ticks=ticks, xs=[(x(r.depth), r.depth) for r in rows])
+    ticks = [(y(10 ** e), name) for e, name in zip(exponents, names)]
+    return dict(series=series, ticks=ticks, xs=[(x(r.depth), r.depth) for r in rows],
+                left=left, width=left + 470)

@@ -71,6 +71,10 @@ class Figure:
     #                               position and heuristic), a second link
     exercise: dict | None = None  # a tree the lab asks as an exercise (its ``ex`` and ``algo``)
 
+    def __post_init__(self):
+        # every card opens in the course's notation (+M/−M, M − 3/5), kept from page to page
+        object.__setattr__(self, "args", {**self.args, "notation": "course"})
+
 
 def _nim(**args) -> dict:
     return {"game": "nim", **args}

@@ -10,6 +10,7 @@ from babel.numbers import get_group_symbol
 from markupsafe import Markup
 
 from ai.messages import translate
+from ai.scores import HEURISTIC_MAX
 from ai.search import INF, MAX_SCORE, WIN_THRESHOLD
 
 LANGUAGES = {"en": "English", "fr": "Français"}
@@ -113,10 +114,10 @@ def switch_lang(lang: str) -> str:
 def format_value(value) -> str:
     """A search value for people: a proven result in words, an estimate as a signed number
     in the page's locale (+2.5 in English, +2,5 in French)."""
-    if value >= WIN_THRESHOLD:
-        return gettext("win in %(n)s", n=num(int(MAX_SCORE - value)))
-    if value <= -WIN_THRESHOLD:
-        return gettext("loss in %(n)s", n=num(int(MAX_SCORE + value)))
+    if course_notation() and (abs(value) >= WIN_THRESHOLD or course_estimate(value)):
+        return format_bound(value, long=True)
+    if abs(value) >= WIN_THRESHOLD:         # as the tree writes it, with its unit: W3 (won
+        return format_long(value)           # in 3 plies)
     return format_decimal(round(value, 2), format="+#,##0.##;-#,##0.##")
 
 
@@ -124,10 +125,32 @@ NOTATIONS = ("plies", "course")
 
 
 def course_notation() -> bool:
-    """Whether the page writes values in the course's notation (``notation=course`` in its
-    link, kept by ``web.params.Settings``): a win or a loss is +maxScore or −maxScore, flat,
-    as seed 003 scores a final position, instead of W3/L3 (won or lost in 3 plies)."""
-    return has_request_context() and request.args.get("notation") == "course"
+    """Whether the page writes values in the course's notation (the ``notation`` setting,
+    read in one place: ``web.params.current_notation``): a win or a loss is +maxScore or
+    −maxScore, flat, as seed 003 scores a final position, instead of W3/L3 (won or lost in
+    3 plies), and the course's Nim estimate is written as it computes it, M − 3/5."""
+    from .params import current_notation     # web.params imports this module
+    return current_notation() == "course"
+
+
+def set_matches_total(n: int) -> None:
+    """The Nim game of this page has ``n`` matches: the course's estimate
+    ``maxScore − remaining/total`` is written with it ("M − 3/5")."""
+    g._matches_total = n
+
+
+def course_estimate(value) -> str | None:
+    """The course's Nim estimate (``ai.heuristics.NimCourse``: HEURISTIC_MAX − r/n, from the
+    root player's side) as the course writes it, "M − 3/5" ("−M + 3/5" for the other side),
+    or None for any other value."""
+    gap = HEURISTIC_MAX - abs(value)
+    total = g.get("_matches_total") if has_request_context() else None
+    if not total or not 0 <= gap < 1:
+        return None
+    left = round(gap * total)
+    if abs(left - gap * total) > 1e-6:
+        return None
+    return f"M − {left}/{total}" if value > 0 else f"−M + {left}/{total}"
 
 
 def format_bound(value, group: bool = True, long: bool = False) -> str:
@@ -142,9 +165,13 @@ def format_bound(value, group: bool = True, long: bool = False) -> str:
         return "+∞"
     if value == -INF:
         return "−∞"
-    if abs(value) >= WIN_THRESHOLD and course_notation() and group:
-        word = "maxScore" if long else "M"
-        return f"+{word}" if value > 0 else f"−{word}"
+    if course_notation() and group:
+        if abs(value) >= WIN_THRESHOLD:
+            word = "maxScore" if long else "M"
+            return f"+{word}" if value > 0 else f"−{word}"
+        estimate = course_estimate(value)
+        if estimate is not None:
+            return estimate.replace("M", "maxScore") if long else estimate
     if abs(value) >= WIN_THRESHOLD:
         plies = num(int(MAX_SCORE - abs(value)))
         # the letters of "win" and "loss": V and D in French (victoire, défaite)
@@ -152,6 +179,27 @@ def format_bound(value, group: bool = True, long: bool = False) -> str:
     if value == int(value):
         return num(int(value)) if group else str(int(value))
     return format_decimal(round(value, 2), format="#,##0.##" if group else "0.##")
+
+
+def bound_shown(value, bound: str | None) -> str | None:
+    """The bound a node's value is, as the page says it: "upper" (≤), "lower" (≥) or None.
+    In the course's notation a loss is −M and a win +M, flat: "at most −M" or "at least +M"
+    says nothing more than −M or +M, so it is written as the value it is."""
+    if bound is None or value is None:
+        return None
+    if course_notation() and abs(value) >= WIN_THRESHOLD and (
+            (bound == "upper") == (value < 0)):
+        return None
+    return bound
+
+
+def format_shown(value, bound: str | None = None) -> str:
+    """A node's value as its picture writes it: "?" when not known yet, a bound with its
+    sign ("≤ 11": at most 11; "≥ W3": at least a win in 3 plies), else ``format_bound``."""
+    if value is None:
+        return "?"
+    sign = {"upper": "≤ ", "lower": "≥ "}.get(bound_shown(value, bound), "")
+    return sign + format_bound(value)
 
 
 def format_long(value) -> str:

@@ -12,6 +12,7 @@ from ai.nim_tree import checked_tree
 from ai.tree_view import unfold
 
 from .charts import growth_chart
+from .i18n import num
 from .course import dictionary_lines
 from .exercise import (COURSE_TREE_TITLES, LAB_EXAMPLES, LabPanel, new_seed, parse_answer,
                        parse_lab, source_params)
@@ -101,5 +102,5 @@ def tree_growth():
     except ValueError as err:
         b, m, rows, status, error = 3, 5, growth(3, 5), 400, tr(err)
     return render("growth.html", block="growth", status=status, error=error, b=b, m=m, rows=rows,
-                  chart=growth_chart(rows))
+                  chart=growth_chart(rows, label=num))
 

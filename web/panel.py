@@ -15,7 +15,7 @@ from ai.position import columns_of
 from ai.levels import LEVELS, Level
 from ai.perfect import ALGORITHM as PERFECT_ALGORITHM
 from ai.scores import SearchResult
-from ai.table_view import zobrist_step
+from ai.table_view import key_text, zobrist_step
 from ai.tree_view import (at_step, caption_counts, counts_at, finished_search, node_at,
                           path_of, spine, subtree_sizes, unfold)
 
@@ -189,12 +189,17 @@ class TreePanel:
 
     def __post_init__(self):
         if self.shown is None:
-            self.shown = finished_search(self.view)
+            self.shown = finished_search(self.view, self.has_window, self.sizes)
+
+    @property
+    def has_window(self) -> bool:
+        """Whether the search has a window (α, β) to show: every one but plain minimax."""
+        return self.result.algorithm != "minimax"
 
     def go_to_step(self, step: int) -> None:
         """Show the search replayed to ``step``: only what it had done by then."""
         self.step = step
-        self.shown, self.event = at_step(self.result.tree, self.view, step)
+        self.shown, self.event = at_step(self.result.tree, self.view, step, self.has_window)
 
     @property
     def replaying(self) -> bool:
@@ -256,13 +261,27 @@ class TreePanel:
         tree = self.result.tree
         return [(self.path[:i], node_at(tree, self.path[:i])) for i in range(len(self.path))]
 
+    @property
+    def labels_matches(self) -> bool:
+        """Whether the picture writes the matches left in each node (Nim in the course's
+        notation, as seed 003 draws it), its value beside it."""
+        return (self.g.settings.notation == "course"
+                and hasattr(self.g.states[self.base], "remaining"))
+
     def node_name(self, node) -> str:
-        """A node named as the picture labels it: max/min and its path (the root), and on
-        Nim the matches left ("max 23 (0 matches left)")."""
+        """A node named as the picture labels it. Drawn with its matches left (Nim in the
+        course's notation): "min 2 (after 3)", the number in the circle first; otherwise by
+        its path, the moves on its edges ("min 3", "max root"), on Nim with the matches left
+        ("max 23 (0 matches left)")."""
         path = path_of(self.result.tree, node)
-        name = (gettext("max") if node.is_max else gettext("min")) + " " + (
-            self.path_text(path) or gettext("root"))
+        kind = gettext("max") if node.is_max else gettext("min")
         left = self.matches_left(path)
+        if left is not None and self.labels_matches:
+            # the moves as the edges label them, one by one ("after 3, 1, 1")
+            moves = ", ".join(self.g.rules.format_move(m) for m in path)
+            where = gettext("after %(moves)s", moves=moves) if path else gettext("root")
+            return f"{kind} {left} ({where})"
+        name = kind + " " + (self.path_text(path) or gettext("root"))
         if left is not None:
             name += " " + ngettext("(%(n)s match left)", "(%(n)s matches left)", left, n=left)
         return name
@@ -283,8 +302,8 @@ class TreePanel:
                     and self.shown[c].value is not None]
             if done:
                 s_i = done[-1]
-                now = replace(now, alpha=max(now.alpha, s_i)) if node.is_max else \
-                    replace(now, beta=min(now.beta, s_i))
+                now = replace(now, now_alpha=max(now.now_alpha, s_i)) if node.is_max else \
+                    replace(now, now_beta=min(now.now_beta, s_i))
         return algorithm_step(self.g.settings.algorithm, self.event, node, self.node_name(node),
                               now, self.result.stats.depth or None, self._zobrist(node))
 
@@ -309,8 +328,7 @@ class TreePanel:
         """A table key as the page writes it: Connect-4's 64-bit Zobrist keys in hexadecimal
         (16 digits, in groups of 4), other games' small keys in decimal."""
         if isinstance(self.g.rules, Connect4):
-            digits = f"{key:016x}"
-            return " ".join(digits[i:i + 4] for i in range(0, 16, 4))
+            return key_text(key)
         return num(key) if isinstance(key, int) else str(key)
 
     def leaf_terms(self, node) -> str:

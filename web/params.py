@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from flask import url_for
+from flask import g as request_globals, has_request_context, request, url_for
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 
@@ -22,7 +22,8 @@ from ai.messages import GameError
 from ai.search import ALGORITHMS
 
 from .games import GAMES, GameSpec
-from .i18n import ALGORITHM_LABELS, NOTATIONS
+from .i18n import ALGORITHM_LABELS, NOTATIONS, set_matches_total
+from markupsafe import Markup
 
 MODES = ("human-ai", "ai-human", "human-human", "ai-ai")
 WINDOWS = ("infinite", "course")
@@ -139,6 +140,52 @@ def read_param(args, p, spec: GameSpec):
     if p.choices:
         return read_choice(args, p.url, p.default, p.choices, spec)
     return read_int(args, p.url, p.default, p.lo, p.hi, spec)
+
+
+# -- the notation: one setting for the whole app -----------------------------------------------
+
+DEFAULT_NOTATION = "plies"
+
+
+def read_notation(args) -> str:
+    """How values are written (``notation=``): "plies", W3/L3 (won or lost in 3 plies), or
+    "course", the course's ±maxScore (+M/−M, the Nim estimate as M − 3/5). The one reader
+    of the setting: a game page's settings (``parse_settings``) and every other page
+    (``current_notation``) ask it."""
+    return read_choice(args, "notation", DEFAULT_NOTATION, NOTATIONS)
+
+
+def current_notation() -> str:
+    """The notation of this request, read once: like the language and projector mode, kept
+    in every link (``add_notation``) and form (``notation_field``), so a lesson opened in the
+    course's notation stays in it from page to page. A wrong value is a 400 on a game page
+    (``parse_settings``); elsewhere the default."""
+    if not has_request_context():
+        return DEFAULT_NOTATION
+    notation = request_globals.get("_notation")
+    if notation is None:
+        try:
+            notation = read_notation(request.args)
+        except BadRequest:
+            notation = DEFAULT_NOTATION
+        request_globals._notation = notation
+    return notation
+
+
+def add_notation(endpoint, values) -> None:
+    """Keeps the notation in every link (``app.url_defaults``), as the language is kept."""
+    if endpoint != "static" and "notation" not in values:
+        notation = current_notation()
+        if notation != DEFAULT_NOTATION:
+            values["notation"] = notation
+
+
+def notation_field() -> Markup | str:
+    """The hidden field that keeps the notation in a form (a game's forms carry it among the
+    game's settings)."""
+    notation = current_notation()
+    return (Markup(f'<input type="hidden" name="notation" value="{notation}">')
+            if notation != DEFAULT_NOTATION else "")
 
 
 # -- the settings ------------------------------------------------------------------------------
@@ -275,7 +322,7 @@ def parse_settings(spec: GameSpec, args) -> Settings:
     values = dict(game=spec.name, mode=mode, level=level, autoplay=read_flag(args, "play", True),
                   show_tree=read_flag(args, "tree"), projector=read_flag(args, "proj"),
                   hints=read_flag(args, "hints"), board=board,
-                  notation=read_choice(args, "notation", "plies", NOTATIONS),
+                  notation=read_notation(args),
                   class_code=read_class_code(args),
                   players=read_choice(args, "players", "", player_namings(spec.name)))
     if level == "custom":
@@ -411,6 +458,8 @@ def parse_game(spec: GameSpec, args) -> Game:
         moves = rules.parse_moves(text)
     except ValueError as err:
         raise BadRequest("%(field)s: %(err)s", "moves", field=label("moves"), err=err) from None
+    if settings.game == "nim":
+        set_matches_total(rules.n)      # the course's estimate is written M − r/n
     states = [rules.initial_state()]
     for i, move in enumerate(moves, 1):
         try:

@@ -17,7 +17,7 @@ from .admission import Busy, admitted
 from .course import TABLE_STEPS
 from .games import GAMES
 from .htmx import render
-from .i18n import tr
+from .i18n import set_matches_total, tr
 from .params import BadRequest, parse_game, read_int
 
 bp = Blueprint("table", __name__)
@@ -43,10 +43,12 @@ def table():
                 heavy=depth >= 5)
         except Busy as err:     # no search now: the rest of the page, why, and when to retry
             busy = err
+    demo = window_table_demonstration()
+    set_matches_total(demo["n"])    # its Nim values, in the course's notation: M − 1/8
     response = render("table.html", block="table", status=busy.status if busy else 200,
                       error=None, busy=tr(busy) if busy else None, g=g, depth=depth,
                       terms=zobrist_terms(g.rules, g.state), result=result, size=size,
-                      entries=entries, demo=window_table_demonstration(), slots=COURSE_SLOTS,
+                      entries=entries, demo=demo, slots=COURSE_SLOTS,
                       steps_url=url_for("play.show", game="connect4", **TABLE_STEPS, step=0))
     if busy:
         response.headers["Retry-After"] = str(busy.retry_after)

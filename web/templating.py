@@ -7,14 +7,17 @@ from flask import Flask, url_for
 
 from ai.heuristics import heuristics_for
 from ai.levels import LEVELS
-from ai.scores import WIN_THRESHOLD
-from ai.tree_view import path_of, walk, width
+from ai.scores import HEURISTIC_MAX, MAX_SCORE, WIN_THRESHOLD
+from ai.table_view import key_text
+from ai.tree_view import fit_text, path_of, text_width, walk, width, wrap_text
 
 from .charts import iteration_chart
 from .games import GAMES, ORDER_LABELS
 from .i18n import (ALGORITHM_LABELS, LANGUAGES, LEVEL_LABELS, PLAYER_NAMING_LABELS,
-                   format_bound, format_long, get_locale, lang_field, num, switch_lang, tr)
-from .params import MAX_DEPTH, MAX_TIME_MS, MODES, player_namings
+                   bound_shown, format_bound, format_long, format_shown, get_locale, lang_field, num, switch_lang, this_page,
+                   tr)
+from .params import (MAX_DEPTH, MAX_TIME_MS, MODES, add_notation, current_notation,
+                     notation_field, player_namings)
 
 
 def init_app(app: Flask) -> None:
@@ -32,10 +35,12 @@ def init_app(app: Flask) -> None:
         asset=asset, GAMES=GAMES, MODES=MODES, LEVELS=LEVELS, ALGORITHM_LABELS=ALGORITHM_LABELS,
         LEVEL_LABELS=LEVEL_LABELS, ORDER_LABELS=ORDER_LABELS, MAX_DEPTH=MAX_DEPTH,
         MAX_TIME_MS=MAX_TIME_MS, LANGUAGES=LANGUAGES, heuristics_for=heuristics_for,
-        fmt=format_bound, fmt_long=format_long, walk=walk, view_width=width, path_of=path_of, lang_field=lang_field,
+        fmt=format_bound, fmt_long=format_long, fmt_shown=format_shown, bound_shown=bound_shown, walk=walk, view_width=width, fit_text=fit_text, wrap_text=wrap_text, zobrist_key=key_text, text_width=text_width, path_of=path_of, lang_field=lang_field,
         num=num, switch_lang=switch_lang, tr=tr, iteration_chart=iteration_chart,
-        WIN_THRESHOLD=WIN_THRESHOLD, player_namings=player_namings,
-        PLAYER_NAMING_LABELS=PLAYER_NAMING_LABELS)
+        WIN_THRESHOLD=WIN_THRESHOLD, MAX_SCORE=MAX_SCORE, HEURISTIC_MAX=HEURISTIC_MAX, player_namings=player_namings,
+        PLAYER_NAMING_LABELS=PLAYER_NAMING_LABELS, current_notation=current_notation,
+        notation_field=notation_field, switch_notation=lambda n: this_page(notation=n))
+    app.url_defaults(add_notation)
 
     @app.context_processor
     def page_language():
