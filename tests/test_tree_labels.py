@@ -69,6 +69,16 @@ def test_the_legend_states_the_window_on_entry_and_minimax_trees_have_no_window(
     assert sentence.startswith("Enter ") and "α" not in sentence, sentence
 
 
+def test_the_lab_draws_no_window_on_a_minimax_tree_whole_or_step_by_step(client):
+    """The lab's minimax, as the game's: α and β are alpha-beta's, never drawn on minimax."""
+    for extra in ("", "&step=6"):                 # step 6: the first leaves are scored
+        page = client.get("/tree?t=[[3,12,8],[2,4,6],[14,5,2]]&algo=minimax" + extra)
+        svg_text = " ".join(t.text or "" for t in tree_svg(page.get_data(as_text=True)).iter("text"))
+        assert "3" in svg_text and "α" not in svg_text and "β" not in svg_text, (extra, svg_text)
+    alphabeta = client.get("/tree?t=[[3,12,8],[2,4,6],[14,5,2]]&algo=alphabeta")
+    assert "α" in " ".join(t.text or "" for t in tree_svg(alphabeta.get_data(as_text=True)).iter("text"))
+
+
 # -- defect 9: nodes named as drawn ------------------------------------------------------------
 
 def test_the_step_sentence_names_the_node_by_the_matches_drawn_in_it(client):

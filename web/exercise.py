@@ -72,9 +72,14 @@ class LabPanel:
         if self.exercise:
             self.shown = question(self.view)
         elif self.step is not None:
-            self.shown, self.event = at_step(tree, self.view, self.step)
+            self.shown, self.event = at_step(tree, self.view, self.step, window=self.windowed)
         else:
-            self.shown = finished_search(self.view)
+            self.shown = finished_search(self.view, window=self.windowed)
+
+    @property
+    def windowed(self) -> bool:
+        """Alpha-beta searches with a window (α, β on entry); minimax has none to draw."""
+        return self.solved.algorithm != "minimax"
 
     @property
     def explored(self) -> int:
