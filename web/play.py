@@ -160,11 +160,13 @@ def tree_svg(game: GameSpec):
 @bp.get("/<game:game>/compare")
 def compare(game: GameSpec):
     """The algorithms side by side on the position shown (depth ``cd``: by default the AI's,
-    within what minimax can do in the comparison's node budget)."""
+    within what minimax can do in the comparison's node budget; the perfect level, which has
+    no depth, compares at the game's default comparison depth)."""
     g = parse_game(game, request.args)
     if g.over:
         raise BadRequest("the game is over: there is nothing to search")
-    depth = read_int(request.args, "cd", min(g.settings.depth, game.compare_depth), 1, 8)
+    depth = read_int(request.args, "cd", min(g.settings.depth or game.compare_depth,
+                                             game.compare_depth), 1, 8)
     (runs, per_depth), exact = admitted(lambda: (compare_algorithms(
         g.rules, g.state, depth,
         make_heuristic(g.rules, g.settings.heuristic or None, alpha=g.settings.alpha),
