@@ -31,7 +31,7 @@ STARTS = [f"{path}?{urlencode(q)}" for path in ("/", "/course")
 # Parameters that say which position, node or step is shown, not how the page is set up:
 # links that differ only in them are one shape.
 POSITION = {"moves", "at", "step", "path", "col", "take", "td", "board", "link", "t", "root",
-            "seed", "check", "rest", "side", "v", "ballot", "name"}
+            "seed", "check", "rest", "side", "v", "ballot", "name", "card"}
 
 
 @dataclass

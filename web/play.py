@@ -29,7 +29,7 @@ from .admission import Busy, admitted
 from .charts import comparison_charts
 from .games import GameSpec
 from .hints import exact_run
-from .htmx import is_htmx, render
+from .htmx import current_page_args, is_htmx, render
 from .i18n import tr
 from .panel import ai_move, tree_panel
 from .truth import truth_for
@@ -132,11 +132,17 @@ def answer(g: Game, reply, result) -> Response:
 
 @bp.get("/<game:game>/tree")
 def tree(game: GameSpec):
-    """The tree panel alone: unfold a node (``path``) or step through the search (``step``)."""
+    """The tree panel alone: unfold a node (``path``) or step through the search (``step``).
+    The page's link follows as a new history entry, except from one step of a replay to
+    another: that replaces the entry (the link still holds the step), so Back leaves the
+    replay instead of walking back through every step."""
     g = with_tree(parse_game(game, request.args))
     panel = tree_panel(g, request.args)
     page_url = panel.url(step=panel.step) if panel and not panel.too_large else g.url()
-    return render(game.template, block="tree", push_url=page_url, g=g, panel=panel,
+    stepping = (panel is not None and not panel.too_large
+                and getattr(panel, "step", None) is not None and "step" in current_page_args())
+    return render(game.template, block="tree", push_url=None if stepping else page_url,
+                  replace_url=page_url if stepping else None, g=g, panel=panel,
                   error=None, ai=None, truth=truth_for(panel))
 
 
