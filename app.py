@@ -15,8 +15,8 @@ from __future__ import annotations
 from flask import Flask
 from werkzeug.routing import BaseConverter, ValidationError
 
-from web import (admission, classroom, course, editor, hints, i18n, inspector, lab, pages, play,
-                 projector, security, table_page, templating)
+from web import (admission, classroom, course, editor, hints, i18n, inspector, lab, lesson, pages,
+                 play, projector, security, table_page, templating)
 from web.games import GAMES
 
 
@@ -43,6 +43,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.url_map.converters["game"] = GameConverter
     i18n.init_app(app)
     projector.init_app(app)
+    lesson.init_app(app)
     templating.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(course.bp)

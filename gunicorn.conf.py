@@ -48,13 +48,13 @@ def when_ready(server):
         except (OSError, ValueError):
             continue                                   # a Unix socket: nothing to show
         if network.is_wildcard(host):
-            urls = [network.url_for_address(a, port) for a in network.lan_addresses()]
+            urls = [f"http://{network.url_host(a, port)}/" for a in network.network_addresses()]
             print(f"minimax-lab listens on every address, port {port}: open "
-                  f"{network.url_for_address('127.0.0.1', port)} here"
+                  f"http://127.0.0.1:{port}/ here"
                   + (f", {' or '.join(urls)} from the classroom network" if urls else ""),
                   flush=True)
         else:
-            print(f"minimax-lab listens at {network.url_for_address(host, port)}", flush=True)
-        if network.is_loopback(host):
+            print(f"minimax-lab listens at http://{network.url_host(host, port)}/", flush=True)
+        if network.is_loopback(network.url_host(host, port)):
             print("  Only this computer can open it. To serve the classroom network (students' "
-                  "phones): BIND=0.0.0.0:8000 scripts/serve", flush=True)
+                  f"phones): {network.SERVE_ON_NETWORK}", flush=True)

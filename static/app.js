@@ -3,6 +3,7 @@
    Event delegation on document, so content swapped in by htmx needs no re-binding. */
 (function () {
   "use strict";
+  var MARGIN = 12;      // px kept between a node or line brought into view and the edge
 
   function typing(target) {
     return target && (target.isContentEditable ||
@@ -58,13 +59,62 @@
     if (done) event.preventDefault();
   });
 
-  // A tree is laid out with its root centred: show the middle of a wide tree first.
+  // A tree is laid out with its root centred: show the middle of a wide tree first. Step by
+  // step, the tree stays where it was scrolled to, unless the node of the new step is out of
+  // sight across: then the node is centred.
+  var treeScrolled = null;
+  document.addEventListener("htmx:beforeSwap", function () {
+    var box = document.querySelector("#tree-panel .tree-scroll");
+    treeScrolled = box ? box.scrollLeft : null;
+  });
   function centreTrees(root) {
     (root || document).querySelectorAll(".tree-scroll").forEach(function (box) {
-      box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2;
+      var node = box.querySelector(".tnode.current");
+      if (!node) {
+        box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2;
+        return;
+      }
+      if (treeScrolled !== null) { box.scrollLeft = treeScrolled; }
+      var b = box.getBoundingClientRect(), n = node.getBoundingClientRect();
+      if (n.left < b.left + MARGIN || n.right > b.right - MARGIN) {
+        box.scrollLeft += (n.left + n.width / 2) - (b.left + b.width / 2);
+      }
     });
   }
-  document.addEventListener("DOMContentLoaded", function () { centreTrees(); });
+
+  // Step by step, the node being explained and the line of the algorithm it executes stay in
+  // view at every step, without the teacher scrolling: the line first (the stepper that holds
+  // it sticks to the top of the window when there is room, app.css), then the node, in the
+  // window below the stepper (across, centreTrees keeps it in its tree's scroll box).
+  function keepStepInView() {
+    var panel = document.getElementById("tree-panel");
+    var stepper = panel && panel.querySelector(".stepper");
+    if (!stepper || !stepper.querySelector(".step-count")) return;      // not step by step
+    var line = panel.querySelector(".algo-lines .now") || panel.querySelector(".step-event");
+    if (line) {
+      line.scrollIntoView({ block: "nearest", inline: "nearest" });
+      var l = line.getBoundingClientRect();
+      if (l.bottom > window.innerHeight - MARGIN) { window.scrollBy(0, l.bottom - window.innerHeight + MARGIN); }
+    }
+    var node = panel.querySelector(".tnode.current");
+    if (!node) return;                                     // step 0: no node entered yet
+    var sticky = getComputedStyle(stepper).position === "sticky";
+    for (var pass = 0; pass < 3; pass++) {
+      var r = node.getBoundingClientRect(), s = stepper.getBoundingClientRect();
+      var top = MARGIN + (sticky ? s.bottom : 0), bottom = window.innerHeight - MARGIN, d = 0;
+      if (r.bottom > bottom) {
+        d = r.bottom - bottom;
+        // scrolled down by d, a sticky stepper ends at the top of the window, as tall as it is
+        var after = MARGIN + (sticky ? Math.max(s.height, s.bottom - d) : 0);
+        if (r.top - d < after) { d = r.top - after; }      // no room for all of it: its top
+      } else if (r.top < top) {
+        d = r.top - top;
+      }
+      if (Math.abs(d) < 1) break;
+      window.scrollBy(0, d);
+    }
+  }
+  document.addEventListener("DOMContentLoaded", function () { centreTrees(); keepStepInView(); });
 
   // A teacher link (/class/<code>/teach#key=...): its key never goes to the server in the URL;
   // it fills the form's field, and leaves the address bar (and the history) at once.
@@ -76,8 +126,25 @@
     history.replaceState(null, "", window.location.pathname + window.location.search);
   });
   document.addEventListener("htmx:afterSwap", function (event) { centreTrees(event.detail.elt); });
+  document.addEventListener("htmx:afterSettle", keepStepInView);
+
+  // Projector mode's drawer (the settings and the move list, over the page): its close
+  // button, and Escape, close it.
+  function closeDrawers() {
+    var done = false;
+    document.querySelectorAll("details.proj-drawer[open]").forEach(function (d) {
+      d.open = false; done = true;
+      var summary = d.querySelector("summary");
+      if (summary) { summary.focus(); }
+    });
+    return done;
+  }
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && closeDrawers()) { event.preventDefault(); }
+  });
 
   document.addEventListener("click", function (event) {
+    if (event.target.closest("[data-close-drawer]")) { closeDrawers(); return; }
     if (event.target.closest("[data-help]")) { help(); return; }
     var button = event.target.closest("[data-copy]");
     if (!button) return;
@@ -199,6 +266,20 @@
   sync();
   document.addEventListener("htmx:pushedIntoHistory", sync);
   document.addEventListener("htmx:replacedInHistory", sync);
+
+  // Links to this very page in another language or mode (data-here="proj=0") follow the
+  // address bar as htmx changes it: leaving projector mode after ten steps keeps the tenth.
+  function followAddress() {
+    document.querySelectorAll("a[data-here]").forEach(function (a) {
+      var url = new URL(window.location.href);
+      new URLSearchParams(a.dataset.here).forEach(function (value, name) {
+        url.searchParams.set(name, value);
+      });
+      a.href = url.pathname + url.search + url.hash;
+    });
+  }
+  document.addEventListener("htmx:pushedIntoHistory", followAddress);
+  document.addEventListener("htmx:replacedInHistory", followAddress);
 
   // A class page says whether its live stream is connected (htmx's SSE extension reconnects
   // by itself; the page shows it is trying).

@@ -87,7 +87,7 @@ def test_each_figure_s_page_shows_the_figure_s_numbers(client):
 def test_the_heuristic_cards_open_the_inspector_on_the_course_s_figures(client):
     html = client.get("/course?lang=en").get_data(as_text=True)
     inspector = {}
-    for card in html.split('<article class="figure-card">')[1:]:
+    for card in html.split('<article class="figure-card"')[1:]:
         title = re.search(r"<h3><a [^>]*>(.*?)</a>", card).group(1)
         link = re.search(r'<a class="button" href="(/connect4/heuristic[^"]*)"', card)
         if link:

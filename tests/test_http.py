@@ -95,9 +95,9 @@ def test_every_page_that_searches_answers_a_busy_client_with_429_not_500():
     client = create_app({"TESTING": True, "CLIENT_SEARCH_SECONDS": 0.05}).test_client()
     fetch(client, "/connect4")                               # a browser: its id
     assert fetch(client, "/connect4/compare?moves=4453&cd=5").status_code == 200   # the budget
-    for url in ("/connect4/table?moves=4453&depth=5&lang=fr", "/connect4/compare?moves=44&cd=5"):
+    for url in ("/connect4/table?moves=4453&ttd=5&lang=fr", "/connect4/compare?moves=44&cd=5"):
         r = fetch(client, url)
         assert r.status_code == 429 and int(r.headers["Retry-After"]) > 0, url
-    html = fetch(client, "/connect4/table?moves=4453&depth=5&lang=fr").get_data(as_text=True)
+    html = fetch(client, "/connect4/table?moves=4453&ttd=5&lang=fr").get_data(as_text=True)
     assert "La clé de Zobrist de la position" in html            # the key needs no search
     assert "recherches" in html                                  # why, in French

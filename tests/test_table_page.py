@@ -2,6 +2,8 @@
 XOR of one number per stone, the same key for the same stones in another order, and the
 entries a search left, checked against alpha-beta without a table."""
 import re
+from html import unescape
+from urllib.parse import parse_qsl
 
 from ai.connect4 import Connect4
 from ai.heuristics import make_heuristic
@@ -33,7 +35,7 @@ def test_the_root_entry_is_exact_and_is_alpha_beta_s_value(client):
     game = Connect4()
     state = game.from_moves("4453")
     plain = alphabeta(game, state, 4, heuristic=make_heuristic(game, "cells"))
-    html = client.get("/connect4/table?moves=4453&depth=4").get_data(as_text=True)
+    html = client.get("/connect4/table?moves=4453&ttd=4").get_data(as_text=True)
     root = re.search(r"<tr><td>the position</td>.*?</tr>", html, re.S).group(0)
     cells = re.findall(r'<td[^>]*>(.*?)</td>', root)
     assert cells[3] == "4" and cells[4] == "exact" and cells[5] == f"{plain.value:,}"
@@ -47,7 +49,7 @@ def test_the_root_entry_is_exact_and_is_alpha_beta_s_value(client):
 
 
 def test_a_wrong_depth_is_a_400_with_the_reason(client):
-    r = client.get("/connect4/table?moves=4453&depth=9")
+    r = client.get("/connect4/table?moves=4453&ttd=9")
     assert r.status_code == 400 and "Depth: from 1 to 6, not 9" in r.get_data(as_text=True)
 
 
@@ -65,3 +67,23 @@ def test_the_table_page_shows_the_demonstration(client):
     html = client.get("/connect4/table?moves=4453").get_data(as_text=True)
     demo = re.search(r'<table class="tt-demo">.*?</table>', html, re.S).group(0)
     assert "✗ wrong" in demo and "✓ right" in demo
+
+
+def test_a_custom_level_s_depth_and_the_table_s_depth_are_two_parameters(client):
+    """Issue 21: the course's custom-level game (minimax, depth 3) links to its table page;
+    that link carried the game's ``depth=3`` and the page's own depth buttons added another,
+    a 500. The table's depth is ``ttd``: the game's depth stays in the link for "Back to the
+    game", the table's buttons change only ``ttd``."""
+    r = client.get("/connect4/table?moves=4453&level=custom&depth=3")
+    html = r.get_data(as_text=True)
+    assert r.status_code == 200
+    buttons = [dict(parse_qsl(unescape(link).split("?")[1])) for link in
+               re.findall(r'href="(/connect4/table\?[^"]*)"',
+                          re.search(r'<nav class="layers".*?</nav>', html, re.S).group(0))]
+    assert [b["ttd"] for b in buttons] == ["1", "2", "3", "4", "5", "6"]
+    assert all(b["depth"] == "3" and b["level"] == "custom" for b in buttons)
+    back = re.search(r'<a href="([^"]*)">Back to the game</a>', html).group(1)
+    back = dict(parse_qsl(unescape(back).split("?")[1]))
+    assert back["level"] == "custom" and back["depth"] == "3" and "ttd" not in back
+    # a custom depth beyond the table's 6 is the game's business, not an error here
+    assert client.get("/connect4/table?moves=4453&level=custom&algo=alphabeta&depth=12").status_code == 200

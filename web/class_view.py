@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import cached_property
-from urllib.parse import parse_qsl, urlencode, urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import segno
 from flask import request, url_for
@@ -13,6 +13,7 @@ from werkzeug.datastructures import MultiDict
 
 from .class_store import ClassState, ClassStore
 from .games import GAMES
+from .network import SERVE_ON_NETWORK, is_loopback, network_addresses, url_host
 from .params import BadRequest, Game, parse_game, read_int
 
 CHART_WIDTH = 60            # SVG units per bar of the vote chart
@@ -154,18 +155,49 @@ class ClassView:
     # -- links and the QR code --
 
     @property
-    def student_url(self) -> str:
-        """The link students open: short, on the projector and in its QR code."""
+    def page_student_url(self) -> str:
+        """The student link on this page's own address."""
         return url_for("classroom.student", code=self.code, _external=True, lang=None,
                        proj=None)
 
+    @cached_property
+    def loopback(self) -> bool:
+        """Whether the teacher opened this page on the computer's own address (127.0.0.1,
+        localhost, ::1): a link on it would send students' phones to themselves."""
+        return is_loopback(request.host)
+
+    @cached_property
+    def join_links(self) -> list[str]:
+        """The links students open, the first on the projector with its QR code: the page's
+        own; on a loopback address, this computer's network addresses instead (the same
+        path and port), or the page's own if it has none."""
+        if not self.loopback:
+            return [self.page_student_url]
+        parts = urlsplit(self.page_student_url)
+        try:
+            port = parts.port
+        except ValueError:
+            port = None
+        found = [urlunsplit((parts.scheme, url_host(address, port), parts.path, "", ""))
+                 for address in network_addresses()]
+        return found or [self.page_student_url]
+
+    @property
+    def student_url(self) -> str:
+        """The link students open: short, on the projector and in its QR code."""
+        return self.join_links[0]
+
     @property
     def qr_svg(self) -> str:
-        """The student link's QR code, drawn as SVG on the server (segno): no script, no
-        image service."""
-        qr = segno.make(self.student_url, error="m")
-        return qr.svg_inline(scale=1, border=2, omitsize=True, svgclass="qr", lineclass=None,
-                             dark="#000", light="#fff")
+        """The student link's QR code (``qr_of``)."""
+        return qr_of(self.student_url)
+
+    serve_on_network = SERVE_ON_NETWORK      # how to serve to the classroom: shown on loopback
+
+    @property
+    def other_join_links(self) -> list[tuple[str, str]]:
+        """The other network addresses' links, each with its QR code."""
+        return [(link, qr_of(link)) for link in self.join_links[1:]]
 
     @property
     def explore_url(self) -> str:
@@ -190,6 +222,13 @@ class ClassView:
     @property
     def ai_label(self) -> str:
         return self.state.reveal
+
+
+def qr_of(link: str) -> str:
+    """A link's QR code, drawn as SVG on the server (segno): no script, no image service."""
+    qr = segno.make(link, error="m")
+    return qr.svg_inline(scale=1, border=2, omitsize=True, svgclass="qr", lineclass=None,
+                         dark="#000", light="#fff")
 
 
 def wants_projector() -> bool:

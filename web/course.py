@@ -184,7 +184,7 @@ CHAPTERS = [
                inspect=dict(board=_board_of("4453"), heur="adjusted")),
         Figure(_l("Alpha-beta with memory and Zobrist keys"),
                _l("The transposition table: TT marks where an entry decided a node."),
-               "table.table", dict(moves="4453", depth=4), ""),
+               "table.table", dict(moves="4453", ttd=4), ""),
         Figure(_l("The table step by step: keys, slots, probes and hits"),
                _l("Each move XORs one random number into the key; each node looks its key up "
                   "in its slot before searching and stores its value after: on a small "
@@ -192,7 +192,7 @@ CHAPTERS = [
                "play.show", _c4(**TABLE_STEPS, step=0)),
         Figure(_l("Why a table of (alpha, beta, depth) did not work"),
                _l("A cut node knows a bound, not a value: the table keeps the bound's kind."),
-               "table.table", dict(moves="4453", depth=4), ""),
+               "table.table", dict(moves="4453", ttd=4), ""),
     ]),
 ]
 

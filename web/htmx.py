@@ -3,6 +3,8 @@ the page's own template that htmx asked for (jinja2-fragments), so page and frag
 drift apart."""
 from __future__ import annotations
 
+from urllib.parse import parse_qs, urlsplit
+
 from flask import Response, render_template, request
 from jinja2_fragments.flask import render_block
 
@@ -14,10 +16,18 @@ def is_htmx() -> bool:
             and request.headers.get("HX-History-Restore-Request") != "true")
 
 
+def current_page_args() -> dict:
+    """The parameters of the page the browser shows while it makes this htmx request
+    (``HX-Current-URL``), e.g. whether it is at a step of a replay; {} if unknown."""
+    url = request.headers.get("HX-Current-URL", "") if is_htmx() else ""
+    return parse_qs(urlsplit(url[:4096]).query)
+
+
 def render(template: str, *, block: str, status: int = 200, push_url: str | None = None,
-           **context) -> Response:
+           replace_url: str | None = None, **context) -> Response:
     """``template`` whole, or its ``block`` alone for htmx; ``push_url`` becomes the
-    address bar's link (``HX-Push-Url``)."""
+    address bar's link as a new history entry (``HX-Push-Url``), ``replace_url`` in place of
+    the current one (``HX-Replace-Url``: Back then skips it)."""
     if is_htmx():
         body = render_block(template, block, **context)
     else:
@@ -26,4 +36,6 @@ def render(template: str, *, block: str, status: int = 200, push_url: str | None
     response.headers["Vary"] = "HX-Request"
     if push_url and is_htmx():
         response.headers["HX-Push-Url"] = push_url
+    elif replace_url and is_htmx():
+        response.headers["HX-Replace-Url"] = replace_url
     return response

@@ -65,9 +65,13 @@ def add_lang(endpoint, values) -> None:
 
 
 def lang_field() -> Markup | str:
-    """The hidden field that keeps the language in a form."""
+    """The hidden field that keeps the language in a form (and the course's figure the
+    lesson came from, ``web.lesson``)."""
+    from .lesson import card_field     # web.lesson imports this module's neighbours
+
     lang = kept_lang()
-    return Markup(f'<input type="hidden" name="lang" value="{lang}">') if lang else ""
+    field = Markup(f'<input type="hidden" name="lang" value="{lang}">') if lang else ""
+    return field + card_field()
 
 
 def num(value, digits=None) -> str:

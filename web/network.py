@@ -1,71 +1,86 @@
-"""Which addresses this machine has on the network, for a teacher serving a classroom.
+"""This computer's addresses on the classroom network, for class mode served on a laptop.
 
-A page served on a loopback address (``127.0.0.1``, ``localhost``, ``::1``) opens on this
-computer only: the phones of a class need the machine's address on the room's network. Nothing
-here sends a packet: a UDP socket "connected" to an address only asks the kernel which of this
-machine's addresses it would use.
+A teacher who runs ``scripts/serve`` opens ``http://127.0.0.1:8000``: a link built from that
+page's address points students' phones at themselves. ``is_loopback`` says when a page's host
+is such an address; ``network_addresses`` finds the machine's own address on its network with
+the standard library and no network traffic: the UDP "connect" trick (connecting a UDP socket
+sends nothing; the system only picks the interface it would route through, the classroom's
+Wi-Fi on a laptop). No name look-up either: a machine's name may not resolve without a DNS
+server, and waiting for one would hold the teacher's page. Loopback and link-local addresses
+are left out.
 """
 from __future__ import annotations
 
 import ipaddress
 import socket
+from urllib.parse import urlsplit
 
-# Documentation addresses (RFC 5737, RFC 3849): never reached, only used to ask for a route.
-_PROBES = [(socket.AF_INET, "192.0.2.1"), (socket.AF_INET6, "2001:db8::1")]
+# How to serve the app to the classroom's network (scripts/serve reads BIND), as the class bar
+# and the manual say it.
+SERVE_ON_NETWORK = "BIND=0.0.0.0:8000 scripts/serve"
+# Documentation-only addresses (RFC 5737, RFC 3849): a route to them picks the interface of
+# the default route; nothing is ever sent to them.
+_PROBES = ((socket.AF_INET, "192.0.2.1"), (socket.AF_INET6, "2001:db8::1"))
+
+
+def host_name(host: str) -> str:
+    """The name or address of ``host`` as a ``Host`` header gives it (``127.0.0.1:8000``,
+    ``[::1]:8000``, ``localhost``), without its port."""
+    try:
+        return (urlsplit("//" + host).hostname or "").lower()
+    except ValueError:          # a malformed port or bracket: not an address we can use
+        return ""
 
 
 def is_loopback(host: str) -> bool:
-    """True for a host name or address that only this machine can reach (port allowed)."""
-    host = host.strip().lower()
-    if host.startswith("["):                       # [::1]:8000
-        host = host[1:].split("]", 1)[0]
-    elif host.count(":") == 1:                     # 127.0.0.1:8000, localhost:8000
-        host = host.split(":", 1)[0]
-    if host in ("localhost", "localhost.localdomain") or host.endswith(".localhost"):
+    """Whether ``host`` (a ``Host`` header) is this computer itself: 127.x, ::1, localhost."""
+    name = host_name(host)
+    if name == "localhost" or name.endswith(".localhost"):
         return True
     try:
-        return ipaddress.ip_address(host).is_loopback
+        return ipaddress.ip_address(name).is_loopback
     except ValueError:
         return False
 
 
-def is_wildcard(host: str) -> bool:
-    """True for a bind address that listens on every interface (``0.0.0.0``, ``::``)."""
+def _usable(address: str) -> bool:
     try:
-        return ipaddress.ip_address(host.strip("[]")).is_unspecified
+        ip = ipaddress.ip_address(address.split("%")[0])
     except ValueError:
         return False
+    return not (ip.is_loopback or ip.is_link_local or ip.is_unspecified or ip.is_multicast)
 
 
-def lan_addresses() -> list[str]:
-    """This machine's addresses that other machines of the local network may reach: IPv4
-    first, loopback and link-local left out; empty when the machine has no network."""
-    found: list[str] = []
+def _routed() -> list[str]:
+    found = []
     for family, probe in _PROBES:
         try:
             with socket.socket(family, socket.SOCK_DGRAM) as s:
-                s.connect((probe, 9))
+                s.connect((probe, 9))          # UDP: no packet leaves; the route is chosen
                 found.append(s.getsockname()[0])
-        except OSError:
+        except OSError:                        # no such network (no IPv6, no route at all)
             continue
-    try:
-        for info in socket.getaddrinfo(socket.gethostname(), None):
-            found.append(info[4][0])
-    except OSError:
-        pass
-    usable = []
-    for text in found:
-        try:
-            ip = ipaddress.ip_address(text.split("%", 1)[0])
-        except ValueError:
-            continue
-        if ip.is_loopback or ip.is_link_local or ip.is_unspecified or str(ip) in usable:
-            continue
-        usable.append(str(ip))
-    return sorted(usable, key=lambda a: (":" in a, a))
+    return found
 
 
-def url_for_address(address: str, port: int | str, path: str = "/") -> str:
-    """``http://address:port/path``, with an IPv6 address in brackets."""
+def network_addresses() -> list[str]:
+    """This computer's address that other machines on its network can reach: IPv4 (what
+    ``BIND=0.0.0.0:8000`` serves), else IPv6; [] on a machine with no network."""
+    found = [a.split("%")[0] for a in _routed()]
+    usable = [a for a in found if _usable(a)]
+    ipv4 = [a for a in usable if ipaddress.ip_address(a).version == 4]
+    return ipv4 or usable
+
+
+def url_host(address: str, port: int | None) -> str:
+    """``address`` (and ``port``) as the host part of a link: IPv6 in brackets."""
     host = f"[{address}]" if ":" in address else address
-    return f"http://{host}:{port}{path}"
+    return f"{host}:{port}" if port else host
+
+
+def is_wildcard(address: str) -> bool:
+    """Whether a bind address listens on every interface (``0.0.0.0``, ``::``)."""
+    try:
+        return ipaddress.ip_address(address.strip("[]")).is_unspecified
+    except ValueError:
+        return False

@@ -38,7 +38,7 @@ LABELS = {
     "window": _l("First window (alpha-beta)"), "order": _l("Move order"),
     "moves": _l("Moves"), "at": _l("Move shown"), "play": _l("Autoplay"),
     "tree": _l("Search tree"), "td": _l("Tree depth"), "proj": _l("Projector mode"),
-    "path": _l("Tree node"), "step": _l("Step"), "cd": _l("Depth"), "cls": _l("Class code"),
+    "path": _l("Tree node"), "step": _l("Step"), "cd": _l("Depth"), "ttd": _l("Depth"), "cls": _l("Class code"),
     "notation": _l("Notation"), "hints": _l("Hints"), "players": _l("Players' names"),
     "alpha": _l("α (adjusted heuristic)"), "side": _l("From the side of"),
     "rest": _l("The other columns"),

@@ -29,7 +29,7 @@ from .admission import Busy, admitted
 from .charts import comparison_charts
 from .games import GameSpec
 from .hints import exact_run
-from .htmx import is_htmx, render
+from .htmx import current_page_args, is_htmx, render
 from .i18n import tr
 from .panel import ai_move, board_game, tree_panel
 from .truth import truth_for
@@ -132,13 +132,19 @@ def answer(g: Game, reply, result) -> Response:
 
 @bp.get("/<game:game>/tree")
 def tree(game: GameSpec):
-    """The tree panel alone: unfold a node (``path``) or step through the search (``step``)."""
+    """The tree panel alone: unfold a node (``path``) or step through the search (``step``).
+    The page's link follows as a new history entry, except from one step of a replay to
+    another: that replaces the entry (the link still holds the step), so Back leaves the
+    replay instead of walking back through every step."""
     g = with_tree(parse_game(game, request.args))
     panel = tree_panel(g, request.args)
     page_url = panel.url(step=panel.step) if panel and not panel.too_large else g.url()
+    stepping = (panel is not None and not panel.too_large
+                and getattr(panel, "step", None) is not None and "step" in current_page_args())
     # the board too (out of band): a step of a replay shows the position the AI searched, the
-    # replay's end the move it played
-    return render(game.template, block="tree", push_url=page_url, g=g, panel=panel,
+    # replay's end the move it played; a step replaces the history entry, never adds one
+    return render(game.template, block="tree", push_url=None if stepping else page_url,
+                  replace_url=page_url if stepping else None, g=g, panel=panel,
                   error=None, ai=None, truth=truth_for(panel), board=board_game(g, panel),
                   oob_board=is_htmx())
 
@@ -163,11 +169,13 @@ def tree_svg(game: GameSpec):
 @bp.get("/<game:game>/compare")
 def compare(game: GameSpec):
     """The algorithms side by side on the position shown (depth ``cd``: by default the AI's,
-    within what minimax can do in the comparison's node budget)."""
+    within what minimax can do in the comparison's node budget; the perfect level, which has
+    no depth, compares at the game's default comparison depth)."""
     g = parse_game(game, request.args)
     if g.over:
         raise BadRequest("the game is over: there is nothing to search")
-    depth = read_int(request.args, "cd", min(g.settings.depth, game.compare_depth), 1, 8)
+    depth = read_int(request.args, "cd", min(g.settings.depth or game.compare_depth,
+                                             game.compare_depth), 1, 8)
     (runs, per_depth), exact = admitted(lambda: (compare_algorithms(
         g.rules, g.state, depth,
         make_heuristic(g.rules, g.settings.heuristic or None, alpha=g.settings.alpha),

@@ -1,6 +1,7 @@
 """Blueprint ``table``: ``/connect4/table``, the transposition table made visible on the
 position of its link: the Zobrist key of the position as the XOR of one random number per
-stone, then alpha-beta with a table to a small depth (``depth=``, 1 to 6) and the entries
+stone, then alpha-beta with a table to a small depth (``ttd=``, 1 to 6: not ``depth=``, which
+is the game's own search depth at the custom level, kept in the link) and the entries
 it left for the position and its children: the slot each went to, the depth they were stored
 at, the bound (exact, at least, at most), the value, the best move; a link to follow each
 look-up step by step (``web.course.TABLE_STEPS``). And why seed 004's (alpha, beta, depth)
@@ -29,7 +30,7 @@ def table():
     """The table of the position in the link (a 400 with the reason for a wrong link)."""
     try:
         g = parse_game(GAMES["connect4"], request.args)
-        depth = read_int(request.args, "depth", 4, 1, 6)
+        depth = read_int(request.args, "ttd", 4, 1, 6)
     except BadRequest as err:
         return render("table.html", block="table", status=400, error=tr(err), g=None, depth=4,
                       terms=[], result=None, size=0, entries=[])
