@@ -31,6 +31,7 @@ import threading
 import time
 
 from flask import Flask, current_app, request
+from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
 
 from .params import BadRequest
 
@@ -54,6 +55,13 @@ class Busy(BadRequest):
     def __init__(self, template: str, status: int, retry_after: int, **values):
         super().__init__(template, None, **values)
         self.status, self.retry_after = status, retry_after
+
+
+def refuse(err: Busy):
+    """``err`` as the app's error page (for a page with no game to keep): a 503 or 429,
+    translated, with its Retry-After."""
+    return (TooManyRequests if err.status == 429 else ServiceUnavailable)(
+        retry_after=err.retry_after)
 
 
 def _offload(fn):

@@ -13,6 +13,7 @@ from ai.tree_view import unfold
 from .charts import growth_chart
 from .course import dictionary_lines
 from .exercise import LAB_EXAMPLES, LabPanel, parse_answer, parse_lab
+from .admission import Busy, admitted, refuse
 from .htmx import render
 from .i18n import tr
 from .params import BadRequest, as_bad_request, read_choice, read_int
@@ -26,7 +27,8 @@ bp = Blueprint("lab", __name__)
 def lab():
     """The exercise lab: type a tree, see minimax or alpha-beta on it, or be checked."""
     try:
-        lab = parse_lab(request.args)
+        args = request.args   # the tree is solved in the lanes, off the event loop (web.admission)
+        lab = admitted(lambda: parse_lab(args), heavy=False)
         step = None
         if request.args.get("step") not in (None, ""):
             step = read_int(request.args, "step", 0, 0, len(lab["solved"].result.tree.events))
@@ -38,6 +40,8 @@ def lab():
                 verdicts = check_answer(lab["solved"], *answer)
             except ValueError as err:
                 raise as_bad_request(err) from None
+    except Busy as err:      # the lanes are full: the error page, and when to retry
+        raise refuse(err) from None
     except BadRequest as err:
         # Keep what was right: the typed tree when only the answer or the step was wrong,
         # and the exercise mode, so that a typo in an answer never shows the solution.
@@ -85,7 +89,9 @@ def tree_growth():
     try:
         b = read_int(request.args, "b", 3, 2, 6)
         m = read_int(request.args, "m", 5, 1, 8)
-        rows = growth(b, m)
+        rows = admitted(lambda: growth(b, m), heavy=False)     # in the lanes, off the loop
+    except Busy as err:
+        raise refuse(err) from None
     except BadRequest as err:
         b, m, rows, status, error = 3, 5, growth(3, 5), 400, tr(err)
     except ValueError as err:

@@ -1,0 +1,68 @@
+"""Issue 22: no single client can stop the server. The parts that need no live server: the
+CPU work of every page in the bounded lanes (the editor, the lab, the growth page), and the
+crafted links that answered 500 (with 8 KB of traceback each) answered as the 4xx they are.
+The live-server parts are in tests/test_server.py."""
+import contextlib
+import logging
+
+import pytest
+
+from ai.connect4 import Connect4
+from ai.messages import GameError
+from ai.position import moves_reaching, parse_columns
+from web import admission
+
+FULL_BOARD = "121212-212121-121212-212121-121212-212121-121212"
+
+
+@contextlib.contextmanager
+def lanes_full():
+    """Every light and heavy search slot of this worker taken, as by a burst of searches."""
+    taken = []
+    for lane, n in ((admission._light, admission.LIGHT_SLOTS), (admission._heavy, admission.HEAVY_SLOTS)):
+        for _ in range(n):
+            assert lane.acquire(timeout=1)
+            taken.append(lane)
+    try:
+        yield
+    finally:
+        for lane in taken:
+            lane.release()
+
+
+def test_the_issue_s_full_board_is_refused_without_trying_orders():
+    # two diagonal fours of yellow that do not share a stone: one was made before the end
+    game = Connect4()
+    with pytest.raises(GameError, match="no game reaches"):
+        moves_reaching(game, parse_columns(FULL_BOARD, game))
+
+
+def test_a_four_holding_the_last_stone_is_reached_and_one_without_it_is_not():
+    game = Connect4()
+    # yellow's four in column 1 made by its top stone, red's stones beside: reachable
+    order = moves_reaching(game, parse_columns("1111-222-----", game))
+    assert order[-1] == 0 and sorted(order) == [0, 0, 0, 0, 1, 1, 1]
+    # yellow's four and red's four: whoever made the first, the other one came after it
+    with pytest.raises(GameError, match="no game reaches"):
+        moves_reaching(game, parse_columns("1111-2222-1----", game))
+
+
+@pytest.mark.parametrize("url", [f"/connect4/edit?board={FULL_BOARD}", "/connect4/edit?board=12-2--1---",
+                                 "/tree?t=[[3,12,8],[2,4,6],[14,5,2]]", "/tree/growth?b=3&m=5"])
+def test_pages_that_search_wait_for_the_lanes_and_say_when_to_retry(client, url):
+    with lanes_full():
+        r = client.get(url)
+    assert r.status_code == 503, url
+    assert int(r.headers["Retry-After"]) > 0
+    assert b"busy" in r.data
+    r = client.get(url)                  # slots free again: the page itself
+    assert r.status_code == 200, url
+
+
+def test_the_editor_keeps_the_board_when_the_lanes_are_full(client):
+    with lanes_full():
+        r = client.get("/connect4/edit?board=12-2--1---&lang=fr")
+    assert r.status_code == 503
+    page = r.get_data(as_text=True)
+    assert "occupé" in page                   # said in the page's language
+    assert "board=121-2--1---" in page         # the board is there: a yellow stone added on it
