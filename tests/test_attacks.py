@@ -66,3 +66,35 @@ def test_the_editor_keeps_the_board_when_the_lanes_are_full(client):
     page = r.get_data(as_text=True)
     assert "occupé" in page                   # said in the page's language
     assert "board=121-2--1---" in page         # the board is there: a yellow stone added on it
+
+
+@pytest.mark.parametrize("url", ["/?endpoint=x", "/connect4?_method=POST", "/nim?endpoint=",
+                                 "/tree?_external=1", "/connect4/edit?_anchor=x&board=1------"])
+def test_url_for_s_own_arguments_in_a_link_are_ignored_not_a_500(client, url):
+    r = client.get(url)
+    assert r.status_code == 200, url
+    assert b"endpoint=" not in r.data and b"_method" not in r.data
+
+
+def test_a_link_cannot_turn_the_language_links_into_javascript(client):
+    r = client.get("/connect4?_scheme=javascript&_external=1")
+    assert r.status_code == 200
+    assert b"javascript:" not in r.data
+
+
+@pytest.mark.parametrize("path", ["/", "/static/app.css", "/connect4?moves=44"])
+@pytest.mark.parametrize("host", ["a" * 64 + ".example", "a..b", "x" * 70])
+def test_a_host_that_is_no_host_name_is_a_400_page(client, path, host, caplog):
+    with caplog.at_level(logging.ERROR):
+        r = client.get(path, headers={"Host": host, "Accept-Language": "fr"})
+    assert r.status_code == 400
+    assert "Requête incorrecte" in r.get_data(as_text=True)     # the page, in French
+    assert not [rec for rec in caplog.records if rec.levelno >= logging.ERROR]   # no traceback
+
+
+@pytest.mark.parametrize("link", ["//[", "http://[::1", "//[x]/connect4", "/connect4?moves=44#["])
+def test_a_class_from_a_link_that_is_not_a_url_is_a_400(client, link, caplog):
+    with caplog.at_level(logging.ERROR):
+        r = client.post("/class", data={"link": link})
+    assert r.status_code in (400, 303), link
+    assert not [rec for rec in caplog.records if rec.levelno >= logging.ERROR]

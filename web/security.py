@@ -4,6 +4,7 @@ from __future__ import annotations
 import gzip
 
 from flask import Flask, request
+from werkzeug.exceptions import BadHost
 
 # No inline script or style anywhere: htmx reads its settings from a <meta> tag and its
 # indicator styles come from app.css (includeIndicatorStyles: false).
@@ -64,5 +65,34 @@ def add_headers(response):
     return gzip_response(response)
 
 
+class HostGuard:
+    """WSGI middleware: a Host header that is no host name (a label of 64 characters or
+    more, an empty one: "a..b") made Flask's URL building fail on every page, static files
+    too, with a 500 and its traceback. Such a request is answered by the app as the 400 it
+    is (its error page, translated): the Host is replaced by the server's own name, and
+    the request marked, before Flask reads it."""
+
+    MARK = "minimax.bad_host"
+
+    def __init__(self, app: Flask, wsgi_app):
+        self.app, self.wsgi_app = app, wsgi_app
+
+    def __call__(self, environ, start_response):
+        try:
+            self.app.url_map.bind_to_environ(environ)
+        except BadHost:
+            environ[self.MARK] = True
+            environ["HTTP_HOST"] = environ.get("SERVER_NAME") or "localhost"
+            environ.pop("HTTP_X_FORWARDED_HOST", None)
+        return self.wsgi_app(environ, start_response)
+
+
+def refuse_bad_host():
+    if request.environ.get(HostGuard.MARK):
+        raise BadHost()
+
+
 def init_app(app: Flask) -> None:
+    app.wsgi_app = HostGuard(app, app.wsgi_app)
+    app.before_request(refuse_bad_host)
     app.after_request(add_headers)
