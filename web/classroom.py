@@ -42,6 +42,7 @@ from .class_store import TTL, ClassState, ClassStore, open_store
 from .class_view import ClassView, board_query, game_from_link, wants_projector
 from .htmx import is_htmx
 from .i18n import tr
+from .security import client_address
 from .panel import ai_move
 from .params import CLASS_CODE, BadRequest, Game
 
@@ -388,7 +389,10 @@ def stream(state: ClassState, render, *, follower: str | None, kinds=None) -> Re
     context of its own, made from this request (its language, its links), entered and left
     within one event: the stream holds no context while it waits."""
     the_hub, the_store = hub(), store()
-    sub = the_hub.subscribe(state.code, kinds)
+    if request.method == "HEAD":           # no stream to send: no slot to take
+        return _event_stream_response(iter(()))
+    sub = the_hub.subscribe(state.code, kinds, address=client_address(),
+                            client=follower or client_id())
     if sub is None:
         response = Response("busy: too many live pages on this server", 503,
                             mimetype="text/plain")
@@ -413,8 +417,10 @@ def stream(state: ClassState, render, *, follower: str | None, kinds=None) -> Re
             if current is not None:
                 yield rendered(current, {"board", "vote"})
             last_beat = time.monotonic()
-            while current is not None and not current.closed:
+            while current is not None and not current.closed and not sub.ended:
                 came = sub.wait(beat)
+                if sub.ended:                  # the worker stops: the page reconnects
+                    break
                 if time.monotonic() - last_beat >= beat:
                     last_beat = time.monotonic()
                     if follower:
@@ -429,7 +435,15 @@ def stream(state: ClassState, render, *, follower: str | None, kinds=None) -> Re
             if follower:
                 the_store.follower_gone(code, follower)
 
-    response = Response(events(), mimetype="text/event-stream")
+    response = _event_stream_response(events())
+    # the slot is given back when the server closes the response, even if the stream never
+    # started (a HEAD, a client gone at once: the generator's own clean-up then never runs)
+    response.call_on_close(lambda: the_hub.unsubscribe(sub))
+    return response
+
+
+def _event_stream_response(body) -> Response:
+    response = Response(body, mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"      # nginx: pass each event on at once
     return response

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import gzip
+import os
 
 from flask import Flask, request
 from werkzeug.exceptions import BadHost
@@ -13,6 +14,23 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
 # A picture of a tree downloaded for a handout carries its styles inside (a <style> element),
 # so that it looks the same opened from a disk; served here it may use them and nothing else.
 SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"
+# Addresses of proxies in front (nginx on the same machine: 127.0.0.1), whose
+# X-Forwarded-For names the client; none by default: a client could write that header itself.
+PROXY_ADDRESSES = frozenset(a.strip() for a in os.environ.get("PROXY_ADDRESSES", "").split(",")
+                            if a.strip())
+
+
+def client_address() -> str:
+    """The client's address, for limits per address (live streams, connections): the
+    connection's, or behind a proxy of ``PROXY_ADDRESSES``, the one the proxy saw (the last
+    of X-Forwarded-For, which the proxy appends)."""
+    address = request.remote_addr or ""
+    if address in PROXY_ADDRESSES:
+        forwarded = request.headers.get("X-Forwarded-For", "").split(",")[-1].strip()
+        return forwarded[:64] or address
+    return address
+
+
 GZIP_TYPES = ("text/html", "text/css", "text/javascript", "application/javascript",
               "image/svg+xml", "application/json")
 

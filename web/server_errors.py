@@ -20,5 +20,17 @@ def write_error(sock, status_int, reason, mesg):
     util.write_nonblock(sock, head.encode("latin-1") + body)
 
 
+REFUSAL = b"Too many connections from your address: try again in a few seconds.\n"
+
+
+def write_refusal(sock) -> None:
+    """What ``web.worker`` writes to a connection over its address's bound (then closed)."""
+    head = ("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 5\r\n"
+            "Content-Type: text/plain; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n"
+            "Content-Security-Policy: default-src 'none'\r\nX-Frame-Options: DENY\r\n"
+            f"Content-Length: {len(REFUSAL)}\r\n\r\n")
+    util.write_nonblock(sock, head.encode("latin-1") + REFUSAL)
+
+
 def install() -> None:
     util.write_error = write_error
