@@ -85,7 +85,8 @@ def add_headers(response):
 
 class HostGuard:
     """WSGI middleware: a Host header that is no host name (a label of 64 characters or
-    more, an empty one: "a..b") made Flask's URL building fail on every page, static files
+    more, an empty one: "a..b", a punycode one that does not decode: "xn--") made Flask's URL
+    building (or its ``request.url``) fail on every page, static files
     too, with a 500 and its traceback. Such a request is answered by the app as the 400 it
     is (its error page, translated): the Host is replaced by the server's own name, and
     the request marked, before Flask reads it."""
@@ -98,7 +99,11 @@ class HostGuard:
     def __call__(self, environ, start_response):
         try:
             self.app.url_map.bind_to_environ(environ)
-        except BadHost:
+            # a name that encodes but does not decode ("xn--"): request.url would fail
+            host = environ.get("HTTP_HOST", "")
+            name = host if host.endswith("]") else host.rpartition(":")[0] or host
+            name.encode("idna").decode("idna")
+        except (BadHost, UnicodeError):
             environ[self.MARK] = True
             environ["HTTP_HOST"] = environ.get("SERVER_NAME") or "localhost"
             environ.pop("HTTP_X_FORWARDED_HOST", None)
