@@ -5,8 +5,10 @@ classroom's network, where any phone is a client):
 - a time limit for a whole request: its headers and its body must have arrived
   ``REQUEST_SECONDS`` (10 s) after the connection opened or its previous answer ended. A
   request late in its headers is closed without an answer (as nginx does); one late in its
-  body gets the app's 408 page, and the connection is closed. Gunicorn alone had none for a
-  body: ``Content-Length: 2000`` and no body held a connection for ever;
+  body gets a plain 408, and the connection is closed. The body is read whole before the
+  app sees the request (at most ``MAX_BODY``, 64 KB: beyond, a 413), as a buffering proxy
+  does: a slow body costs a waiting greenlet, not the app's work. Gunicorn alone had no
+  limit for a body: ``Content-Length: 2000`` and no body held a connection for ever;
 - at most ``CONNECTIONS_PER_ADDRESS`` (300) open connections of one client address in a
   worker, of the worker's ``worker_connections`` (1000): beyond, a connection gets a short 503
   with Retry-After and is closed at once, so one client cannot take every connection slot
@@ -27,13 +29,16 @@ whose request handling reads the socket through ``GuardedSocket`` here.
 from __future__ import annotations
 
 import errno
+import io
 import os
 import socket
 import time
 from collections import Counter
 
 import gevent
+from gevent.server import StreamServer
 from gunicorn.http.errors import NoMoreData
+from gunicorn.workers import ggevent
 from gunicorn.workers.ggevent import GeventWorker
 from werkzeug.exceptions import RequestTimeout
 
@@ -43,6 +48,7 @@ from .security import PROXY_ADDRESSES
 REQUEST_SECONDS = float(os.environ.get("REQUEST_SECONDS", 10))
 CONNECTIONS_PER_ADDRESS = int(os.environ.get("CONNECTIONS_PER_ADDRESS", 300))
 SEND_SECONDS = float(os.environ.get("SEND_SECONDS", 30))
+MAX_BODY = 64 * 1024      # bytes of a request's body (the app takes forms of 2 KB at most)
 
 
 class TooSlow(RequestTimeout):
@@ -114,6 +120,20 @@ class GuardedSocket:
             self._sock.settimeout(None)
 
 
+class GuardedServer(StreamServer):
+    """gevent's server of the worker's listening socket, which refuses a connection over its
+    address's bound right in its accept loop: no greenlet, a few system calls, so that a
+    flood of connections from one address is cheap to turn away and does not keep the
+    accept queue long for everyone else."""
+
+    refuse = None             # the worker's check: (client, address) -> refused?
+
+    def do_handle(self, *args):
+        if self.refuse is not None and self.refuse(*args[:2]):
+            return
+        super().do_handle(*args)
+
+
 class GuardedWorker(GeventWorker):
     """gunicorn's gevent worker with a time limit per request, a bound per client address,
     and a quick stop (the module's docstring)."""
@@ -124,12 +144,21 @@ class GuardedWorker(GeventWorker):
         self.connections: set[GuardedSocket] = set()
         self._refusals_logged: dict[str, float] = {}
 
+    def init_process(self):
+        # GeventWorker.run makes the listening socket's server from this module global
+        ggevent.StreamServer = GuardedServer
+        GuardedServer.refuse = self._over_bound
+        super().init_process()
+
+    def _over_bound(self, client, addr) -> bool:
+        address = addr[0] if isinstance(addr, tuple) and addr else ""
+        if address in PROXY_ADDRESSES or self.per_address[address] < CONNECTIONS_PER_ADDRESS:
+            return False
+        self._refuse(client, address)
+        return True
+
     def handle(self, listener, client, addr):
         address = addr[0] if isinstance(addr, tuple) and addr else ""
-        limited = address not in PROXY_ADDRESSES
-        if limited and self.per_address[address] >= CONNECTIONS_PER_ADDRESS:
-            self._refuse(client, address)
-            return
         guarded = GuardedSocket(client)
         self.per_address[address] += 1
         self.connections.add(guarded)
@@ -142,6 +171,8 @@ class GuardedWorker(GeventWorker):
                 del self.per_address[address]
 
     def handle_request(self, listener_name, req, sock, addr):
+        if not self._buffer_body(req, sock):
+            raise StopIteration()
         sock.in_app = True
         try:
             handled = super().handle_request(listener_name, req, sock, addr)
@@ -152,6 +183,28 @@ class GuardedWorker(GeventWorker):
             raise StopIteration()
         return handled
 
+    def _buffer_body(self, req, sock) -> bool:
+        """Read the request's body whole before the app sees the request, as a buffering
+        proxy would: a body that never comes costs a waiting greenlet, never the app's work.
+        False (and a plain 408 or 413 sent) when it came late or is larger than
+        ``MAX_BODY``; the connection is then closed."""
+        if req.body is None:
+            return True
+        if getattr(req, "_expected_100_continue", False):
+            sock.sendall(b"HTTP/1.1 100 Continue\r\n\r\n")
+            req._expected_100_continue = False
+        try:
+            data = req.body.read(MAX_BODY + 1)
+        except NoMoreData:
+            if sock.late:
+                server_errors.write_error(sock, 408, "Request Timeout", "")
+            return False
+        if len(data) > MAX_BODY:
+            server_errors.write_error(sock, 413, "Content Too Large", "")
+            return False
+        req.body = io.BytesIO(data)
+        return True
+
     def _refuse(self, client, address: str) -> None:
         """A short 503 to a connection over its address's bound, and closed at once; one
         log line per address per minute at most."""
@@ -161,12 +214,12 @@ class GuardedWorker(GeventWorker):
             self.log.warning("Refusing connections from %s: %d open in this worker (at most %d)",
                              address, self.per_address[address], CONNECTIONS_PER_ADDRESS)
         try:
-            server_errors.write_refusal(client)
             client.setblocking(False)
             try:                  # what the client sent already, so that closing is no reset
                 client.recv(65536)
             except OSError:
                 pass
+            client.send(server_errors.REFUSAL_ANSWER)
         except OSError:
             pass
         finally:
