@@ -24,6 +24,7 @@ Outside gevent (tests, ``flask run``) searches run inline with the same accounti
 from __future__ import annotations
 
 import collections
+import functools
 import os
 import re
 import secrets
@@ -104,8 +105,9 @@ def give_client_id(response):
     return response
 
 
-def admitted(fn, *, heavy: bool):
-    """Run the search ``fn()`` in its lane, charged to the client; raise Busy if it cannot."""
+def admitted(fn, *, heavy: bool, inline: bool = False):
+    """Run the search ``fn()`` in its lane, charged to the client; raise Busy if it cannot.
+    ``inline``: ``fn`` runs here, on the loop (a view that offloads its own search)."""
     spent = _history(client_id())
     now = time.monotonic()
     if _client_spent(spent, now) >= current_app.config.get("CLIENT_SEARCH_SECONDS", CLIENT_SECONDS):
@@ -117,10 +119,33 @@ def admitted(fn, *, heavy: bool):
         raise Busy("the server is busy with other searches: try again in %(s)s s", 503, 2, s=2)
     start = time.monotonic()
     try:
-        return _offload(fn)
+        return fn() if inline else _offload(fn)
     finally:
         lane.release()
         spent.append((now, time.monotonic() - start))
+
+
+def offload(fn):
+    """``fn()`` off the event loop (a native thread under gevent), for a view that holds its
+    lane already (``in_lane``)."""
+    return _offload(fn)
+
+
+def in_lane(*, heavy: bool = False):
+    """A view that holds a slot of its lane for the whole request, its page's drawing
+    included (the lab draws trees of 400 nodes: tens of ms on the loop), charged to the
+    client like a search: at most a lane's slots of them run at once in a worker, so a plain
+    page never waits behind more than those. Its search runs through ``offload``. Busy
+    (503 or 429) when it cannot: the app's error page with Retry-After."""
+    def wrap(view):
+        @functools.wraps(view)
+        def inner(*args, **kwargs):
+            try:
+                return admitted(lambda: view(*args, **kwargs), heavy=heavy, inline=True)
+            except Busy as err:
+                raise refuse(err) from None
+        return inner
+    return wrap
 
 
 def init_app(app: Flask) -> None:

@@ -15,7 +15,7 @@ from ai.messages import GameError
 from ai.position import (cell_value_terms, columns_of, format_columns, moves_reaching,
                          parse_columns)
 
-from .admission import Busy, admitted
+from .admission import in_lane, offload
 from .htmx import render
 from .i18n import tr
 from .params import BadRequest, read_int
@@ -32,9 +32,10 @@ def edit_url(g) -> str:
 
 
 @bp.get("/connect4/edit")
+@in_lane()     # a lane slot for the whole page (web.admission): 503 + Retry-After when full
 def edit():
     """The editor, showing the position of its link."""
-    error = problem = moves = busy = None
+    error = problem = moves = None
     status = 200
     try:
         width = read_int(request.args, "w", 7, 4, 9)
@@ -46,10 +47,8 @@ def edit():
         columns = parse_columns(request.args.get("board", ""), game)
     except GameError as err:
         error, status, columns = error or tr(err), 400, [[] for _ in range(width)]
-    try:      # a search (up to tens of ms on a crafted board): in the lanes, off the loop
-        moves = admitted(lambda: moves_reaching(game, columns), heavy=False)
-    except Busy as err:       # the board and its heuristic still shown, and when to retry
-        busy, status, problem = err, err.status, tr(err)
+    try:      # a search (up to tens of ms on a crafted board): off the loop
+        moves = offload(lambda: moves_reaching(game, columns))
     except GameError as err:
         problem = tr(err)
 
@@ -72,11 +71,8 @@ def edit():
                            **({"h": height} if height != 6 else {}))
     yellow = sum(col.count(0) for col in columns)
     red = sum(col.count(1) for col in columns)
-    response = render("editor.html", block="editor", status=status, error=error, problem=problem,
+    return render("editor.html", block="editor", status=status, error=error, problem=problem,
                   game=game, columns=columns, changed=changed, board_url=board_url,
                   play_url=play_url, moves=moves, yellow=yellow, red=red,
                   empty_url=board_url([[] for _ in range(width)]),
                   to_move=0 if yellow == red else 1, terms=cell_value_terms(game, columns))
-    if busy:
-        response.headers["Retry-After"] = str(busy.retry_after)
-    return response

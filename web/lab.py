@@ -13,7 +13,7 @@ from ai.tree_view import unfold
 from .charts import growth_chart
 from .course import dictionary_lines
 from .exercise import LAB_EXAMPLES, LabPanel, parse_answer, parse_lab
-from .admission import Busy, admitted, refuse
+from .admission import in_lane, offload
 from .htmx import render
 from .i18n import tr
 from .params import BadRequest, as_bad_request, read_choice, read_int
@@ -24,11 +24,12 @@ bp = Blueprint("lab", __name__)
 
 
 @bp.get("/tree")
+@in_lane()          # the tree is solved off the loop and drawn in a lane slot (web.admission)
 def lab():
     """The exercise lab: type a tree, see minimax or alpha-beta on it, or be checked."""
     try:
-        args = request.args   # the tree is solved in the lanes, off the event loop (web.admission)
-        lab = admitted(lambda: parse_lab(args), heavy=False)
+        args = request.args
+        lab = offload(lambda: parse_lab(args))
         step = None
         if request.args.get("step") not in (None, ""):
             step = read_int(request.args, "step", 0, 0, len(lab["solved"].result.tree.events))
@@ -40,8 +41,6 @@ def lab():
                 verdicts = check_answer(lab["solved"], *answer)
             except ValueError as err:
                 raise as_bad_request(err) from None
-    except Busy as err:      # the lanes are full: the error page, and when to retry
-        raise refuse(err) from None
     except BadRequest as err:
         # Keep what was right: the typed tree when only the answer or the step was wrong,
         # and the exercise mode, so that a typo in an answer never shows the solution.
@@ -82,6 +81,7 @@ def nim_theory():
 
 
 @bp.get("/tree/growth")
+@in_lane()
 def tree_growth():
     """O(b^m) made visible: nodes visited on uniform trees of branching b, depth 1 to m, by
     minimax and alpha-beta (random and best order), beside the formulas."""
@@ -89,9 +89,7 @@ def tree_growth():
     try:
         b = read_int(request.args, "b", 3, 2, 6)
         m = read_int(request.args, "m", 5, 1, 8)
-        rows = admitted(lambda: growth(b, m), heavy=False)     # in the lanes, off the loop
-    except Busy as err:
-        raise refuse(err) from None
+        rows = offload(lambda: growth(b, m))
     except BadRequest as err:
         b, m, rows, status, error = 3, 5, growth(3, 5), 400, tr(err)
     except ValueError as err:
