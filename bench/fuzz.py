@@ -59,11 +59,11 @@ def main(argv=None):
                         c.close()
                         conn[0] = None
                     return r.status
-                except (http.client.HTTPException, OSError):
+                except (http.client.HTTPException, OSError) as err:
                     c.close()
                     conn[0] = None
                     if attempt:
-                        return "no answer"
+                        return f"no answer ({type(err).__name__})"
     else:
         from werkzeug.test import EnvironBuilder
 
@@ -96,7 +96,7 @@ def main(argv=None):
         elapsed = time.perf_counter() - start
         times.append(elapsed)
         statuses[status] += 1
-        if status == "no answer" or status >= 500:
+        if isinstance(status, str) or status >= 500:
             errors.append((status, method, url, headers.get("Host"), body))
         if elapsed > args.bound:
             slow.append((round(elapsed, 2), url))

@@ -74,7 +74,17 @@ def _offload(fn):
     if not monkey.is_module_patched("threading"):
         return fn()
     import gevent
-    return gevent.get_hub().threadpool.apply(fn)
+
+    def run():      # an error (a position no game reaches) is the caller's, not the pool's to log
+        try:
+            return True, fn()
+        except Exception as err:
+            return False, err
+
+    done, value = gevent.get_hub().threadpool.apply(run)
+    if done:
+        return value
+    raise value
 
 
 def _history(client: str) -> collections.deque:
