@@ -266,8 +266,8 @@ def editor(server, seconds):
 def lab(server, seconds):
     """Finding 3: 50 clients (from 10 addresses) on the lab's largest trees and the growth
     page's, in a loop."""
-    tree = "[" + ",".join("[" + ",".join(f"[{i},{j},{i + j}]" for j in range(11)) + "]"
-                          for i in range(11)) + "]"
+    tree = "[" + ",".join("[" + ",".join(f"[{i},{j},{i + j}]" for j in range(9)) + "]"
+                          for i in range(9)) + "]"
     return cpu_pages(server, seconds, [f"/tree?t={tree}&mode=exercise", "/tree/growth?b=4&m=6",
                                        "/tree/growth?b=5&m=6", f"/tree?t={tree}&algo=minimax"])
 

@@ -17,9 +17,10 @@ FULL_BOARD = "121212-212121-121212-212121-121212-212121-121212"
 
 @contextlib.contextmanager
 def lanes_full():
-    """Every light and heavy search slot of this worker taken, as by a burst of searches."""
+    """Every search and page slot of this worker taken, as by a burst of searches."""
     taken = []
-    for lane, n in ((admission._light, admission.LIGHT_SLOTS), (admission._heavy, admission.HEAVY_SLOTS)):
+    for lane, n in ((admission._light, admission.LIGHT_SLOTS), (admission._heavy, admission.HEAVY_SLOTS),
+                    (admission._pages, admission.PAGE_SLOTS)):
         for _ in range(n):
             assert lane.acquire(timeout=1)
             taken.append(lane)

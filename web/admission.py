@@ -45,8 +45,10 @@ _CLIENT_ID = re.compile(r"[0-9a-f]{16}")
 CLIENT_SECONDS = float(os.environ.get("CLIENT_SEARCH_SECONDS", 20))   # app config overrides
 WINDOW = 60.0             # seconds
 
+PAGE_SLOTS = int(os.environ.get("PAGE_SLOTS", 1))   # pages drawn in a lane (in_lane), per worker
 _light = threading.BoundedSemaphore(LIGHT_SLOTS)
 _heavy = threading.BoundedSemaphore(HEAVY_SLOTS)
+_pages = threading.BoundedSemaphore(PAGE_SLOTS)
 
 
 class Busy(BadRequest):
@@ -117,14 +119,16 @@ def give_client_id(response):
 
 def admitted(fn, *, heavy: bool, inline: bool = False):
     """Run the search ``fn()`` in its lane, charged to the client; raise Busy if it cannot.
-    ``inline``: ``fn`` runs here, on the loop (a view that offloads its own search)."""
+    ``inline``: ``fn`` is a whole view that runs here, on the loop, and offloads its own
+    search: it takes the pages' lane (``PAGE_SLOTS``, 1 per worker: a plain page waits
+    behind one such drawing at most)."""
     spent = _history(client_id())
     now = time.monotonic()
     if _client_spent(spent, now) >= current_app.config.get("CLIENT_SEARCH_SECONDS", CLIENT_SECONDS):
         wait = int(spent[0][0] + WINDOW - now) + 1
         raise Busy("you have asked for many searches in a short time: try again in %(s)s s",
                    429, wait, s=wait)
-    lane = _heavy if heavy else _light
+    lane = _pages if inline else _heavy if heavy else _light
     if not lane.acquire(timeout=HEAVY_WAIT if heavy else LIGHT_WAIT):
         raise Busy("the server is busy with other searches: try again in %(s)s s", 503, 2, s=2)
     start = time.monotonic()
@@ -142,10 +146,10 @@ def offload(fn):
 
 
 def in_lane(*, heavy: bool = False):
-    """A view that holds a slot of its lane for the whole request, its page's drawing
+    """A view that holds a slot of the pages' lane for the whole request, its page's drawing
     included (the lab draws trees of 400 nodes: tens of ms on the loop), charged to the
-    client like a search: at most a lane's slots of them run at once in a worker, so a plain
-    page never waits behind more than those. Its search runs through ``offload``. Busy
+    client like a search: at most ``PAGE_SLOTS`` of them run at once in a worker, so a
+    plain page never waits behind more than those. Its search runs through ``offload``. Busy
     (503 or 429) when it cannot: the app's error page with Retry-After."""
     def wrap(view):
         @functools.wraps(view)
