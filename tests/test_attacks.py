@@ -97,3 +97,33 @@ def test_a_class_from_a_link_that_is_not_a_url_is_a_400(client, link, caplog):
         r = client.post("/class", data={"link": link})
     assert r.status_code in (400, 303), link
     assert not [rec for rec in caplog.records if rec.levelno >= logging.ERROR]
+
+
+def test_stream_slots_are_shared_out_per_address_class_and_browser(tmp_path):
+    from web.class_live import Hub
+    from web.class_store import open_store
+
+    hub = Hub(open_store({"CLASS_DB": str(tmp_path / "c.sqlite3"), "REDIS_URL": ""}),
+              max_streams=10, per_address=4, per_class=6, per_client=2)
+    try:
+        # one browser: two tabs, not a third
+        tabs = [hub.subscribe("AAAAAA", address="10.0.0.1", client="phone") for _ in range(3)]
+        assert tabs[0] and tabs[1] and tabs[2] is None
+        # one address (forging browser ids): four, not a fifth
+        forged = [hub.subscribe("AAAAAA", address="10.0.0.9", client=f"forged{i}") for i in range(5)]
+        assert sum(s is not None for s in forged) == 4
+        # the class holds 6 now: a seventh of it is refused, another class is not
+        assert hub.subscribe("AAAAAA", address="10.0.0.2", client="x") is None
+        other = hub.subscribe("BBBBBB", address="10.0.0.2", client="x")
+        assert other is not None
+        # a slot given back twice is given back once
+        hub.unsubscribe(tabs[0])
+        hub.unsubscribe(tabs[0])
+        assert hub.streams == 6
+        # the worker stops: every stream is told to end, and no new one starts
+        hub.close()
+        assert all(s.ended for s in [tabs[1], other] + [f for f in forged if f])
+        assert "stop" in tabs[1].wait(0.1)
+        assert hub.subscribe("CCCCCC", address="10.0.0.3", client="y") is None
+    finally:
+        hub.stop()
