@@ -19,12 +19,14 @@ from web import network, server_errors
 bind = os.environ.get("BIND", "127.0.0.1:8000")
 # One process per core, plus one: searches keep the cores busy, the event loops stay free.
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() + 1))
-worker_class = "gevent"
+# gevent's worker, with a time limit per request (headers and body), a bound on the
+# connections of one client address, and a quick stop that ends the live streams: web/worker.py
+worker_class = "web.worker.GuardedWorker"
 worker_connections = int(os.environ.get("WORKER_CONNECTIONS", 1000))
 # No request may take longer than this: searches stop at about 1 s; the timeout only catches
 # a worker that is stuck for another reason, and gunicorn then replaces it.
 timeout = 30
-graceful_timeout = 10
+graceful_timeout = 10      # rarely waited for: a stopping worker ends its streams (web/worker.py)
 keepalive = 5
 # Recycle workers now and then, so no slow leak can build up (a recycled worker's live streams
 # reconnect by themselves to another worker).

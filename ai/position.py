@@ -10,12 +10,14 @@ so the order found is the position's link.
 """
 from __future__ import annotations
 
+import heapq
+
 from .bitboard import alignment
 from .connect4 import C4State, Connect4
 from .heuristics import cell_values
 from .messages import GameError
 
-MAX_TRIES = 200_000       # orders tried before giving up (a bound: every search has one)
+MAX_TRIES = 50_000        # boards tried before giving up (a bound: every search has one)
 
 
 def parse_columns(text: str, game: Connect4) -> list[list[int]]:
@@ -91,45 +93,136 @@ def state_of(game: Connect4, columns) -> C4State:
     return C4State(stones[to_move], stones[0] | stones[1], moves, key, over, None)
 
 
+def fours(columns) -> list[tuple[int, frozenset]]:
+    """Every four in a row on the board: (its player, its four cells as (column, row))."""
+    def at(c, r):
+        return columns[c][r] if 0 <= c < len(columns) and 0 <= r < len(columns[c]) else None
+
+    found = []
+    for c, col in enumerate(columns):
+        for r, player in enumerate(col):
+            for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                cells = [(c + i * dc, r + i * dr) for i in range(4)]
+                if all(at(*cell) == player for cell in cells):
+                    found.append((player, frozenset(cells)))
+    return found
+
+
+def _time_windows_fit(columns) -> bool:
+    """A quick necessary condition: each stone has a first and a last move number it can
+    have (its column's stones below it come before, those above after, each at a move of
+    its colour's parity); the stones of each colour must fit in their moves within these
+    windows (earliest deadline first). False: no order exists; True: maybe one does."""
+    total = sum(map(len, columns))
+    jobs: tuple[list, list] = ([], [])
+    for col in columns:
+        first, t = [], -1
+        for player in col:
+            t += 1
+            if t % 2 != player:
+                t += 1
+            first.append(t)
+        t = total
+        for j in range(len(col) - 1, -1, -1):
+            t -= 1
+            if t % 2 != col[j]:
+                t -= 1
+            jobs[col[j]].append((first[j], t))
+    for player in (0, 1):
+        waiting: list[int] = []
+        pending = sorted(jobs[player])
+        i = 0
+        for t in range(player, total, 2):
+            while i < len(pending) and pending[i][0] <= t:
+                heapq.heappush(waiting, pending[i][1])
+                i += 1
+            if waiting and heapq.heappop(waiting) < t:
+                return False
+        if waiting or i < len(pending):
+            return False
+    return True
+
+
+def alternating_order(columns, budget: int = MAX_TRIES) -> list[int] | None:
+    """An order of the stones, each column bottom up, yellow and red taking turns from
+    yellow; None when there is none. Depth first from the empty board, each board met once
+    (a board is its column heights: from the same heights, the same orders are left), at
+    most ``budget`` boards: GameError beyond."""
+    width, total = len(columns), sum(map(len, columns))
+    if not _time_windows_fit(columns):
+        return None
+    radix = [1] * width                      # a board as one number: sum of height * radix
+    for c in range(1, width):
+        radix[c] = radix[c - 1] * (len(columns[c - 1]) + 1)
+    heights, order, dead = [0] * width, [], set()
+
+    def ready(player):
+        """The columns whose next stone is ``player``'s, the most promising last (popped
+        first): the column whose stone after it is the other player's keeps the turns going
+        by itself; then the tallest rest, which has the most stones left to place."""
+        found = [c for c in range(width)
+                 if heights[c] < len(columns[c]) and columns[c][heights[c]] == player]
+        found.sort(key=lambda c: (heights[c] + 1 < len(columns[c])
+                                  and columns[c][heights[c] + 1] != player,
+                                  len(columns[c]) - heights[c]))
+        return found
+
+    stack, key, tries = [ready(0)], 0, 0
+    while len(order) < total:
+        if not stack[-1]:                     # no order finishes from here
+            dead.add(key)
+            stack.pop()
+            if not order:
+                return None
+            c = order.pop()
+            heights[c] -= 1
+            key -= radix[c]
+            continue
+        c = stack[-1].pop()
+        if key + radix[c] in dead:
+            continue
+        tries += 1
+        if tries > budget:
+            raise GameError("no order of the moves was found within %(n)s tries", n=budget)
+        heights[c] += 1
+        key += radix[c]
+        order.append(c)
+        stack.append(ready(len(order) % 2))
+    return order
+
+
 def moves_reaching(game: Connect4, columns) -> list[int]:
-    """A move order (0-indexed columns) that reaches the position, checked move by move.
+    """A move order (0-indexed columns) that reaches the position.
 
     Raises GameError when the counts are wrong, when no game reaches it (a four made before
-    the last move in every order, two fours), or when ``MAX_TRIES`` orders were not enough."""
+    the last move in every order, two fours), or when ``MAX_TRIES`` boards were not enough.
+
+    Stones are only ever added, so a four on the board was on it from the move that made it
+    on: every four of the position must hold its last stone, the top of a column, of the
+    player who moved last. Without that stone the board has no four, nor has any board on
+    the way to it (each is a part of it): any order that alternates reaches it, and only
+    the alternation is left to search."""
     check_counts(columns)
     total = sum(map(len, columns))
-    heights = [0] * game.width
-    order: list[int] = []
-    dead: set[tuple] = set()          # heights from which no order finishes
-    tries = 0
-
-    def extend(state) -> bool:
-        nonlocal tries
-        if len(order) == total:
-            return True
-        key = tuple(heights)
-        if key in dead:
-            return False
-        tries += 1
-        if tries > MAX_TRIES:
-            raise GameError("no order of the moves was found within %(n)s tries",
-                            n=MAX_TRIES)
-        player = len(order) % 2
-        for c in game.center_order:
-            if heights[c] < len(columns[c]) and columns[c][heights[c]] == player:
-                after = game.result(state, c)
-                if game.is_terminal(after) and len(order) + 1 < total:
-                    continue                  # a four (or a full board) before the end
-                heights[c] += 1
-                order.append(c)
-                if extend(after):
-                    return True
-                order.pop()
-                heights[c] -= 1
-        dead.add(key)
-        return False
-
-    if not extend(game.initial_state()):
+    if not total:
+        return []
+    lines = fours(columns)
+    if not lines:
+        order = alternating_order(columns)
+    else:
+        last = (total - 1) % 2
+        tops = {(c, len(col) - 1) for c, col in enumerate(columns) if col}
+        common = frozenset.intersection(*(cells for _, cells in lines)) & tops
+        order = None
+        if all(player == last for player, _ in lines):
+            for c, _ in sorted(common):
+                before = [list(col) for col in columns]
+                before[c].pop()
+                order = alternating_order(before)
+                if order is not None:
+                    order.append(c)
+                    break
+    if order is None:
         raise GameError("no game reaches this position: someone would have made four "
                         "before the last stone was played")
     return order

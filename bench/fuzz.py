@@ -3,11 +3,15 @@
     python bench/fuzz.py                      # 10,000 requests to the app in this process
     python bench/fuzz.py --count 500 --url http://127.0.0.1:8000   # to a running server
 
-The requests come from ``tests/fuzzing.py`` (the suite's fuzz test sends a few hundred of
-the same kind). Exit status 1 if any answer is a 5xx or slower than ``--bound`` seconds.
+The requests come from ``tests/fuzzing.py`` (``hostile_requests``: GET, HEAD and form POSTs,
+hostile parameters, url_for's own names, Host headers that are no host name; the suite's
+fuzz tests send a few hundred of the same kind). Exit status 1 if any answer is a 5xx or
+slower than ``--bound`` seconds. Against a server, one keep-alive connection at a time
+(opened again when the server closes it), as a browser would.
 """
 import argparse
 import collections
+import http.client
 import json
 import sys
 import time
@@ -20,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 
-from tests.fuzzing import requests  # noqa: E402
+from tests.fuzzing import hostile_requests  # noqa: E402
 
 
 def main(argv=None):
@@ -33,36 +37,67 @@ def main(argv=None):
     args = p.parse_args(argv)
 
     if args.url:
-        def send(url, headers):
-            req = urllib.request.Request(args.url.rstrip("/") + url, headers=headers)
-            try:
-                with urllib.request.urlopen(req, timeout=30) as r:
-                    return r.status
-            except urllib.error.HTTPError as err:
-                return err.code
-    else:
-        from app import create_app
-        client = create_app().test_client()
+        host, _, port = args.url.removeprefix("http://").rstrip("/").partition(":")
+        conn = [None]
 
-        def send(url, headers):
-            r = client.get(url, headers=headers)
-            r.close()
-            return r.status_code
+        def send(method, url, headers, body):
+            for attempt in range(2):
+                if conn[0] is None:
+                    conn[0] = http.client.HTTPConnection(host, int(port or 80), timeout=30)
+                c = conn[0]
+                try:
+                    c.putrequest(method, url, skip_host="Host" in headers,
+                                 skip_accept_encoding=True)
+                    for name, value in headers.items():
+                        c.putheader(name, value.encode("utf-8"))
+                    if body is not None:
+                        c.putheader("Content-Length", str(len(body)))
+                    c.endheaders(body)
+                    r = c.getresponse()
+                    r.read()
+                    if r.will_close:
+                        c.close()
+                        conn[0] = None
+                    return r.status
+                except (http.client.HTTPException, OSError) as err:
+                    c.close()
+                    conn[0] = None
+                    if attempt:
+                        return f"no answer ({type(err).__name__})"
+    else:
+        from werkzeug.test import EnvironBuilder
+
+        from app import create_app
+        app = create_app()
+
+        def send(method, url, headers, body):
+            # the app's WSGI call itself: the test client would read the Host header too
+            path, _, query = url.partition("?")
+            environ = EnvironBuilder(path=path, query_string=query, method=method,
+                                     headers=headers, data=body).get_environ()
+            status = []
+            answer = app(environ, lambda s, h, exc_info=None: status.append(s))
+            try:
+                for _ in answer:
+                    pass
+            finally:
+                getattr(answer, "close", lambda: None)()
+            return int(status[0].split()[0])
 
     statuses, slow, errors, times = collections.Counter(), [], [], []
 
     @settings(max_examples=args.count, deadline=None, database=None,
               suppress_health_check=list(HealthCheck))
-    @given(req=requests())
+    @given(req=hostile_requests())
     def run(req):
-        url, headers = req
+        method, url, headers, body = req
         start = time.perf_counter()
-        status = send(url, headers)
+        status = send(method, url, headers, body)
         elapsed = time.perf_counter() - start
         times.append(elapsed)
         statuses[status] += 1
-        if status >= 500:
-            errors.append((status, url))
+        if isinstance(status, str) or status >= 500:
+            errors.append((status, method, url, headers.get("Host"), body))
         if elapsed > args.bound:
             slow.append((round(elapsed, 2), url))
 
@@ -72,7 +107,7 @@ def main(argv=None):
     times.sort()
     report = {
         "requests": len(times), "seconds": round(total, 1),
-        "statuses": dict(sorted(statuses.items())),
+        "statuses": dict(sorted(statuses.items(), key=str)),
         "p50_ms": round(times[len(times) // 2] * 1000, 1),
         "p99_ms": round(times[int(len(times) * 0.99)] * 1000, 1),
         "max_ms": round(times[-1] * 1000, 1),
@@ -84,7 +119,7 @@ def main(argv=None):
         print(f"requests: {report['requests']} in {report['seconds']} s "
               f"({'server ' + args.url if args.url else 'in-process'})")
         print("status  count")
-        for status, n in report["statuses"].items():
+        for status, n in sorted(report["statuses"].items(), key=str):
             print(f"{status:>6}  {n}")
         print(f"latency: p50 {report['p50_ms']} ms, p99 {report['p99_ms']} ms, max {report['max_ms']} ms")
         print(f"5xx: {len(errors)}; slower than {args.bound} s: {len(slow)}")

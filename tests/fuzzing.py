@@ -9,7 +9,7 @@ ROUTES = ["/", "/connect4", "/connect4/move", "/connect4/ai", "/connect4/tree",
           "/nim/ai", "/nim/tree", "/nim/tree.svg", "/nim/compare", "/nim/peek", "/nim/theory",
           "/tree", "/c", "/c/ZZZZZZ", "/c/ZZZZZZ/events", "/class/ZZZZZZ/teach",
           "/course", "/connect4/edit", "/connect4/table", "/connect4/hints", "/connect4/heuristic",
-          "/static/app.css", "/nope", "/favicon.ico"]
+          "/tree/growth", "/static/app.css", "/nope", "/favicon.ico"]
 PARAMS = ["moves", "at", "col", "take", "mode", "level", "algo", "depth", "time", "heur",
           "window", "order", "w", "h", "n", "k", "variant", "play", "tree", "td", "proj", "path",
           "step", "lang", "t", "root", "check", "p", "v.R", "v.1", "v.2.1", "cls", "code",
@@ -82,3 +82,41 @@ def one_parameter(draw):
     raw = draw(st.one_of(st.none(), st.binary(min_size=1, max_size=4)))
     query = "&".join(encoded(name, v, raw) for v in values)
     return f"{route}?{query}"
+
+
+# Issue 22's shapes: url_for's own names as parameters, Host headers that are no host name,
+# HEAD on every route (a live stream's included), and bodies for the forms (a class from a
+# link that is not a URL, votes and nicknames of every kind).
+RESERVED = ["endpoint", "_method", "_external", "_scheme", "_anchor", "_x"]
+HOSTS = st.sampled_from([None, None, None, "a" * 64 + ".example", "a" * 63 + ".example",
+                         "a..b", ".", "[", "[::1", "[::1]:8000", "localhost:abc", "x" * 300,
+                         "xn--", "xn--zz.example", "-a-.b", "a_b.c", "127.0.0.1:99999",
+                         "localhost", "é.example", "evil.example", "localhost:0"])
+FORM_ROUTES = ["/class", "/c/ZZZZZZ/vote", "/c/ZZZZZZ/name", "/class/ZZZZZZ/vote",
+               "/class/ZZZZZZ/end", "/class/ZZZZZZ/board", "/c/ZZZZZZ/join"]
+FORM_VALUES = st.one_of(HOSTILE, st.sampled_from([
+    "//[", "http://[::1", "//[x]/connect4", "/connect4?moves=44", "/nim?n=7", "//evil.example/",
+    "javascript:alert(1)", "/connect4?moves=44#[", "%", "%ZZ", "/" * 500, "\r\nX: y"]),
+    st.text(max_size=30))
+
+
+@st.composite
+def hostile_requests(draw):
+    """(method, url, headers, body): ``requests()``'s shapes and issue 22's."""
+    url, headers = draw(requests())
+    if draw(st.booleans()):
+        extra = [encoded(draw(st.sampled_from(RESERVED)), draw(VALUES), None)
+                 for _ in range(draw(st.integers(1, 2)))]
+        url += ("&" if "?" in url else "?") + "&".join(extra)
+    host = draw(HOSTS)
+    if host is not None:
+        headers = {**headers, "Host": host}
+    method, body = draw(st.sampled_from(["GET", "GET", "GET", "HEAD", "POST"])), None
+    if method == "POST":
+        url = draw(st.sampled_from(FORM_ROUTES))
+        fields = draw(st.lists(st.tuples(st.sampled_from(["link", "choice", "name", "key", "col",
+                                                          "take", "round", "csrf"]),
+                                         FORM_VALUES), max_size=4))
+        body = urlencode(fields).encode()
+        headers = {**headers, "Content-Type": "application/x-www-form-urlencoded"}
+    return method, url, headers, body

@@ -4,7 +4,9 @@ fast is the bench's question, never a test's: a test that timed requests failed 
 machine)."""
 from hypothesis import HealthCheck, given, settings
 
-from tests.fuzzing import one_parameter, requests
+from werkzeug.test import EnvironBuilder
+
+from tests.fuzzing import hostile_requests, one_parameter, requests
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
@@ -44,3 +46,23 @@ def test_the_shapes_that_once_answered_500_are_400s(client):
     assert client.get("/c/ZZZZZZ?code=x").status_code == 404
     for url in ["/nim?n=94&tree=1", "/nim?n=99&k=9&tree=1"]:
         assert client.get(url).status_code == 200, url
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(req=hostile_requests())
+def test_issue_22_shapes_never_answer_500(app, req):
+    """url_for's own names as parameters (?endpoint=, ?_method=), Host headers that are no
+    host name, HEAD everywhere, form bodies with links that are not URLs: the app's own WSGI
+    call (the test client would read the Host header itself)."""
+    method, url, headers, body = req
+    path, _, query = url.partition("?")
+    environ = EnvironBuilder(path=path, query_string=query, method=method, headers=headers,
+                             data=body).get_environ()
+    status = []
+    answer = app(environ, lambda s, h, exc_info=None: status.append(s))
+    try:
+        for _ in answer:
+            pass
+    finally:
+        getattr(answer, "close", lambda: None)()
+    assert int(status[0].split()[0]) < 500, (method, url, headers, body, status)

@@ -24,6 +24,7 @@ Outside gevent (tests, ``flask run``) searches run inline with the same accounti
 from __future__ import annotations
 
 import collections
+import functools
 import os
 import re
 import secrets
@@ -31,6 +32,7 @@ import threading
 import time
 
 from flask import Flask, current_app, request
+from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
 
 from .params import BadRequest
 
@@ -43,8 +45,10 @@ _CLIENT_ID = re.compile(r"[0-9a-f]{16}")
 CLIENT_SECONDS = float(os.environ.get("CLIENT_SEARCH_SECONDS", 20))   # app config overrides
 WINDOW = 60.0             # seconds
 
+PAGE_SLOTS = int(os.environ.get("PAGE_SLOTS", 1))   # pages drawn in a lane (in_lane), per worker
 _light = threading.BoundedSemaphore(LIGHT_SLOTS)
 _heavy = threading.BoundedSemaphore(HEAVY_SLOTS)
+_pages = threading.BoundedSemaphore(PAGE_SLOTS)
 
 
 class Busy(BadRequest):
@@ -56,6 +60,13 @@ class Busy(BadRequest):
         self.status, self.retry_after = status, retry_after
 
 
+def refuse(err: Busy):
+    """``err`` as the app's error page (for a page with no game to keep): a 503 or 429,
+    translated, with its Retry-After."""
+    return (TooManyRequests if err.status == 429 else ServiceUnavailable)(
+        retry_after=err.retry_after)
+
+
 def _offload(fn):
     """``fn()`` in a native thread when gevent runs the server, else right here."""
     try:
@@ -65,7 +76,17 @@ def _offload(fn):
     if not monkey.is_module_patched("threading"):
         return fn()
     import gevent
-    return gevent.get_hub().threadpool.apply(fn)
+
+    def run():      # an error (a position no game reaches) is the caller's, not the pool's to log
+        try:
+            return True, fn()
+        except Exception as err:
+            return False, err
+
+    done, value = gevent.get_hub().threadpool.apply(run)
+    if done:
+        return value
+    raise value
 
 
 def _history(client: str) -> collections.deque:
@@ -97,23 +118,49 @@ def give_client_id(response):
     return response
 
 
-def admitted(fn, *, heavy: bool):
-    """Run the search ``fn()`` in its lane, charged to the client; raise Busy if it cannot."""
+def admitted(fn, *, heavy: bool, inline: bool = False):
+    """Run the search ``fn()`` in its lane, charged to the client; raise Busy if it cannot.
+    ``inline``: ``fn`` is a whole view that runs here, on the loop, and offloads its own
+    search: it takes the pages' lane (``PAGE_SLOTS``, 1 per worker: a plain page waits
+    behind one such drawing at most)."""
     spent = _history(client_id())
     now = time.monotonic()
     if _client_spent(spent, now) >= current_app.config.get("CLIENT_SEARCH_SECONDS", CLIENT_SECONDS):
         wait = int(spent[0][0] + WINDOW - now) + 1
         raise Busy("you have asked for many searches in a short time: try again in %(s)s s",
                    429, wait, s=wait)
-    lane = _heavy if heavy else _light
+    lane = _pages if inline else _heavy if heavy else _light
     if not lane.acquire(timeout=HEAVY_WAIT if heavy else LIGHT_WAIT):
         raise Busy("the server is busy with other searches: try again in %(s)s s", 503, 2, s=2)
     start = time.monotonic()
     try:
-        return _offload(fn)
+        return fn() if inline else _offload(fn)
     finally:
         lane.release()
         spent.append((now, time.monotonic() - start))
+
+
+def offload(fn):
+    """``fn()`` off the event loop (a native thread under gevent), for a view that holds its
+    lane already (``in_lane``)."""
+    return _offload(fn)
+
+
+def in_lane(*, heavy: bool = False):
+    """A view that holds a slot of the pages' lane for the whole request, its page's drawing
+    included (the lab draws trees of 400 nodes: tens of ms on the loop), charged to the
+    client like a search: at most ``PAGE_SLOTS`` of them run at once in a worker, so a
+    plain page never waits behind more than those. Its search runs through ``offload``. Busy
+    (503 or 429) when it cannot: the app's error page with Retry-After."""
+    def wrap(view):
+        @functools.wraps(view)
+        def inner(*args, **kwargs):
+            try:
+                return admitted(lambda: view(*args, **kwargs), heavy=heavy, inline=True)
+            except Busy as err:
+                raise refuse(err) from None
+        return inner
+    return wrap
 
 
 def init_app(app: Flask) -> None:

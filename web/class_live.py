@@ -6,8 +6,18 @@ queue: it holds no search slot (``web.admission``) and blocks no other request, 
 holds hundreds of them. One listener per process (a greenlet too: ``ClassStore.listen``)
 reads the store's events (SQLite's events table, or Redis pub/sub) and hands each to the
 streams of its class here; the streams then read the class from the store once per wake
-(events that come together are handled together). ``max_streams`` bounds the streams of a
-worker: beyond it a stream is refused with a 503, and the page's event source tries again.
+(events that come together are handled together).
+
+Slots: a worker holds at most ``MAX_STREAMS`` streams, at most ``STREAMS_PER_ADDRESS`` of
+one client address (a class of 100 phones behind one school router is 100 streams and a
+teacher's two: it fits even if all land on one worker), ``STREAMS_PER_CLASS`` of one class
+and ``STREAMS_PER_CLIENT`` of one browser (a few tabs). Beyond, a stream is refused with a
+503 and the page's event source tries again. A slot is taken for a response that is then
+sent, and given back when the server closes that response, whether its stream ran or not
+(a HEAD request, a client gone before the first byte): ``Hub.subscribe`` and the
+response's close hook. When the worker stops (a restart, a recycle), every stream ends at
+once (``close_all``): the pages reconnect to another worker, and the restart does not wait
+for streams that never end.
 Outside gevent (tests, ``flask run``) the same code runs on threads.
 """
 from __future__ import annotations
@@ -15,11 +25,24 @@ from __future__ import annotations
 import os
 import queue
 import threading
-from collections import OrderedDict
+import weakref
+from collections import Counter, OrderedDict
 
 from .class_store import ClassStore
 
 MAX_STREAMS = int(os.environ.get("CLASS_STREAMS", 600))   # per worker process
+STREAMS_PER_ADDRESS = int(os.environ.get("CLASS_STREAMS_PER_ADDRESS", 200))
+STREAMS_PER_CLASS = int(os.environ.get("CLASS_STREAMS_PER_CLASS", 300))
+STREAMS_PER_CLIENT = 8
+STOP = "stop"             # the wake-up of a stream that ends: its worker stops
+_HUBS: "weakref.WeakSet[Hub]" = weakref.WeakSet()
+
+
+def close_all() -> None:
+    """End every stream of this process (its worker is stopping): they say goodbye, and the
+    pages reconnect to another worker."""
+    for hub in list(_HUBS):
+        hub.close()
 
 
 class Subscriber:
@@ -27,8 +50,10 @@ class Subscriber:
     student's page does not care for each ballot of the teacher's chart: a vote of 60 does not
     wake 60 pages 60 times."""
 
-    def __init__(self, code: str, kinds: frozenset | None = None):
-        self.code, self.kinds = code, kinds
+    def __init__(self, code: str, kinds: frozenset | None = None, address: str = "",
+                 client: str = ""):
+        self.code, self.kinds, self.address, self.client = code, kinds, address, client
+        self.ended = False       # the worker stops: the stream ends
         self._events: queue.Queue = queue.Queue()
 
     def put(self, kind: str) -> None:
@@ -51,9 +76,16 @@ class Subscriber:
 class Hub:
     """The streams of this worker process, by class code."""
 
-    def __init__(self, store: ClassStore, max_streams: int = MAX_STREAMS):
+    def __init__(self, store: ClassStore, max_streams: int = MAX_STREAMS,
+                 per_address: int = STREAMS_PER_ADDRESS, per_class: int = STREAMS_PER_CLASS,
+                 per_client: int = STREAMS_PER_CLIENT):
         self.store, self.max_streams = store, max_streams
+        self.per_address, self.per_class, self.per_client = per_address, per_class, per_client
         self._subs: dict[str, set[Subscriber]] = {}
+        self._addresses: Counter = Counter()
+        self._clients: Counter = Counter()
+        self.closing = False
+        _HUBS.add(self)
         self._lock = threading.Lock()
         self._listener_pid = None
         self._stop = threading.Event()
@@ -63,23 +95,48 @@ class Hub:
     def streams(self) -> int:
         return sum(len(s) for s in self._subs.values())
 
-    def subscribe(self, code: str, kinds=None) -> Subscriber | None:
-        """A new stream of ``code`` (woken by ``kinds`` of events, all by default), or None
-        when this worker holds ``max_streams`` already."""
+    def subscribe(self, code: str, kinds=None, address: str = "",
+                  client: str = "") -> Subscriber | None:
+        """A new stream of ``code`` (woken by ``kinds`` of events, all by default) for a
+        client at ``address``; None when this worker holds its share of streams already
+        (in all, of this address, of this class, of this client), or is stopping. Its slot
+        is held until ``unsubscribe``."""
         with self._lock:
-            if self.streams >= self.max_streams:
+            if (self.closing or self.streams >= self.max_streams
+                    or len(self._subs.get(code, ())) >= self.per_class
+                    or (address and self._addresses[address] >= self.per_address)
+                    or (client and self._clients[client] >= self.per_client)):
                 return None
             self._start_listener()
-            sub = Subscriber(code, frozenset(kinds) if kinds is not None else None)
+            sub = Subscriber(code, frozenset(kinds) if kinds is not None else None,
+                             address, client)
             self._subs.setdefault(code, set()).add(sub)
+            self._addresses[address] += 1
+            self._clients[client] += 1
             return sub
 
     def unsubscribe(self, sub: Subscriber) -> None:
+        """Give the slot of ``sub`` back (once, however often it is called)."""
         with self._lock:
             subs = self._subs.get(sub.code, set())
+            if sub not in subs:
+                return
             subs.discard(sub)
             if not subs:
                 self._subs.pop(sub.code, None)
+            for counter, key in ((self._addresses, sub.address), (self._clients, sub.client)):
+                counter[key] -= 1
+                if counter[key] <= 0:
+                    del counter[key]
+
+    def close(self) -> None:
+        """The worker stops: no new stream, and every open one is woken to end."""
+        with self._lock:
+            self.closing = True
+            subs = [s for ss in self._subs.values() for s in ss]
+        for sub in subs:
+            sub.ended = True
+            sub.put(STOP)
 
     def dispatch(self, code: str | None, kind: str) -> None:
         """An event from the store: to the streams of its class (to all after a reconnection,

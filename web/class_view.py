@@ -33,8 +33,11 @@ def board_query(g: Game, args) -> str:
 def game_from_link(link: str):
     """A game page's link (``/connect4?moves=44``, from the teacher's address bar) as
     (spec, game, args); BadRequest when it is not one."""
-    parts = urlsplit(link or "")
-    spec = GAMES.get(parts.path.strip("/"))
+    try:
+        parts = urlsplit(link or "")
+    except ValueError:                      # "//[": not even a URL
+        parts = None
+    spec = GAMES.get(parts.path.strip("/")) if parts else None
     if spec is None or parts.scheme or parts.netloc:
         raise BadRequest("not a game's link: %(link)s", link=(link or "")[:60])
     args = MultiDict(parse_qsl(parts.query, keep_blank_values=True))

@@ -46,13 +46,14 @@ from jinja2_fragments.flask import render_block
 
 from ai.messages import GameError, N_
 
-from .admission import Busy
+from .admission import Busy, client_id
 from .class_live import Hub
 from .class_store import (MAX_BALLOTS, MAX_NAMES, TTL, ClassState, ClassStore, StoreError,
                           Vote, open_store)
 from .class_view import ClassView, board_query, game_from_link, wants_projector
 from .htmx import is_htmx
 from .i18n import tr
+from .security import client_address
 from .panel import ai_move
 from .params import CLASS_CODE, BadRequest, Game
 
@@ -549,10 +550,13 @@ def stream(state: ClassState, render, *, follower: str | None, kinds=None) -> Re
     within one event: the stream holds no context while it waits."""
     the_hub, the_store = hub(), store()
     code = state.code
+    if request.method == "HEAD":           # no stream to send: no slot to take, no follower
+        return _event_stream_response(iter(()))
     # the first store calls before the answer starts: a store that fails is a 503 here
     if follower:
         the_store.follower_seen(code, follower)
-    sub = the_hub.subscribe(code, kinds)
+    sub = the_hub.subscribe(code, kinds, address=client_address(),
+                            client=follower or client_id())
     if sub is None:
         quietly(the_store.follower_gone, code, follower)
         response = Response("busy: too many live pages on this server", 503,
@@ -581,8 +585,10 @@ def stream(state: ClassState, render, *, follower: str | None, kinds=None) -> Re
             if current is not None:
                 yield rendered(current, {"board", "vote"})
             last_beat = time.monotonic()
-            while current is not None and not current.closed:
+            while current is not None and not current.closed and not sub.ended:
                 came = sub.wait(beat)
+                if sub.ended:                  # the worker stops: the page reconnects
+                    break
                 if time.monotonic() - last_beat >= beat:
                     last_beat = time.monotonic()
                     if follower:
@@ -600,7 +606,19 @@ def stream(state: ClassState, render, *, follower: str | None, kinds=None) -> Re
             the_hub.unsubscribe(sub)
             quietly(the_store.follower_gone, code, follower)
 
-    response = Response(events(), mimetype="text/event-stream")
+    response = _event_stream_response(events())
+    # the slot is given back when the server closes the response, even if the stream never
+    # started (a HEAD, a client gone at once: the generator's own clean-up then never runs)
+    def closed():
+        the_hub.unsubscribe(sub)
+        quietly(the_store.follower_gone, code, follower)
+
+    response.call_on_close(closed)
+    return response
+
+
+def _event_stream_response(body) -> Response:
+    response = Response(body, mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"      # nginx: pass each event on at once
     return response

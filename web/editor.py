@@ -15,6 +15,7 @@ from ai.messages import GameError
 from ai.position import (cell_value_terms, columns_of, format_columns, moves_reaching,
                          parse_columns)
 
+from .admission import in_lane, offload
 from .htmx import render
 from .i18n import tr
 from .params import BadRequest, read_int
@@ -31,6 +32,7 @@ def edit_url(g) -> str:
 
 
 @bp.get("/connect4/edit")
+@in_lane()     # a lane slot for the whole page (web.admission): 503 + Retry-After when full
 def edit():
     """The editor, showing the position of its link."""
     error = problem = moves = None
@@ -45,8 +47,8 @@ def edit():
         columns = parse_columns(request.args.get("board", ""), game)
     except GameError as err:
         error, status, columns = error or tr(err), 400, [[] for _ in range(width)]
-    try:
-        moves = moves_reaching(game, columns)
+    try:      # a search (up to tens of ms on a crafted board): off the loop
+        moves = offload(lambda: moves_reaching(game, columns))
     except GameError as err:
         problem = tr(err)
 

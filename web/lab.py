@@ -14,6 +14,7 @@ from ai.tree_view import unfold
 from .charts import growth_chart
 from .i18n import num
 from .course import dictionary_lines
+from .admission import in_lane, offload
 from .exercise import (COURSE_TREE_TITLES, LAB_EXAMPLES, LabPanel, new_seed, parse_answer,
                        parse_lab, source_params)
 from .htmx import render
@@ -26,11 +27,13 @@ bp = Blueprint("lab", __name__)
 
 
 @bp.get("/tree")
+@in_lane()          # the tree is solved off the loop and drawn in a lane slot (web.admission)
 def lab():
     """The exercise lab: a tree (the course's, a random one from a seed, or typed), minimax or
     alpha-beta shown on it step by step, or asked as an exercise and marked."""
     try:
-        lab = parse_lab(request.args)
+        args = request.args
+        lab = offload(lambda: parse_lab(args))
         step = None
         if request.args.get("step") not in (None, ""):
             step = read_int(request.args, "step", 0, 0, len(lab["solved"].result.tree.events))
@@ -89,6 +92,7 @@ def nim_theory():
 
 
 @bp.get("/tree/growth")
+@in_lane()
 def tree_growth():
     """O(b^m) made visible: nodes visited on uniform trees of branching b, depth 1 to m, by
     minimax and alpha-beta (random and best order), beside the formulas."""
@@ -96,7 +100,7 @@ def tree_growth():
     try:
         b = read_int(request.args, "b", 3, 2, 6)
         m = read_int(request.args, "m", 5, 1, 8)
-        rows = growth(b, m)
+        rows = offload(lambda: growth(b, m))
     except BadRequest as err:
         b, m, rows, status, error = 3, 5, growth(3, 5), 400, tr(err)
     except ValueError as err:

@@ -15,6 +15,7 @@ HTTP_ERRORS = {
     404: (_l("Page not found"),
           _l("There is no page at this address. Check the link, or go back to the games.")),
     405: (_l("Method not allowed"), _l("This address does not answer this kind of request.")),
+    408: (_l("Request too slow"), _l("The request did not arrive in time: try again.")),
     413: (_l("Request too large"), _l("The request is larger than the app accepts.")),
     414: (_l("Link too long"), _l("The link is longer than the app accepts.")),
     429: (_l("Too many requests"), _l("Too many searches in a short time: try again soon.")),
@@ -41,4 +42,7 @@ def http_error(err: HTTPException):
     """Any HTTP error (404, 405...) as a page of the app, in the page's language."""
     name, description = HTTP_ERRORS.get(err.code, (_l("Error"), _l("The request failed.")))
     error = dict(code=err.code, name=name, description=description)
-    return render_template("error.html", error=error), err.code
+    response = err.get_response()          # its headers (Retry-After, Allow), the app's page
+    response.set_data(render_template("error.html", error=error))
+    response.mimetype = "text/html"
+    return response

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import gzip
+import os
 
 from flask import Flask, request
+from werkzeug.exceptions import BadHost
 
 # No inline script or style anywhere: htmx reads its settings from a <meta> tag and its
 # indicator styles come from app.css (includeIndicatorStyles: false).
@@ -12,6 +14,23 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
 # A picture of a tree downloaded for a handout carries its styles inside (a <style> element),
 # so that it looks the same opened from a disk; served here it may use them and nothing else.
 SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"
+# Addresses of proxies in front (nginx on the same machine: 127.0.0.1), whose
+# X-Forwarded-For names the client; none by default: a client could write that header itself.
+PROXY_ADDRESSES = frozenset(a.strip() for a in os.environ.get("PROXY_ADDRESSES", "").split(",")
+                            if a.strip())
+
+
+def client_address() -> str:
+    """The client's address, for limits per address (live streams, connections): the
+    connection's, or behind a proxy of ``PROXY_ADDRESSES``, the one the proxy saw (the last
+    of X-Forwarded-For, which the proxy appends)."""
+    address = request.remote_addr or ""
+    if address in PROXY_ADDRESSES:
+        forwarded = request.headers.get("X-Forwarded-For", "").split(",")[-1].strip()
+        return forwarded[:64] or address
+    return address
+
+
 GZIP_TYPES = ("text/html", "text/css", "text/javascript", "application/javascript",
               "image/svg+xml", "application/json")
 
@@ -64,5 +83,39 @@ def add_headers(response):
     return gzip_response(response)
 
 
+class HostGuard:
+    """WSGI middleware: a Host header that is no host name (a label of 64 characters or
+    more, an empty one: "a..b", a punycode one that does not decode: "xn--") made Flask's URL
+    building (or its ``request.url``) fail on every page, static files
+    too, with a 500 and its traceback. Such a request is answered by the app as the 400 it
+    is (its error page, translated): the Host is replaced by the server's own name, and
+    the request marked, before Flask reads it."""
+
+    MARK = "minimax.bad_host"
+
+    def __init__(self, app: Flask, wsgi_app):
+        self.app, self.wsgi_app = app, wsgi_app
+
+    def __call__(self, environ, start_response):
+        try:
+            self.app.url_map.bind_to_environ(environ)
+            # a name that encodes but does not decode ("xn--"): request.url would fail
+            host = environ.get("HTTP_HOST", "")
+            name = host if host.endswith("]") else host.rpartition(":")[0] or host
+            name.encode("idna").decode("idna")
+        except (BadHost, UnicodeError):
+            environ[self.MARK] = True
+            environ["HTTP_HOST"] = environ.get("SERVER_NAME") or "localhost"
+            environ.pop("HTTP_X_FORWARDED_HOST", None)
+        return self.wsgi_app(environ, start_response)
+
+
+def refuse_bad_host():
+    if request.environ.get(HostGuard.MARK):
+        raise BadHost()
+
+
 def init_app(app: Flask) -> None:
+    app.wsgi_app = HostGuard(app, app.wsgi_app)
+    app.before_request(refuse_bad_host)
     app.after_request(add_headers)

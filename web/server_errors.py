@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from gunicorn import util
 
-TEXTS = {400: "Bad request.", 414: "The link is too long.", 431: "The request's headers are too large.",
-         501: "Not implemented."}
+TEXTS = {400: "Bad request.", 408: "The request did not arrive in time: try again.",
+         413: "The request is too large.", 414: "The link is too long.",
+         431: "The request's headers are too large.", 501: "Not implemented."}
 
 
 def write_error(sock, status_int, reason, mesg):
@@ -18,6 +19,16 @@ def write_error(sock, status_int, reason, mesg):
             "Content-Security-Policy: default-src 'none'\r\nX-Frame-Options: DENY\r\n"
             f"Content-Length: {len(body)}\r\n\r\n")
     util.write_nonblock(sock, head.encode("latin-1") + body)
+
+
+REFUSAL = b"Too many connections from your address: try again in a few seconds.\n"
+
+
+REFUSAL_ANSWER = ("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 5\r\n"
+                  "Content-Type: text/plain; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n"
+                  "Content-Security-Policy: default-src 'none'\r\nX-Frame-Options: DENY\r\n"
+                  f"Content-Length: {len(REFUSAL)}\r\n\r\n").encode("latin-1") + REFUSAL
+"""What ``web.worker`` sends to a connection over its address's bound (then closed)."""
 
 
 def install() -> None:

@@ -1,0 +1,347 @@
+"""Issue 22's attacks on a live server, each while plain pages are timed.
+
+    python bench/attack.py                        # starts the server (gunicorn.conf.py) on a free port
+    python bench/attack.py --seconds 8 --only slow-bodies head-streams
+    python bench/attack.py --url http://127.0.0.1:8000     # a running server (no restart attack)
+
+One function per attack, in ``ATTACKS``; each runs for ``--seconds`` (bounded) from other
+loopback addresses (127.0.0.2 and up: Linux routes all of 127/8 to the loopback) while a
+prober at 127.0.0.1 loads plain pages (the home page, a game, Nim, a static file) one after
+another. For each attack it prints the plain pages' p95 beside the baseline of the same run
+(plain pages alone, first), the 5xx seen (prober's and attacker's), and what the attack got.
+Goals (issue 22): plain pages p95 <= 300 ms during every attack; 0 5xx.
+
+Findings: 1 slow bodies, 10 slow-header flood, 2 HEAD on live streams, 10 one address
+holding the streams, 3 CPU work (the editor, the lab, the growth page), 10 a restart with
+live classes. Class store attacks (findings 4, 6) are added to ``ATTACKS`` by their own
+functions, with the same signature.
+"""
+import argparse
+import collections
+import http.client
+import os
+import re
+import selectors
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PLAIN = ["/", "/connect4", "/nim?n=11", "/static/app.css", "/connect4?moves=4453"]
+GOAL_MS = 300
+
+
+class Server:
+    """The server under attack: its port, and its master process when this bench started it."""
+
+    def __init__(self, port: int, proc=None):
+        self.port, self.proc = port, proc
+
+    def connect(self, source="127.0.0.1", timeout=10.0) -> socket.socket:
+        s = socket.socket()
+        s.bind((source, 0))
+        s.settimeout(timeout)
+        s.connect(("127.0.0.1", self.port))
+        return s
+
+    def request(self, method, path, body=None, headers=None, source="127.0.0.1", timeout=10.0):
+        """(status or "error", headers) of one request on a connection of its own."""
+        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout,
+                                       source_address=(source, 0))
+        try:
+            c.request(method, path, body=body, headers=headers or {})
+            r = c.getresponse()
+            r.read()
+            return r.status, r
+        except (OSError, http.client.HTTPException):
+            return "error", None
+        finally:
+            c.close()
+
+    def new_class(self) -> str:
+        status, r = self.request("POST", "/class", "link=/connect4",
+                                 {"Content-Type": "application/x-www-form-urlencoded"})
+        return re.search(r"/class/([A-Z0-9]+)/", r.getheader("Location")).group(1)
+
+
+def start_server(workers: int) -> Server:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "CLASS_DB": f"/tmp/minimax-attack-{port}.sqlite3"}
+    env.pop("REDIS_URL", None)
+    proc = subprocess.Popen(
+        [str(Path(sys.executable).with_name("gunicorn")), "--config", "gunicorn.conf.py",
+         "--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--access-logfile", "/dev/null",
+         "app:create_app()"], cwd=ROOT, env=env,
+        stdout=subprocess.DEVNULL, stderr=open(f"/tmp/minimax-attack-{port}.log", "wb"))
+    server = Server(port, proc)
+    for _ in range(300):
+        if server.request("GET", "/", timeout=1)[0] == 200:
+            return server
+        time.sleep(0.1)
+    proc.kill()
+    sys.exit("the server did not start")
+
+
+class Prober:
+    """Plain pages, one after another from 127.0.0.1 (two at a time), while it runs."""
+
+    def __init__(self, server: Server):
+        self.server, self.times, self.statuses = server, [], collections.Counter()
+        self._stop = threading.Event()
+
+    def _loop(self, offset):
+        i = offset
+        while not self._stop.is_set():
+            start = time.perf_counter()
+            status, _ = self.server.request("GET", PLAIN[i % len(PLAIN)], timeout=30)
+            self.times.append((time.perf_counter() - start) * 1000)
+            self.statuses[status] += 1
+            i += 1
+            time.sleep(0.02)
+
+    def __enter__(self):
+        self._threads = [threading.Thread(target=self._loop, args=(k,), daemon=True) for k in (0, 2)]
+        for t in self._threads:
+            t.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        for t in self._threads:
+            t.join(35)
+
+    def p95(self) -> float:
+        times = sorted(self.times)
+        return times[int(len(times) * 0.95)] if times else float("nan")
+
+
+def attacker(n: int) -> str:
+    return f"127.0.0.{2 + n % 200}"
+
+
+def hold_connections(server: Server, seconds: float, count: int, payload, sources=1) -> dict:
+    """``count`` connections that send ``payload()`` and then nothing; each one the server
+    closes is opened again at once (a continuous flood), for ``seconds``."""
+    sel = selectors.DefaultSelector()
+    opened = refused = closed = failed = 0
+
+    def open_one(k):
+        nonlocal opened, failed
+        try:
+            s = socket.socket()
+            s.bind((attacker(k % sources), 0))
+            s.setblocking(False)
+            s.connect_ex(("127.0.0.1", server.port))
+            sel.register(s, selectors.EVENT_WRITE, k)
+            opened += 1
+        except OSError:
+            failed += 1
+
+    for k in range(count):
+        open_one(k)
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        for key, events in sel.select(timeout=0.2):
+            s, k = key.fileobj, key.data
+            if events & selectors.EVENT_WRITE:
+                try:
+                    s.send(payload())
+                    sel.modify(s, selectors.EVENT_READ, k)
+                    continue
+                except OSError:
+                    pass
+            try:
+                data = s.recv(512)
+            except OSError:
+                data = b""
+            refused += data.startswith(b"HTTP/1.1 503")
+            closed += 1
+            sel.unregister(s)
+            s.close()
+            open_one(k)
+    for key in list(sel.get_map().values()):
+        key.fileobj.close()
+    return {"opened": opened, "closed by the server": closed, "refused 503": refused,
+            "not opened": failed}
+
+
+# -- the attacks: each (server, seconds) -> a dict of what it saw, "5xx" among it ----------
+
+def slow_bodies(server, seconds):
+    """Finding 1: 3,200 x POST /class and /c/<code>/vote, Content-Length 2000, no body."""
+    code = server.new_class()
+    bodies = [b"POST /class HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded"
+              b"\r\nContent-Length: 2000\r\n\r\nlink=",
+              f"POST /c/{code}/vote HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-"
+              f"urlencoded\r\nContent-Length: 2000\r\n\r\nchoice=".encode()]
+    n = iter(range(10**9))
+    return hold_connections(server, seconds, 3200, lambda: bodies[next(n) % 2])
+
+
+def slow_headers(server, seconds):
+    """Finding 10: 3,200 connections that never finish their headers, reopened continuously."""
+    return hold_connections(server, seconds, 3200, lambda: b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+
+
+def head_streams(server, seconds):
+    """Finding 2: 1,800 HEAD /c/<code>/events on a class of the attacker's own, then can a
+    student of another class still follow?"""
+    code, victim = server.new_class(), server.new_class()
+    statuses = collections.Counter()
+    end = time.monotonic() + seconds
+    with ThreadPoolExecutor(16) as pool:
+        for status, _ in pool.map(lambda i: server.request("HEAD", f"/c/{code}/events",
+                                                           source=attacker(i)), range(1800)):
+            statuses[status] += 1
+    followed = []
+    for _ in range(6):
+        s = server.connect()
+        s.sendall(f"GET /c/{victim}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        followed.append(s.recv(100)[:12].decode(errors="replace"))
+        s.close()
+    time.sleep(max(0.0, end - time.monotonic()))
+    return {"HEAD answers": dict(statuses), "students' streams after": collections.Counter(followed),
+            "5xx": sum(n for s, n in statuses.items() if isinstance(s, int) and s >= 500)}
+
+
+def stream_hog(server, seconds):
+    """Finding 10: one address opens 2,000 live streams; can a student elsewhere follow?"""
+    code, victim = server.new_class(), server.new_class()
+    held, answers = [], collections.Counter()
+    for _ in range(2000):
+        try:
+            s = server.connect(attacker(0), timeout=5)
+            s.sendall(f"GET /c/{code}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            answers[s.recv(100)[9:12].decode(errors="replace")] += 1
+            held.append(s)
+        except OSError:
+            answers["error"] += 1
+    followed = []
+    for _ in range(6):
+        s = server.connect()
+        s.sendall(f"GET /c/{victim}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        followed.append(s.recv(100)[9:12].decode(errors="replace"))
+        held.append(s)
+    time.sleep(seconds)
+    for s in held:
+        s.close()
+    return {"attacker's streams": dict(answers), "students' streams": collections.Counter(followed),
+            "5xx": answers.get("500", 0)}
+
+
+def cpu_pages(server, seconds, paths, clients=50, addresses=10):
+    statuses = collections.Counter()
+    end = time.monotonic() + seconds
+
+    def loop(i):
+        while time.monotonic() < end:
+            status, r = server.request("GET", paths[i % len(paths)] + f"&r={i}",
+                                       source=attacker(i % addresses), timeout=60)
+            if status in (429, 503) and r.getheader("Retry-After"):
+                status = f"{status} busy, Retry-After"      # admission control: by design
+            statuses[status] += 1
+
+    with ThreadPoolExecutor(clients) as pool:
+        list(pool.map(loop, range(clients)))
+    return {"answers": dict(statuses),
+            "5xx": sum(n for s, n in statuses.items() if s == "error" or isinstance(s, int) and s >= 500)}
+
+
+def editor(server, seconds):
+    """Finding 3: 50 clients (from 10 addresses) asking the editor for the issue's full
+    board and other crafted ones, in a loop."""
+    return cpu_pages(server, seconds, [
+        "/connect4/edit?board=121212-212121-121212-212121-121212-212121-121212",
+        "/connect4/edit?board=11221221-12222221-22122221-22212221-11121221-12222121-111111-11211111&w=8&h=8",
+        "/connect4/edit?board=112211-221122-112211-221122-112211-221122-11221"])
+
+
+def lab(server, seconds):
+    """Finding 3: 50 clients (from 10 addresses) on the lab's largest trees and the growth
+    page's, in a loop."""
+    tree = "[" + ",".join("[" + ",".join(f"[{i},{j},{i + j}]" for j in range(9)) + "]"
+                          for i in range(9)) + "]"
+    return cpu_pages(server, seconds, [f"/tree?t={tree}&mode=exercise", "/tree/growth?b=4&m=6",
+                                       "/tree/growth?b=5&m=6", f"/tree?t={tree}&algo=minimax"])
+
+
+def restart(server, seconds):
+    """Finding 10: a restart (HUP: new workers, the old ones stop) with 100 live streams:
+    how long until the old workers' streams are ended by the server."""
+    if server.proc is None:
+        return {"skipped": "needs a server started by this bench"}
+    code = server.new_class()
+    streams = []
+    for i in range(100):
+        s = server.connect(attacker(i))
+        s.sendall(f"GET /c/{code}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        s.recv(100)
+        streams.append(s)
+    start = time.monotonic()
+    server.proc.send_signal(signal.SIGHUP)
+    ended = 0
+    for s in streams:
+        s.settimeout(max(0.1, start + 15 - time.monotonic()))
+        try:
+            while s.recv(65536):
+                pass
+            ended += 1
+        except OSError:
+            pass
+        s.close()
+    took = time.monotonic() - start
+    time.sleep(max(0.0, seconds - took))
+    return {"streams ended by the server": f"{ended}/100", "last ended after (s)": round(took, 1)}
+
+
+ATTACKS = [("slow-bodies", slow_bodies), ("slow-headers", slow_headers),
+           ("head-streams", head_streams), ("stream-hog", stream_hog), ("editor", editor),
+           ("lab", lab), ("restart", restart)]
+# i22-store adds ("store-lock", ...) for finding 4 and ("forged-ballots", ...) for finding 6
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--url", help="a running server (default: start one)")
+    p.add_argument("--workers", type=int, default=3, help="workers of the started server")
+    p.add_argument("--seconds", type=float, default=10, help="length of each attack")
+    p.add_argument("--only", nargs="*", help="attacks to run: " + ", ".join(n for n, _ in ATTACKS))
+    args = p.parse_args(argv)
+    server = (Server(int(args.url.rstrip("/").rpartition(":")[2])) if args.url
+              else start_server(args.workers))
+    try:
+        with Prober(server) as base:
+            time.sleep(args.seconds)
+        print(f"baseline: plain pages p95 {base.p95():.0f} ms ({len(base.times)} pages, "
+              f"statuses {dict(base.statuses)})")
+        failed = False
+        for name, attack in ATTACKS:
+            if args.only and name not in args.only:
+                continue
+            with Prober(server) as probe:
+                seen = attack(server, args.seconds)
+            fives = seen.pop("5xx", 0) + sum(n for s, n in probe.statuses.items()
+                                             if s == "error" or s >= 500)
+            ok = probe.p95() <= GOAL_MS and fives == 0
+            failed |= not ok
+            print(f"{name:13} plain p95 {probe.p95():6.0f} ms (baseline {base.p95():.0f}) "
+                  f"pages {len(probe.times):4}  5xx/errors {fives}  {'ok' if ok else 'GOAL MISSED'}")
+            for k, v in seen.items():
+                print(f"{'':15}{k}: {dict(v) if isinstance(v, collections.Counter) else v}")
+            time.sleep(2)          # let the server settle (closed connections, timeouts)
+        return 1 if failed else 0
+    finally:
+        if server.proc is not None:
+            server.proc.terminate()
+            server.proc.wait(30)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
