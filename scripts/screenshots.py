@@ -76,12 +76,15 @@ def shoot(browser, base: str) -> None:
 
     course = page(LAPTOP)
     course.goto(base + "/course?lang=en")
+    course.wait_for_load_state("networkidle")       # the thumbnails load lazily
+    course.wait_for_timeout(800)
     course.screenshot(path=str(OUT / "course.png"))
 
-    # the course's example on a projector, in French, a few steps in
+    # the course's alpha-beta card on a projector, in French, a few steps in
     proj = page(PROJECTOR)
-    proj.goto(base + "/?lang=fr&proj=1")
-    proj.locator("a[href*='step=0']").first.click()
+    proj.goto(base + "/course?lang=fr&proj=1")
+    card = proj.locator("article", has_text="Alpha-bêta, de la même façon").first
+    card.locator("a.button").first.click()
     expect(proj.locator("#tree-panel svg").first).to_be_visible()
     for _ in range(5):
         proj.keyboard.press("Space")
