@@ -2,7 +2,7 @@
 or answer and be checked) and the whole Nim tree beside its theory (``/nim/theory``)."""
 from __future__ import annotations
 
-from flask import Blueprint, request
+from flask import Blueprint, copy_current_request_context, request
 
 from ai.exercise import Answer, check as check_answer
 from ai.exercise_tree import RANDOM_DEPTHS
@@ -58,8 +58,11 @@ def lab():
         return render("lab.html", block="lab", status=400, error=tr(err), lab=lab,
                       panel=LabPanel(lab["solved"], args, exercise=lab["mode"] == "exercise"),
                       report=None, answer=Answer(), **lab_links(lab))
-    return render("lab.html", block="lab", error=None, lab=lab, panel=panel, report=report,
-                  answer=answer, **lab_links(lab))
+    # drawn off the loop too: a tree of 300 nodes takes tens of ms to draw, which on the loop
+    # made every plain page of the worker wait (issue 22's lab attack)
+    return offload(copy_current_request_context(
+        lambda: render("lab.html", block="lab", error=None, lab=lab, panel=panel, report=report,
+                       answer=answer, **lab_links(lab))))
 
 
 def lab_links(lab: dict) -> dict:
