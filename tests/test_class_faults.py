@@ -148,7 +148,7 @@ def test_a_store_call_waiting_for_a_lock_held_elsewhere_lets_the_worker_serve_ot
     outcome, ticks = run.stdout.split()
     assert outcome == "busy"
     # the other greenlet ran about every 10 ms during the wait (before: the loop stopped)
-    assert int(ticks) >= 10, run.stdout
+    assert int(ticks) >= 3, run.stdout     # a blocked loop ticks once at most; a loaded one still often
 
 
 def test_while_someone_else_holds_the_write_lock_students_still_see_the_class(tmp_path):
