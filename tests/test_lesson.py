@@ -52,7 +52,8 @@ def test_every_course_card_links_with_its_anchor_and_the_page_leads_back_to_it(c
     assert "Retour au cours" in nav
     back = urlsplit(links_of(nav)[0])
     assert back.path == "/course" and back.fragment == "fig-2-1"
-    assert dict(parse_qsl(back.query)) == {"lang": "fr", "proj": "1"}
+    # the page keeps its language, projector mode and notation (a card opens in the course's)
+    assert dict(parse_qsl(back.query)) == {"lang": "fr", "proj": "1", "notation": "course"}
 
 
 @pytest.mark.parametrize("url", [
