@@ -69,7 +69,8 @@ def new_class(port) -> str:
     r.read()
     c.close()
     assert r.status == 303
-    return re.search(r"/class/([A-Z0-9]+)/", r.getheader("Location")).group(1)
+    # the answer goes on to the teacher's board, the class's code in its link
+    return re.search(r"[?&]cls=([A-Z0-9]+)", r.getheader("Location")).group(1)
 
 
 def open_stream(port, code, source="127.0.0.1") -> tuple[socket.socket, bytes]:
