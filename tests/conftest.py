@@ -91,6 +91,23 @@ def class_config(request, tmp_path):
     return {"CLASS_DB": str(tmp_path / "classes.sqlite3"), "REDIS_URL": ""}
 
 
+@pytest.fixture()
+def make_app(class_config):
+    """Apps on ``class_config``'s store (SQLite, then Redis), made as a test asks for them
+    (``make(**config)``: two instances sharing one store, a restart); stopped after."""
+    apps = []
+
+    def make(**extra):
+        app = create_app({"TESTING": True, "CLASS_HEARTBEAT": 0.2, **class_config, **extra})
+        apps.append(app)
+        return app
+
+    yield make
+    for app in apps:
+        app.extensions["class_hub"].stop()
+        app.extensions["class_store"].close()
+
+
 def start_gunicorn(port: int, env: dict, log_name: str = "gunicorn.log", workers: int = 2):
     """The app under gunicorn on ``port``, as ``scripts/serve`` runs it (same config file),
     once it answers; its log in test-artifacts/."""

@@ -23,21 +23,6 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture()
-def make_app(class_config):
-    apps = []
-
-    def make(**extra):
-        app = create_app({"TESTING": True, "CLASS_HEARTBEAT": 0.2, **class_config, **extra})
-        apps.append(app)
-        return app
-
-    yield make
-    for app in apps:
-        app.extensions["class_hub"].stop()
-        app.extensions["class_store"].close()
-
-
-@pytest.fixture()
 def app(make_app):
     return make_app()
 

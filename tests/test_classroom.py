@@ -13,21 +13,6 @@ from app import create_app
 
 
 @pytest.fixture()
-def make_app(class_config):
-    apps = []
-
-    def make(**extra):
-        app = create_app({"TESTING": True, "CLASS_HEARTBEAT": 0.2, **class_config, **extra})
-        apps.append(app)
-        return app
-
-    yield make
-    for app in apps:
-        app.extensions["class_hub"].stop()
-        app.extensions["class_store"].close()
-
-
-@pytest.fixture()
 def app(make_app):
     return make_app()
 
