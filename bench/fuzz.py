@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 
-from tests.fuzzing import hostile_requests  # noqa: E402
+from tests.fuzzing import hostile_requests, wsgi_status  # noqa: E402
 
 
 def main(argv=None):
@@ -65,24 +65,11 @@ def main(argv=None):
                     if attempt:
                         return f"no answer ({type(err).__name__})"
     else:
-        from werkzeug.test import EnvironBuilder
-
         from app import create_app
         app = create_app()
 
         def send(method, url, headers, body):
-            # the app's WSGI call itself: the test client would read the Host header too
-            path, _, query = url.partition("?")
-            environ = EnvironBuilder(path=path, query_string=query, method=method,
-                                     headers=headers, data=body).get_environ()
-            status = []
-            answer = app(environ, lambda s, h, exc_info=None: status.append(s))
-            try:
-                for _ in answer:
-                    pass
-            finally:
-                getattr(answer, "close", lambda: None)()
-            return int(status[0].split()[0])
+            return wsgi_status(app, method, url, headers, body)
 
     statuses, slow, errors, times = collections.Counter(), [], [], []
 

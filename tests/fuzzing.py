@@ -120,3 +120,21 @@ def hostile_requests(draw):
         body = urlencode(fields).encode()
         headers = {**headers, "Content-Type": "application/x-www-form-urlencoded"}
     return method, url, headers, body
+
+
+def wsgi_status(app, method: str, url: str, headers, body) -> int:
+    """The status ``app`` answers to one request, by the app's own WSGI call (the test client
+    would read the Host header itself, and a hostile Host is one of the shapes sent)."""
+    from werkzeug.test import EnvironBuilder
+
+    path, _, query = url.partition("?")
+    environ = EnvironBuilder(path=path, query_string=query, method=method, headers=headers,
+                             data=body).get_environ()
+    status = []
+    answer = app(environ, lambda s, h, exc_info=None: status.append(s))
+    try:
+        for _ in answer:
+            pass
+    finally:
+        getattr(answer, "close", lambda: None)()
+    return int(status[0].split()[0])
