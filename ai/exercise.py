@@ -76,16 +76,11 @@ def solve(game: ExerciseTree, algorithm: str = "alphabeta", *, window="infinite"
 
 # -- the exercise: what it asks, and the marks -----------------------------------------------
 
-@dataclass(frozen=True)
-class Question:
-    """One thing the exercise asks: a node's value, its alpha or beta on entry (alpha-beta),
-    or that a branch is pruned. ``key`` names it in the answer form ("v.2", "a.R", "b.2.1",
-    "p.2.2")."""
+class _Asked:
+    """What a question and its mark share: the node's name and the answer form's key."""
 
     path: tuple
-    what: str                 # "value", "alpha", "beta", "pruned"
-    answer: object            # the number expected (the value alpha-beta returned), or True
-    accepted: frozenset = frozenset()   # every number accepted (a value: minimax's too)
+    what: str
 
     @property
     def name(self) -> str:
@@ -94,6 +89,18 @@ class Question:
     @property
     def key(self) -> str:
         return f"{KEY_OF[self.what]}.{self.name}"
+
+
+@dataclass(frozen=True)
+class Question(_Asked):
+    """One thing the exercise asks: a node's value, its alpha or beta on entry (alpha-beta),
+    or that a branch is pruned. ``key`` names it in the answer form ("v.2", "a.R", "b.2.1",
+    "p.2.2")."""
+
+    path: tuple
+    what: str                 # "value", "alpha", "beta", "pruned"
+    answer: object            # the number expected (the value alpha-beta returned), or True
+    accepted: frozenset = frozenset()   # every number accepted (a value: minimax's too)
 
 
 KEY_OF = {"value": "v", "alpha": "a", "beta": "b", "pruned": "p"}
@@ -135,7 +142,7 @@ class Answer:
 
 
 @dataclass
-class Mark:
+class Mark(_Asked):
     """The mark of one question (or of a tick on a node that is explored): "right", "wrong",
     "missing" (not answered yet) or "typo" (not a number); ``note`` says why, without the
     answer at a first wrong try, with it (``revealed``) at a second."""
@@ -145,14 +152,6 @@ class Mark:
     state: str
     note: GameError | None = None
     revealed: bool = False
-
-    @property
-    def name(self) -> str:
-        return name(self.path)
-
-    @property
-    def key(self) -> str:
-        return f"{KEY_OF[self.what]}.{self.name}"
 
     @property
     def ok(self) -> bool:
