@@ -102,18 +102,16 @@ class GuardedSocket:
         return data
 
     def sendall(self, data, *flags):
-        self._sock.settimeout(SEND_SECONDS)
-        try:
-            return self._sock.sendall(data, *flags)
-        except TimeoutError:
-            raise BrokenPipeError(errno.EPIPE, "the client does not read its answer") from None
-        finally:
-            self._sock.settimeout(None)
+        return self._bounded(self._sock.sendall, data, flags)
 
     def send(self, data, *flags):
+        return self._bounded(self._sock.send, data, flags)
+
+    def _bounded(self, write, data, flags):
+        """One write, within ``SEND_SECONDS``: a client that does not read its answer is cut."""
         self._sock.settimeout(SEND_SECONDS)
         try:
-            return self._sock.send(data, *flags)
+            return write(data, *flags)
         except TimeoutError:
             raise BrokenPipeError(errno.EPIPE, "the client does not read its answer") from None
         finally:
