@@ -14,52 +14,23 @@ Run it with ``scripts/screenshots`` (which sets up the test tools first).
 """
 from __future__ import annotations
 
-import os
 import shutil
-import socket
-import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
 from playwright.sync_api import expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+# the app under gunicorn and Chromium as the browser tests start them
+from tests.conftest import (CHROMIUM, CHROMIUM_ARGS, _free_port, class_env,  # noqa: E402
+                            start_gunicorn, stop_gunicorn)
+
 OUT = ROOT / "docs" / "img"
-CHROMIUM = "/usr/bin/chromium"
 LAPTOP = {"width": 1366, "height": 768}
 PROJECTOR = {"width": 1920, "height": 1080}
 PHONE = {"width": 390, "height": 844}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def serve(state_dir: str) -> tuple[subprocess.Popen, str]:
-    port = free_port()
-    env = {**os.environ, "CLASS_DB": os.path.join(state_dir, "classes.sqlite3"),
-           "MINIMAX_SOLVED_DB": os.path.join(state_dir, "solved.sqlite3")}
-    env.pop("REDIS_URL", None)
-    proc = subprocess.Popen(
-        [str(Path(sys.executable).with_name("gunicorn")), "--config", "gunicorn.conf.py",
-         "--bind", f"127.0.0.1:{port}", "--workers", "2", "app:create_app()"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(600):
-        try:
-            urllib.request.urlopen(base + "/", timeout=1)
-            return proc, base
-        except OSError:
-            if proc.poll() is not None:
-                break
-            time.sleep(0.1)
-    proc.kill()
-    sys.exit("screenshots: the app did not start (try scripts/serve to see why)")
 
 
 def shoot(browser, base: str) -> None:
@@ -110,23 +81,18 @@ def shoot(browser, base: str) -> None:
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     state_dir = tempfile.mkdtemp(prefix="minimax-lab-shots-")
-    proc, base = serve(state_dir)
+    port = _free_port()
+    proc = start_gunicorn(port, class_env(state_dir), log_name="screenshots.log")
+    base = f"http://127.0.0.1:{port}"
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(
                 executable_path=CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium"),
-                args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                      "--disable-background-networking", "--disable-component-update",
-                      "--disable-sync", "--no-first-run", "--disable-quic"])
+                args=CHROMIUM_ARGS)
             shoot(browser, base)
             browser.close()
     finally:
-        proc.terminate()
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:     # live streams hold a graceful stop
-            proc.kill()
-            proc.wait()
+        stop_gunicorn(proc)
         shutil.rmtree(state_dir, ignore_errors=True)
     for png in sorted(OUT.glob("*.png")):
         print(f"screenshots: {png.relative_to(ROOT)}")

@@ -19,6 +19,10 @@ from app import create_app
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# Headless on a machine with no network: no sandbox (root in CI), no background connections
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run", "--disable-quic"]
 # The table of solved positions of a test run is its own, not the checkout's instance folder
 # (the live server inherits this too): tests see what the solver finds, not an earlier run.
 os.environ.setdefault("MINIMAX_SOLVED_DB", os.path.join(tempfile.mkdtemp(prefix="minimax-solved-"),
@@ -172,9 +176,7 @@ def browser():
     with sync_playwright() as p:
         b = p.chromium.launch(
             executable_path=CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium"),
-            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                  "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--no-first-run", "--disable-quic"])
+            args=CHROMIUM_ARGS)
         yield b
         b.close()
 
