@@ -578,6 +578,17 @@ def stream(state: ClassState, render, *, follower: str | None, kinds=None) -> Re
         with app.request_context(environ):
             return render(current, came)
 
+    left = []
+
+    def leave():
+        """The slot given back and the follower gone, once: when the stream ends, or when the
+        server closes a response whose stream never started (a HEAD, a client gone at once:
+        the generator's own clean-up then never runs)."""
+        if not left:
+            left.append(True)
+            the_hub.unsubscribe(sub)
+            quietly(the_store.follower_gone, code, follower)
+
     def events():
         nonlocal current
         try:
@@ -603,17 +614,10 @@ def stream(state: ClassState, render, *, follower: str | None, kinds=None) -> Re
             # event source comes back after ``retry``, to a 503 until the store answers
             return
         finally:
-            the_hub.unsubscribe(sub)
-            quietly(the_store.follower_gone, code, follower)
+            leave()
 
     response = _event_stream_response(events())
-    # the slot is given back when the server closes the response, even if the stream never
-    # started (a HEAD, a client gone at once: the generator's own clean-up then never runs)
-    def closed():
-        the_hub.unsubscribe(sub)
-        quietly(the_store.follower_gone, code, follower)
-
-    response.call_on_close(closed)
+    response.call_on_close(leave)
     return response
 
 
