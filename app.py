@@ -15,7 +15,7 @@ from __future__ import annotations
 from flask import Flask
 from werkzeug.routing import BaseConverter, ValidationError
 
-from web import (admission, classroom, course, editor, hints, i18n, inspector, lab, lesson, pages,
+from web import (admission, class_activities, classroom, course, editor, hints, i18n, inspector, lab, lesson, pages,
                  play, projector, security, table_page, templating)
 from web.games import GAMES
 
@@ -53,6 +53,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(lab.bp)       # before play: /tree is the lab, not a game
     app.register_blueprint(play.bp)
     classroom.init_app(app)              # class mode: /class/..., /c/<code>
+    class_activities.init_app(app)       # what the class answers: questions, exercises
     hints.init_app(app)                  # /<game>/hints, the solved table, the solver warmed up
     admission.init_app(app)
     security.init_app(app)

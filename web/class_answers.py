@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from .class_store import MAX_BALLOTS, RedisStore, SqliteStore, StoreError, Vote
 
-MAX_ANSWER_TEXT = 4000        # characters of one stored answer (an exercise's form, encoded)
+MAX_ANSWER_TEXT = 16000       # characters of one stored answer (an exercise's form, encoded)
 MAX_HISTORY = 200             # activities kept per class (a lesson has a few dozen)
 
 
@@ -76,9 +76,11 @@ class Answers:
         raise NotImplementedError
 
     def change(self, code: str, seq: int, *, open: bool | None = None,
-               revealed: bool | None = None, data: dict | None = None) -> Activity | None:
+               revealed: bool | None = None, data: dict | None = None,
+               event: str = "vote") -> Activity | None:
         """Close, reopen or reveal the activity ``seq``, or add to its data (merged), if it
-        is still the current one; returns the current activity."""
+        is still the current one; returns the current activity. ``event``: "tally" for a
+        change only the teacher's page shows (a phone's form is not drawn again)."""
         raise NotImplementedError
 
     def answer(self, code: str, seq: int, voter: str, text: str, *,
@@ -189,7 +191,7 @@ class SqliteAnswers(Answers):
             return made
         return self._write(start)
 
-    def change(self, code, seq, *, open=None, revealed=None, data=None):
+    def change(self, code, seq, *, open=None, revealed=None, data=None, event="vote"):
         def change(db):
             state = self.store._row(db, code)
             now = self._current(db, code)
@@ -201,7 +203,7 @@ class SqliteAnswers(Answers):
             if new != now:
                 db.execute("UPDATE activities SET body = ? WHERE code = ? AND seq = ?",
                            (new.as_json(), code, seq))
-                self._bump(db, code, "vote")
+                self._bump(db, code, event)
             return new
         return self._write(change)
 
@@ -313,7 +315,7 @@ class RedisAnswers(Answers):
         found = [Activity.from_json(body) for body in acts.values()]
         return sorted((a for a in found if a is not None), key=lambda a: a.seq)
 
-    def _edit(self, code, make):
+    def _edit(self, code, make, event="vote"):
         """``make(state, current)`` -> (activity to write, or None; value to return), under
         WATCH of the class and its activities: all written in one MULTI/EXEC, or retried."""
         import redis
@@ -338,7 +340,7 @@ class RedisAnswers(Answers):
                     pipe.expire(keys[2], self._seconds)
                     pipe.hset(keys[0], "expires", expires)
                     pipe.expire(keys[0], self._seconds)
-                    pipe.publish(f"{self.store.prefix}events:{code}", "vote")
+                    pipe.publish(f"{self.store.prefix}events:{code}", event)
                     pipe.execute()
                     return result
                 except redis.WatchError:
@@ -359,7 +361,7 @@ class RedisAnswers(Answers):
                 self.redis.hdel(self._k(code, "acts"), str(made.seq - MAX_HISTORY))
         return made
 
-    def change(self, code, seq, *, open=None, revealed=None, data=None):
+    def change(self, code, seq, *, open=None, revealed=None, data=None, event="vote"):
         def make(state, now):
             if state is None or state.closed or now is None or now.seq != seq:
                 return None, now
@@ -367,7 +369,7 @@ class RedisAnswers(Answers):
                            now.open if open is None else open,
                            now.revealed if revealed is None else revealed)
             return ([new] if new != now else None), new
-        return self._edit(code, make)
+        return self._edit(code, make, event)
 
     def answer(self, code, seq, voter, text, *, again=False):
         text = text[:MAX_ANSWER_TEXT]
