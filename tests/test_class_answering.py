@@ -190,3 +190,56 @@ def test_a_class_exercise_marks_each_phone_and_the_dashboard_and_csv_follow(app)
     # after the class: the CSV is still there for its teacher
     bar(teacher, code, "end")
     assert teacher.get(f"/class/{code}/exercise.csv?per=student").status_code == 200
+
+
+def replay_questions(app, link):
+    """Every step of the replay ``link`` shows, with the questions it can ask."""
+    from urllib.parse import parse_qsl, urlsplit
+    from werkzeug.datastructures import MultiDict
+    from web.class_questions import questions_at
+    from web.class_view import stored_game
+    from web.panel import tree_panel
+
+    query = urlsplit(link).query
+    with app.test_request_context(link):
+        g = stored_game("nim", query)
+        args = MultiDict(parse_qsl(query))
+        panel = tree_panel(g, args)
+        out = []
+        for step in range(len(panel.result.tree.events) + 1):
+            panel.go_to_step(step)
+            out.append((step, questions_at(panel)))
+        return panel.result.tree, out
+
+
+def test_each_question_is_answered_by_the_step_it_plays(app):
+    # Nim 6 (take 1 to 3), alpha-beta to depth 3: the course's game, a tree with cut-offs
+    tree, steps = replay_questions(
+        app, "/nim?n=6&k=3&mode=human-human&algo=alphabeta&depth=3&level=custom&tree=1&step=0")
+    seen = {"window": 0, "value": 0, "move": 0, "yes": 0, "no": 0}
+    for step, found in steps:
+        for kind, q in found.items():
+            if q is None or isinstance(q, int):
+                assert q is None or q > step            # "step on to ...": a step ahead
+                continue
+            e = tree.events[q.then - 1]
+            if kind == "window":
+                assert e[0] in ("enter", "update")
+                assert q.answer == number_text(e[2] if q.what == "alpha" else e[3])
+            elif kind == "value":
+                assert e[0] in ("leaf", "exit", "table") and q.answer == number_text(e[2])
+            elif kind == "move":
+                assert e[0] == "enter" and q.answer == str(tree.nodes[e[1]].move)
+                assert q.answer in q.choices and len(q.choices) >= 2
+            else:
+                nxt = tree.events[q.then - 1] if q.answer == "yes" else tree.events[q.then]
+                assert (nxt[0] == "cut") == (q.answer == "yes")
+                seen[q.answer] += 1
+                continue
+            seen[kind] += 1
+    assert all(seen.values()), seen          # every kind asked, cut-offs both ways
+
+
+def number_text(v):
+    from web.class_questions import number_text as nt
+    return nt(v)
