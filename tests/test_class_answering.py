@@ -243,3 +243,34 @@ def test_each_question_is_answered_by_the_step_it_plays(app):
 def number_text(v):
     from web.class_questions import number_text as nt
     return nt(v)
+
+
+def test_a_lesson_plan_link_opens_a_class_whose_bar_runs_its_items(app):
+    plan = ("vote /nim?n=5&k=3&mode=human-human\n"
+            "ask-move /nim?n=5&k=3&mode=human-human&algo=alphabeta&depth=2&level=custom"
+            "&tree=1&step=1\n"
+            "exercise /tree?ex=nim4&algo=minimax\n"
+            "jump /nowhere\n")
+    teacher = app.test_client()
+    page = teacher.get("/class/plan", query_string={"plan": plan})
+    assert page.status_code == 200
+    shown = text(page.get_data(as_text=True))
+    assert "3 items" in shown and "line 4" in shown            # the wrong line is named
+    started = teacher.post("/class/plan/start", data={"plan": plan})
+    assert started.status_code == 303
+    code = re.search(r"cls=([A-Z0-9]{6})", started.headers["Location"]).group(1)
+    board = text(teacher.get(started.headers["Location"]).get_data(as_text=True))
+    assert "Lesson plan: item 1 of 3" in board
+    go = teacher.post(f"/class/{code}/plan", data={"action": "go", "item": "0"}, headers=HX)
+    assert go.status_code == 204 and f"cls={code}" in go.headers["HX-Redirect"]
+    state = app.extensions["class_store"].get(code)
+    assert state.vote_open and state.round == 1                # item 1: its vote is open
+    teacher.post(f"/class/{code}/plan", data={"action": "go", "item": "1"}, headers=HX)
+    phone = student(app, code).get(f"/c/{code}").get_data(as_text=True)
+    assert "Which move does the search try next" in text(phone)  # item 2: its question
+    shown = text(bar(teacher, code, "plan", action="go", item="2"))
+    assert "Class exercise" in shown                             # item 3: the exercise
+    added = text(bar(teacher, code, "plan", action="add", verb="vote"))
+    assert "item 4 of 4" in added
+    assert student(app, code).post(f"/class/{code}/plan", data={"action": "clear"},
+                                   headers=HX).status_code == 403

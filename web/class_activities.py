@@ -25,9 +25,11 @@ import csv
 import io
 import json
 import time
+from urllib.parse import urlencode
 
 from flask import Blueprint, Flask, Response, redirect, render_template, request, url_for
 from jinja2_fragments.flask import render_block
+from werkzeug.datastructures import MultiDict
 
 from ai.messages import GameError, N_
 
@@ -35,10 +37,12 @@ from . import classroom as cls
 from .admission import Busy, admitted
 from .class_answers import MAX_ANSWER_TEXT, answers_of
 from .class_exercise import ExerciseView, answer_text, solved, source_of
+from .class_plan import (MAX_ITEMS, MAX_PLAN, VERBS, PlanItem, board_link, item_board,
+                         parse_plan, plan_json, plan_text, stored_plan)
 from .class_questions import (DISCUSS_TIMES, KINDS, ActivityView, board_questions,
                               exact_outcomes, read_answer)
 from .class_store import MAX_BALLOTS, StoreError, Vote
-from .class_view import ClassView, wants_projector
+from .class_view import ClassView, board_query, game_from_link, wants_projector
 from .exercise import COURSE_TREE_TITLES, parse_answer
 from .htmx import is_htmx
 from .i18n import tr
@@ -184,7 +188,6 @@ def exercise(code):
     q = a.current(state.code)
     if action == "start":
         params = source_of(request.form)
-        from urllib.parse import urlencode
         a.start(state.code, "exercise", {"lab": urlencode(params)})
     elif q is None or q.kind != "exercise":
         raise cls.ClassProblem(409, NO_QUESTION)
@@ -378,5 +381,102 @@ def exercise_of(av: ActivityView) -> ExerciseView | None:
 def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(class_activity=class_activity, class_exercise=exercise_of,
                                  DISCUSS_TIMES=DISCUSS_TIMES, now_ts=time.time,
-                                 COURSE_TREE_TITLES=COURSE_TREE_TITLES)
+                                 COURSE_TREE_TITLES=COURSE_TREE_TITLES, class_plan=plan_view)
     app.register_blueprint(bp)
+
+
+# -- the lesson plan (web.class_plan) ------------------------------------------------------------
+
+@bp.get("/class/plan")
+def plan_page():
+    """The plan's page: its lines checked, the link that opens it again, a class started
+    with it."""
+    text = request.args.get("plan", "")
+    error = None
+    try:
+        items, wrong = parse_plan(text)
+    except BadRequest as err:
+        items, wrong, error = [], [], tr(err)
+    status = 400 if error else 200
+    page = render_template("class_plan.html", text=text[:MAX_PLAN], items=items, wrong=wrong,
+                           error=error, link=url_for(".plan_page", plan=plan_text(items),
+                                                     _external=True) if items else None,
+                           verbs=VERBS)
+    return Response(page, status, mimetype="text/html")
+
+
+@bp.post("/class/plan/start")
+def plan_start():
+    """A class whose board is the plan's first position, the plan in its bar."""
+    if not cls.same_site():
+        raise cls.ClassProblem(403, cls.TEACHER_ONLY)
+    items, wrong = parse_plan(request.form.get("plan", ""))
+    if not items:
+        raise BadRequest("the plan has no item this app can read", "plan")
+    cls.limited("classes", cls.NEW_CLASSES)
+    first = next((i for i in items if i.verb != "exercise"), None)
+    spec, g, args = game_from_link(first.link if first else "/nim")
+    made = cls.store().create(spec.name, board_query(g, args))
+    if made is None:
+        raise cls.Refused(503, 60, cls.SERVER_FULL, num=cls.store().max_classes)
+    state, secret = made
+    answers().set_setting(state.code, "plan", plan_json(items, 0))
+    return cls.as_teacher(state, secret)
+
+
+@bp.post("/class/<code>/plan")
+def plan_action(code):
+    """The plan in class: ``go`` to item ``item`` (its position on the board, its vote, its
+    question or its exercise opened), ``add`` the board as a ``verb`` item, ``clear``."""
+    state = cls.teacher_class(code)
+    a = answers()
+    items, next_ = stored_plan(a.settings(state.code))
+    action = request.form.get("action", "")
+    if action == "add":
+        verb = request.form.get("verb", "")
+        if verb not in VERBS or verb == "exercise":
+            raise BadRequest("unknown action: %(action)s", action=verb[:20])
+        if len(items) >= MAX_ITEMS:
+            raise BadRequest("a plan of at most %(most)s items, please", "plan", most=MAX_ITEMS)
+        items.append(PlanItem(verb, board_link(state.game, state.query)))
+        a.set_setting(state.code, "plan", plan_json(items, next_))
+        return cls.bar_answer(state)
+    if action == "clear":
+        a.set_setting(state.code, "plan", plan_json([], 0))
+        return cls.bar_answer(state)
+    if action != "go":
+        raise BadRequest("unknown action: %(action)s", action=action[:20])
+    try:
+        k = int(request.form.get("item", ""))
+        item = items[k]
+    except (ValueError, IndexError):
+        raise BadRequest("no such item in the plan") from None
+    if item.verb == "exercise":
+        a.start(state.code, "exercise",
+                {"lab": urlencode(source_of(MultiDict({"source": "link", "link": item.link})))})
+    else:
+        spec, g, args, query = item_board(item)
+        state = cls.store().set_board(state.code, spec.name, query) or state
+        if item.verb == "vote":
+            view = ClassView(state, cls.store(), teacher=True)
+            if view.can_open_vote:
+                state = cls.store().open_vote(state.code) or state
+        elif item.question:
+            asked = (board_questions(state) or {}).get(item.question)
+            if hasattr(asked, "data"):
+                a.start(state.code, "predict", {**asked.data, "step": query_step(state.query)})
+    a.set_setting(state.code, "plan", plan_json(items, k + 1))
+    if item.verb == "exercise" or not is_htmx():
+        return cls.bar_answer(cls.store().get(state.code) or state) if is_htmx() else \
+            redirect(cls.teacher_page_url(state), 303)
+    response = Response(status=204)
+    response.headers["HX-Redirect"] = cls.teacher_page_url(state)   # the board, its page
+    return response
+
+
+def plan_view(av: ActivityView) -> dict:
+    """The plan as the bar shows it: its items, the next one, the link that opens it."""
+    items, next_ = stored_plan(av.settings)
+    return {"items": items, "next": next_, "verbs": VERBS,
+            "link": url_for("class_answers.plan_page", plan=plan_text(items), _external=True,
+                            lang=None, proj=None) if items else None}
