@@ -14,7 +14,7 @@ from ai.games.connect4.position import columns_of
 from ai.levels import LEVELS, Level
 from ai.perfect import ALGORITHM as PERFECT_ALGORITHM
 from ai.course.scores import SearchResult
-from ai.teach.table_view import key_text, zobrist_step
+from ai.teach.table_view import key_text
 from ai.teach.tree_view import (at_step, caption_counts, counts_at, finished_search, node_at,
                           path_of, spine, subtree_sizes, unfold)
 
@@ -308,14 +308,14 @@ class TreePanel:
                               now, self.result.stats.depth or None, self._zobrist(node))
 
     def _zobrist(self, node):
-        """Entering a Connect-4 node of a search with the table: how its move changed the
-        position's key (None otherwise)."""
-        if (self.event[0] != "enter" or node.parent is None
-                or not isinstance(self.g.rules, Connect4)
+        """Entering a node of a search with the table, in a game with Zobrist keys (its rules'
+        ``key_step``): how its move changed the position's key (None otherwise)."""
+        key_step = getattr(self.g.rules, "key_step", None)
+        if (key_step is None or self.event[0] != "enter" or node.parent is None
                 or self.g.settings.algorithm not in TABLE_ALGORITHMS):
             return None
         *before, move = path_of(self.result.tree, node)
-        return zobrist_step(self.g.rules, self.state_at(before), move)
+        return key_step(self.state_at(before), move)
 
     def state_at(self, path):
         """The position at the node ``path`` (moves from the searched position)."""
@@ -325,9 +325,10 @@ class TreePanel:
         return state
 
     def key_text(self, key: int) -> str:
-        """A table key as the page writes it: Connect-4's 64-bit Zobrist keys in hexadecimal
-        (16 digits, in groups of 4), other games' small keys in decimal."""
-        if isinstance(self.g.rules, Connect4):
+        """A table key as the page writes it: 64-bit Zobrist keys (a game whose rules have a
+        ``key_step``) in hexadecimal, 16 digits in groups of 4; other games' small keys in
+        decimal."""
+        if hasattr(self.g.rules, "key_step"):
             return key_text(key)
         return num(key) if isinstance(key, int) else str(key)
 
