@@ -164,7 +164,7 @@ def test_a_class_exercise_marks_each_phone_and_the_dashboard_and_csv_follow(app)
     assert "v.R" in fields
     # the course's Nim tree N = 4: J0 (max) wins from 4 (+1)
     from web.class_exercise import solved
-    from ai.exercise import questions
+    from ai.teach.exercise import questions
     lab = solved("ex=nim4&algo=minimax")
     right = {q.key: str(int(q.answer)) for q in questions(lab["solved"])}
     ok = a.post(f"/c/{code}/exercise", data={"seq": seq, **right}, headers=HX)

@@ -44,6 +44,7 @@ from .class_questions import (DISCUSS_TIMES, KINDS, ActivityView, board_question
 from .class_store import MAX_BALLOTS, StoreError, Vote
 from .class_view import ClassView, board_query, game_from_link, wants_projector
 from .exercise import COURSE_TREE_TITLES, parse_answer
+from .games import GAMES
 from .htmx import is_htmx
 from .i18n import tr
 from .panel import ai_move
@@ -347,7 +348,7 @@ def exercise_answer(code):
     act = the_activity(state, "exercise")
     lab = solved(act.data["lab"])
     answer_ = parse_answer(request.form, lab["max_score"])
-    from ai.exercise import check
+    from ai.teach.exercise import check
     try:
         check(lab["solved"], answer_)
     except (GameError, ValueError) as err:
@@ -415,7 +416,7 @@ def plan_start():
         raise BadRequest("the plan has no item this app can read", "plan")
     cls.limited("classes", cls.NEW_CLASSES)
     first = next((i for i in items if i.verb != "exercise"), None)
-    spec, g, args = game_from_link(first.link if first else "/nim")
+    spec, g, args = game_from_link(first.link if first else "/" + next(iter(GAMES)))
     made = cls.store().create(spec.name, board_query(g, args))
     if made is None:
         raise cls.Refused(503, 60, cls.SERVER_FULL, num=cls.store().max_classes)

@@ -18,8 +18,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
-from ai.exercise import Answer, check, fmt, questions
-from ai.exercise_tree import RANDOM_DEPTHS
+from ai.teach.exercise import Answer, check, fmt, questions
+from ai.teach.exercise_tree import RANDOM_DEPTHS
 
 from .exercise import COURSE_TREE_TITLES, LAB_PARAMS, LabPanel, new_seed, parse_answer, parse_lab
 from .params import BadRequest

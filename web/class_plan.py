@@ -1,8 +1,8 @@
 """A lesson plan: positions and questions prepared before the lesson, one a line, in a link
 that opens it (``/class/plan?plan=...``). Each line is what to do and where:
 
-    vote /connect4?moves=4433                      a vote (peer instruction) on that position
-    ask-move /nim?n=6&tree=1&step=3                a question on the next step of that replay
+    vote /<game>?moves=...                         a vote (peer instruction) on that position
+    ask-move /<game>?...&tree=1&step=3             a question on the next step of that replay
     ask-window|ask-cut|ask-value <link>            (α, a cut-off, a node's value)
     exercise /tree?ex=nim5&algo=alphabeta          a class exercise on the lab's tree
 

@@ -112,7 +112,7 @@ def questions_at(panel) -> dict[str, Asked | int | None]:
 
 
 def _name(panel, node_id):
-    from ai.tree_view import path_of
+    from ai.teach.tree_view import path_of
     node = panel.result.tree.nodes[node_id]
     return node, panel.path_text(path_of(panel.result.tree, node))
 
