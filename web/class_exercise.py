@@ -46,7 +46,7 @@ def source_of(form) -> dict:
         except ValueError:
             parts = None
         if parts is None or not parts.path.rstrip("/").endswith("/tree"):
-            raise BadRequest("not a link of the exercise lab (/tree?…): %(link)s", "link",
+            raise BadRequest("not a link of the exercise lab: %(link)s", "link",
                              link=link[:60])
         params = {k: v for k, v in parse_qsl(parts.query) if k in KEPT}
         if not params.get("t") and not params.get("ex") and not params.get("seed"):
