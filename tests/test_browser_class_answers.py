@@ -75,28 +75,32 @@ def test_a_peer_instruction_round_hides_counts_then_shows_both_votes(
 
 def test_a_question_on_the_next_step_in_french(contexts, live_server, artifacts):  # noqa: F811
     teacher = contexts(PROJECTOR, locale="fr-FR")
-    link = ("/nim?lang=fr&n=5&k=3&mode=human-human&algo=alphabeta&depth=2&level=custom"
-            "&tree=1&step=1")
+    link = "/nim?lang=fr&n=5&k=3&mode=human-human&algo=alphabeta&depth=2&level=custom&tree=1"
     code = start_class(teacher, live_server + link)
     students = phones(contexts, 2, locale="fr-FR")
     for s in students:
         join(s, live_server, code)
-    teacher.get_by_role("button", name="Quel coup la recherche essaie-t-elle ensuite ?").click()
+    teacher.keyboard.press(" ")                 # step by step: before the search, then
+    expect(teacher).to_have_url(re.compile(r"step=0"))
+    teacher.keyboard.press(" ")                 # the root entered
+    expect(teacher).to_have_url(re.compile(r"step=1"))
+    expect(teacher.locator(".ask-menu")).to_be_visible()
+    teacher.get_by_role("button", name="Quel coup la recherche essaie-t-elle ensuite\u202f?").click()
     expect(teacher.locator(".class-question .vote-title")).to_contain_text(
-        "Quel coup la recherche essaie-t-elle ensuite au sommet max racine ?")
+        "Quel coup la recherche essaie-t-elle ensuite au sommet max racine\u202f?")
     for s, take in zip(students, "12"):
         expect(s.locator(".question-student button[name=choice]")).to_have_count(3)
         s.locator(f'.question-student button[value="{take}"]').click()
-        expect(s.locator("#class-vote")).to_contain_text(f"Votre réponse : {take}.")
+        expect(s.locator("#class-vote")).to_contain_text(f"Votre réponse\u202f: {take}.")
     expect(teacher.locator(".answered-count")).to_have_text("2 sur 2 ont répondu")
     students[0].screenshot(path=str(artifacts / "answer-phone-question-fr.png"))
     teacher.keyboard.press("r")
     expect(teacher.locator(".question-chart text.n")).to_have_text(["1", "1", "0"])
-    expect(teacher.locator(".right-answer")).to_contain_text("Bonne réponse : 1")
+    expect(teacher.locator(".right-answer")).to_contain_text("Bonne réponse\u202f: 1")
     expect(students[0].locator("#class-vote")).to_contain_text("Vous aviez raison.")
     expect(students[1].locator("#class-vote")).to_contain_text("Vous avez répondu 2.")
     teacher.screenshot(path=str(artifacts / "answer-projector-question-fr.png"))
-    teacher.get_by_role("link", name="Jouer l'étape →").click()
+    teacher.get_by_role("link", name="Jouer l’étape →").click()
     expect(teacher).to_have_url(re.compile(r"step=2"))
     for s in students:                  # the step plays on the phones' boards too
         expect(s.locator("#class-board")).to_contain_text("étape 2")
@@ -111,8 +115,8 @@ def test_a_class_exercise_with_its_dashboard_and_csv(contexts, live_server, arti
     b.locator("input[name=name]").fill("Zoé")
     b.get_by_role("button", name="Save").click()
     teacher.locator(".exercise-start summary").click()
-    teacher.locator("select[name=source]").select_option("ex:nim4")
-    teacher.locator("select[name=algo]").select_option("minimax")
+    teacher.locator(".exercise-start select[name=source]").select_option("ex:nim4")
+    teacher.locator(".exercise-start select[name=algo]").select_option("minimax")
     teacher.get_by_role("button", name="Send to the class").click()
     expect(teacher.locator(".class-exercise-dashboard")).to_contain_text("0 of 2 finished")
     for s in (a, b):
