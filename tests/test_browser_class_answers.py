@@ -137,7 +137,7 @@ def test_a_class_exercise_with_its_dashboard_and_csv(contexts, live_server, arti
     b.get_by_role("button", name="Check my answer").click()
     expect(b.locator(".exercise-student .verdict")).to_contain_text("right so far")
     expect(teacher.locator(".class-exercise-dashboard .answered-count")).to_have_text(
-        "1 of 2 finished")
+        "1 of 2 finished · 2 answers sent")
     expect(teacher.locator(".share-caption")).to_contain_text("missed most: R (50 %)")
     teacher.locator(".node-shares li.worst button").click()
     expect(teacher.locator(".node-detail")).to_contain_text("Node R: the first answers given")
@@ -145,7 +145,7 @@ def test_a_class_exercise_with_its_dashboard_and_csv(contexts, live_server, arti
     teacher.screenshot(path=str(artifacts / "answer-projector-exercise.png"))
     with teacher.expect_download() as got:
         teacher.get_by_role("link", name="CSV per student").click()
-    rows = list(csv.DictReader(io.StringIO(
-        open(got.value.path(), encoding="utf-8-sig").read())))
+    with open(got.value.path(), encoding="utf-8-sig") as f:
+        rows = list(csv.DictReader(io.StringIO(f.read())))
     assert [(r["student"], r["nickname"], r["finished"]) for r in rows] == [
         ("S01", "", "yes"), ("S02", "Zoé", "no")]
