@@ -46,8 +46,8 @@ def test_the_expert_level_whose_move_depends_on_the_clock_is_searched_every_time
     # solved positions, in far less than the 1 ms allowance)
     import web.panel
     calls = []
-    real = web.panel.run_search
-    monkeypatch.setattr(web.panel, "run_search", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = web.ai_move.run_search
+    monkeypatch.setattr(web.ai_move, "run_search", lambda *a, **k: calls.append(1) or real(*a, **k))
     client = create_app({"TESTING": True}).test_client()
     client.get("/connect4")
     url = "/connect4/ai?moves=4&mode=human-ai&level=expert"
