@@ -4,7 +4,7 @@ render a page or one block of it. ``app.create_app`` puts the pieces together:
 - ``params``: the value readers: every parameter of a link read and checked (``BadRequest``);
 - ``game_link``: the URL is the game: ``Settings`` and ``GameLink`` (one position of a game);
 - ``games``: the table of games (rules, URL parameters, move parameter, templates, words);
-  each game's own pages and hooks in its package (``web.connect4``, ``web.nim``);
+  each game's own pages and hooks in its package (``web/<game>/``, ``GameSpec.web``);
 - ``ai_move``: the AI's move (the one search a request makes); ``tree_panel``: the tree
   panel behind it;
 - ``exercise``: the lab's typed tree and the student's answer;

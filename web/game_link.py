@@ -49,7 +49,7 @@ class Settings:
     projector: bool = False        # projector mode: big type, high contrast, tree beside
     notation: str = "plies"        # values: W3/L3 (won/lost in 3 plies) or the course's ±maxScore
     class_code: str = ""           # class mode: this page is the board of that class
-    hints: bool = False            # the game's exact outcomes beside the board (web.connect4.hints)
+    hints: bool = False            # the game's exact outcomes beside the board (a game's own page)
     players: str = ""              # how the players are named (PLAYER_NAMES); "": the game's way
     board: tuple = ()              # the game's own parameters: (("width", 7), ("height", 6))
 
@@ -285,7 +285,7 @@ def parse_game(spec: GameSpec, args) -> GameLink:
         raise BadRequest("%(field)s: %(err)s", "moves", field=label("moves"), err=err) from None
     prepare = spec.hook("prepare")
     if prepare is not None:
-        prepare(rules)                  # Nim: the course's estimate is written M − r/n
+        prepare(rules)                  # e.g. the course's estimate written M − r/n
     states = [rules.initial_state()]
     for i, move in enumerate(moves, 1):
         try:

@@ -109,7 +109,7 @@ def this_page(**changes) -> str:
     args = {k: v for k, v in request.args.to_dict().items()
             if k != "endpoint" and not k.startswith("_")}
     args.update(changes)
-    # the path's own values win over a query parameter of the same name (/connect4?game=x,
+    # the path's own values win over a query parameter of the same name (/<game>?game=x,
     # /c/K7PQMX?code=x), which otherwise made every such page a 500
     values = {**args, **(request.view_args or {})}
     return url_for(request.endpoint or "pages.home", **values)

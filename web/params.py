@@ -22,7 +22,7 @@ from .i18n import NOTATIONS
 WINDOWS = ("infinite", "course")
 
 # How the page labels each parameter, for messages ("Depth: at most 8 for minimax"); a game's
-# own pages add theirs (web.connect4).
+# own pages add theirs (web/<game>/).
 LABELS = {
     "mode": _l("Who plays"), "level": _l("Level"), "algo": _l("Algorithm"),
     "depth": _l("Depth"), "time": _l("Time budget (ms)"), "heur": _l("Heuristic"),
@@ -139,7 +139,7 @@ DEFAULT_NOTATION = "plies"
 
 def read_notation(args) -> str:
     """How values are written (``notation=``): "plies", W3/L3 (won or lost in 3 plies), or
-    "course", the course's ±maxScore (+M/−M, the Nim estimate as M − 3/5). The one reader
+    "course", the course's ±maxScore (+M/−M, the course's estimate as M − 3/5). The one reader
     of the setting: a game page's settings (``parse_settings``) and every other page
     (``current_notation``) ask it."""
     return read_choice(args, "notation", DEFAULT_NOTATION, NOTATIONS)

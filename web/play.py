@@ -37,8 +37,8 @@ bp = Blueprint("play", __name__)
 
 
 def game_extras(g: GameLink, panel) -> dict:
-    """What the game's own page adds (its hook ``page_context``: Connect-4's truth beside
-    the search), or nothing."""
+    """What the game's own page adds (its hook ``page_context``: the truth beside the
+    search, where the game has an exact solver), or nothing."""
     extras = g.spec.hook("page_context")
     return extras(g, panel) if extras is not None else {}
 
@@ -185,8 +185,7 @@ def compare(game: GameSpec):
         g.rules, g.state, depth,
         make_heuristic(g.rules, g.settings.heuristic or None, alpha=g.settings.alpha),
         window=g.settings.window), exact_run(g) if exact_run else None), heavy=True)
-    # the whole game tree from here, where the game counts it (seed 003's "plus de 250'000"
-    # for 20 matches)
+    # the whole game tree from here, where the game counts it (seed 003's "plus de 250'000")
     whole = game.whole_tree_size(g.rules, g.state) if game.whole_tree_size else None
     return render("compare.html", block="compare", g=g, runs=runs, per_depth=per_depth,
                   depth=depth, variants=variants_for(g.rules), exact=exact, whole=whole,

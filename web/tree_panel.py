@@ -124,15 +124,15 @@ class TreePanel:
     @property
     def labels_left(self) -> bool:
         """Whether the picture writes in each node what the game counts there
-        (``GameSpec.left``: Nim's matches left, in the course's notation, as seed 003 draws
+        (``GameSpec.left``, in the course's notation, as seed 003 draws
         it), its value beside it."""
         return self.g.settings.notation == "course" and self.g.spec.left is not None
 
     def node_name(self, node) -> str:
-        """A node named as the picture labels it. Drawn with what the game counts there (Nim
-        in the course's notation): "min 2 (after 3)", the number in the circle first;
-        otherwise by its path, the moves on its edges ("min 3", "max root"), followed by the
-        count in the game's words ("max 23 (0 matches left)")."""
+        """A node named as the picture labels it. Drawn with what the game counts there (in
+        the course's notation): "min 2 (after 3)", the number in the circle first; otherwise
+        by its path, the moves on its edges ("min 3", "max root"), followed by that count in
+        the game's words (``Words.left``: "max 23 (0 left)")."""
         path = path_of(self.result.tree, node)
         kind = gettext("max") if node.is_max else gettext("min")
         left = self.left_at(path)
@@ -169,7 +169,7 @@ class TreePanel:
 
     def _zobrist(self, node):
         """Entering a node of a search with the table: how its move changed the position's
-        key, when the game shows it (its hook ``zobrist_step``: Connect-4), else None."""
+        key, when the game shows it (its hook ``zobrist_step``), else None."""
         hook = self.g.spec.hook("zobrist_step")
         if self.event[0] != "enter" or node.parent is None or hook is None:
             return None
@@ -189,7 +189,7 @@ class TreePanel:
 
     def key_text(self, key: int) -> str:
         """A table key as the page writes it: the game's way (its hook ``key_text``:
-        Connect-4's 64-bit Zobrist keys in hexadecimal), else small keys in decimal."""
+        64-bit Zobrist keys in hexadecimal), else small keys in decimal."""
         hook = self.g.spec.hook("key_text")
         if hook is not None:
             return hook(key)
@@ -215,7 +215,7 @@ class TreePanel:
 
     def inspect_url(self, node) -> str | None:
         """A leaf scored by the heuristic: the game's page that opens the heuristic up on its
-        position (its hook ``inspect_url``: Connect-4's inspector), with this search's
+        position (its hook ``inspect_url``), with this search's
         heuristic, from the root player's side, as the tree's values are; else None."""
         hook = self.g.spec.hook("inspect_url")
         if hook is None or self.heuristic is None:
@@ -224,13 +224,10 @@ class TreePanel:
         return hook(self.g.rules, state, self.heuristic, root_player)
 
     def left_at(self, path) -> int | None:
-        """What the game counts at the node ``path`` (``GameSpec.left``: Nim's matches left,
-        which the course writes in its nodes, seed 003); None for other games."""
+        """What the game counts at the node ``path`` (``GameSpec.left``: what
+        the course writes in its nodes, seed 003); None for other games."""
         count = self.g.spec.left
         return None if count is None else count(self.state_at(path))
-
-    # the name _tree.html's drawing reads (web.tree_panel.left_at)
-    matches_left = left_at
 
     def url(self, action="show", path=None, step=None, **more):
         extra = dict(more)
