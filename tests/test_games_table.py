@@ -249,3 +249,9 @@ def test_the_shared_templates_and_script_name_no_game():
         if hits:
             found[str(path.relative_to(root))] = hits
     assert len(shared) > 30 and found == {}
+
+
+def test_the_settings_know_the_adjusted_heuristics_alpha_as_it_gives_it():
+    from ai.games.connect4.heuristic import AdjustedCells
+    from web.game_link import ADJUSTED, DEFAULT_ALPHA
+    assert (ADJUSTED, DEFAULT_ALPHA) == (AdjustedCells.name, AdjustedCells.DEFAULT_ALPHA)

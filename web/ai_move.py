@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ai import level_book
+from ai.course.scores import SearchResult
 from ai.levels import LEVELS, Level
 from ai.perfect import ALGORITHM as PERFECT_ALGORITHM
-from ai.scores import SearchResult
 
 from .admission import admitted
 from .game_link import GameLink, Settings
@@ -70,9 +69,8 @@ def ai_level(settings: Settings) -> Level:
     if settings.level in LEVELS:
         return LEVELS[settings.level]
     return Level("custom", settings.algorithm, settings.depth, settings.time_ms / 1000,
-                 {settings.game: settings.heuristic or None}, MAX_NODES, order=settings.order,
-                 window=settings.window, fast=False,
-                 heuristic_options={"alpha": settings.alpha})
+                 MAX_NODES, order=settings.order, window=settings.window, fast=False,
+                 heuristic=settings.heuristic or None, heuristic_options={"alpha": settings.alpha})
 
 
 def run_search(settings: Settings, rules, state, *, record=False, depth=None,
@@ -93,7 +91,8 @@ def searched(settings: Settings, rules, state, *, record=False, depth=None, focu
     """``run_search`` as a request asks for it. For the levels whose reply cannot depend on
     the clock (``Level.load_independent``), a search made before is not made again: this
     worker's recent searches (``web.recent``) and the level's book of first replies
-    (``ai.level_book``) give it at once, and its tree costs only the replay that records it.
+    (the rules' ``level_reply``: a game's book of them) give it at once, and its tree
+    costs only the replay that records it.
     Every search that runs goes through admission control (``web.admission``) in its lane."""
     level = ai_level(settings)
     if not level.load_independent or settings.level not in LEVELS:
@@ -107,7 +106,8 @@ def searched(settings: Settings, rules, state, *, record=False, depth=None, focu
         return kept
     known = recent("moves").get(key)
     if known is None and depth is None:
-        known = level_book.reply(level.name, rules, state)
+        stored = getattr(rules, "level_reply", None)
+        known = stored(level.name, state) if stored else None
     if known is not None and not record:
         recent("moves").put(key, known)
         return known
@@ -127,7 +127,7 @@ def searched(settings: Settings, rules, state, *, record=False, depth=None, focu
 def is_heavy(settings: Settings, record: bool = False) -> bool:
     """Whether a search may take long (the admission lanes of ``web.admission``): the expert
     level, or a deep custom search, recorded or not. A preset level up to "hard" is light
-    even with its tree: recorded around what the panel draws (``ai.record.Focus``), its
+    even with its tree: recorded around what the panel draws (``ai.course.record.Focus``), its
     replay costs about one more search (bench/tree_panel.py: p95 under 0.1 s at "hard")."""
     if settings.level == "expert":
         return True

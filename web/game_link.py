@@ -12,9 +12,9 @@ from dataclasses import dataclass, field, replace
 from flask import url_for
 from flask_babel import gettext
 
-from ai.heuristics import AdjustedCells, heuristics_for
+from ai.course.search import ALGORITHMS
+from ai.heuristics import heuristics_for
 from ai.levels import DEFAULT_LEVEL, LEVELS
-from ai.search import ALGORITHMS
 
 from .games import GAMES, GameSpec
 from .i18n import ALGORITHM_LABELS
@@ -25,6 +25,11 @@ MODES = ("human-ai", "ai-human", "human-human", "ai-ai")
 MAX_DEPTH = {"minimax": 8, "alphabeta": 12, "alphabeta-tt": 14, "iterative": 20}
 MAX_TIME_MS = 1000          # no search may run longer than this: ~1 s of CPU per request at most
 MAX_PARAM = 200             # longest accepted parameter value (moves included)
+# Seed 004's adjusted heuristic, whose α weighs the cell values: its name and default α, as
+# the heuristic gives them (a game's heuristic that takes an ``alpha`` setting; checked
+# against it by tests/test_games_table.py)
+ADJUSTED = "adjusted"
+DEFAULT_ALPHA = 0.2
 
 
 # -- the settings ------------------------------------------------------------------------------
@@ -40,7 +45,7 @@ class Settings:
     depth: int = 7
     time_ms: int = 250
     heuristic: str = ""
-    alpha: float = AdjustedCells.DEFAULT_ALPHA   # seed 004's adjusted heuristic: α x cell value
+    alpha: float = DEFAULT_ALPHA   # seed 004's adjusted heuristic: α x cell value
     window: str = "infinite"       # alpha-beta's first window: infinite or the course's ±maxScore
     order: str = "natural"         # children tried: the game's orders (GameSpec.orders)
     autoplay: bool = True          # AI vs AI: keep playing
@@ -95,7 +100,7 @@ class Settings:
         names = ["mode", "level"]
         if self.level == "custom":
             names += ["algorithm", "depth", "time_ms", "heuristic", "window", "order"]
-            if self.heuristic == AdjustedCells.name:
+            if self.heuristic == ADJUSTED:
                 names.append("alpha")
         for name in names:
             value = getattr(self, name)
@@ -134,7 +139,7 @@ def level_settings(spec: GameSpec, level: str) -> dict:
     preset = LEVELS[level]
     return dict(algorithm=preset.algorithm, depth=preset.depth,
                 time_ms=int(preset.time_limit * 1000),
-                heuristic=preset.heuristics.get(spec.name) or "", order=spec.orders[0])
+                heuristic=preset.heuristic_for(spec.rules) or "", order=spec.orders[0])
 
 
 def default_settings(spec: GameSpec) -> Settings:
@@ -169,7 +174,7 @@ def parse_settings(spec: GameSpec, args) -> Settings:
         values.update(algorithm=algorithm, depth=depth,
                       time_ms=read_int(args, "time", base["time_ms"], 10, MAX_TIME_MS),
                       heuristic=read_choice(args, "heur", base["heuristic"], heuristics),
-                      alpha=read_decimal(args, "alpha", AdjustedCells.DEFAULT_ALPHA, 0, 10),
+                      alpha=read_decimal(args, "alpha", DEFAULT_ALPHA, 0, 10),
                       window=read_choice(args, "window", "infinite", WINDOWS),
                       order=read_choice(args, "order", spec.orders[0], spec.orders))
     else:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from flask import Blueprint, copy_current_request_context, request
 
-from ai.exercise import Answer, check as check_answer
-from ai.exercise_tree import RANDOM_DEPTHS
-from ai.growth import growth
+from ai.teach.exercise import Answer, check as check_answer
+from ai.teach.exercise_tree import RANDOM_DEPTHS
+from ai.teach.growth import growth
 
 from .charts import growth_chart
 from .i18n import num

@@ -20,7 +20,7 @@ from dataclasses import replace
 from flask import Blueprint, Response, redirect, render_template, request
 from markupsafe import escape
 
-from ai.compare import compare as compare_algorithms, variants_for
+from ai.teach.compare import compare as compare_algorithms, variants_for
 from ai.heuristics import make_heuristic
 
 from .admission import Busy, admitted

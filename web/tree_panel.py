@@ -9,8 +9,8 @@ from flask import url_for
 from flask_babel import gettext
 
 from ai.perfect import ALGORITHM as PERFECT_ALGORITHM
-from ai.scores import SearchResult
-from ai.tree_view import (at_step, caption_counts, counts_at, finished_search, node_at,
+from ai.course.scores import SearchResult
+from ai.teach.tree_view import (at_step, caption_counts, counts_at, finished_search, node_at,
                           path_of, spine, subtree_sizes, unfold)
 
 from . import ai_move as moves     # its budgets read at each call (the tests lower them)
@@ -23,7 +23,7 @@ from .params import BadRequest, label, read_int
 STEP_MAX_EVENTS = 2_000      # step-by-step replay for trees up to a few hundred nodes
 SMALL_TREE_NODES = 60        # a tree this small is drawn whole (every small tree of the course);
 #                              a larger one as its root's row of moves and the line of best
-#                              replies (ai.tree_view.spine), folded around the node in focus
+#                              replies (ai.teach.tree_view.spine), folded around the node in focus
 
 
 @dataclass
@@ -37,14 +37,14 @@ class TreePanel:
     about: str                 # "last": the AI's last move; "next": what the AI would play
     result: SearchResult
     path: tuple
-    view: object               # ai.tree_view.ViewNode
+    view: object               # ai.teach.tree_view.ViewNode
     total: int | None          # nodes of the whole tree to that depth, when countable
     stop: Stop | None = None   # the budget that cut the search short, if one did
-    spine: bool = False        # drawn as a row of moves and a line (ai.tree_view.spine)
+    spine: bool = False        # drawn as a row of moves and a line (ai.teach.tree_view.spine)
     sizes: list | None = None  # explored nodes in each node's subtree (its row's table)
     layers: tuple = ()         # iterative deepening: (depth, move, value, nodes) of each depth
     step: int | None = None
-    shown: dict | None = None  # node id -> ai.tree_view.Shown: what the picture may say
+    shown: dict | None = None  # node id -> ai.teach.tree_view.Shown: what the picture may say
     event: tuple | None = None
 
     def __post_init__(self):
@@ -354,7 +354,7 @@ def tree_panel(g: GameLink, args, result: SearchResult | None = None
                       sizes=sizes, layers=layers)
     if "step" in args:
         # checked whatever the tree (a link's mistake is a 400); a large search has no steps
-        # (ai.record.Focus), and its picture is shown whole instead
+        # (ai.course.record.Focus), and its picture is shown whole instead
         step = read_int(args, "step", 0, 0, len(result.tree.events) if panel.steppable else 0)
         if panel.steppable:
             panel.go_to_step(step)

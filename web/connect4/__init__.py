@@ -13,9 +13,9 @@ from flask import Flask
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 
-from ai.heuristics import AdjustedCells
-from ai.position import columns_of
-from ai.table_view import key_text as zobrist_text, zobrist_step as ai_zobrist_step
+from ai.games.connect4.heuristic import AdjustedCells
+from ai.games.connect4.position import columns_of
+from ai.teach.table_view import key_text as zobrist_text, zobrist_step as ai_zobrist_step
 
 from ..algorithm_text import TABLE_ALGORITHMS
 from ..params import LABELS

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from flask import Blueprint, request
 
-from ai.nim import Nim
-from ai.nim_tree import checked_tree
-from ai.tree_view import unfold
+from ai.games.nim.rules import Nim
+from ai.games.nim.tree import checked_tree
+from ai.teach.tree_view import unfold
 
 from ..course import dictionary_lines
 from ..htmx import render
