@@ -51,8 +51,8 @@ def test_the_nav_the_card_and_the_number_keys_play_the_race(browser, race_server
     expect(page.locator("h1")).to_have_text("Race to 7")
     expect(page.locator("#game .position")).to_have_text("total 0 of 7")
     page.keyboard.press("2")                     # the number key presses the move "2"
-    page.wait_for_function("(new URLSearchParams(location.search).get('moves') || '')"
-                           ".length >= 2")       # our 2, then the AI's reply
+    page.wait_for_function(                      # our 2, then the AI's reply
+        "n => (new URLSearchParams(location.search).get('moves') || '').length >= n", arg=2)
     moves = page.evaluate("new URLSearchParams(location.search).get('moves')")
     assert moves[0] == "2" and moves[1] in "12"
     expect(page.locator("#game .position")).to_have_text(f"total {2 + int(moves[1])} of 7")
