@@ -256,3 +256,12 @@ def test_the_settings_know_the_adjusted_heuristics_alpha_as_it_gives_it():
     from ai.games.connect4.heuristic import AdjustedCells
     from web.game_link import ADJUSTED, DEFAULT_ALPHA
     assert (ADJUSTED, DEFAULT_ALPHA) == (AdjustedCells.name, AdjustedCells.DEFAULT_ALPHA)
+
+
+def test_each_games_templates_have_no_unmarked_text():
+    """tests/test_i18n.py's check, on the templates a game keeps in its own folder."""
+    from pathlib import Path
+    from test_i18n import unmarked
+    found = sorted((Path(__file__).resolve().parent.parent / "templates/games").rglob("*.html"))
+    assert len(found) >= 10
+    assert {p.name: unmarked(p.read_text()) for p in found if unmarked(p.read_text())} == {}
