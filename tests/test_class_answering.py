@@ -198,7 +198,7 @@ def replay_questions(app, link):
     from werkzeug.datastructures import MultiDict
     from web.class_questions import questions_at
     from web.class_view import stored_game
-    from web.panel import tree_panel
+    from web.tree_panel import tree_panel
 
     query = urlsplit(link).query
     with app.test_request_context(link):

@@ -47,7 +47,7 @@ from .exercise import COURSE_TREE_TITLES, parse_answer
 from .games import GAMES
 from .htmx import is_htmx
 from .i18n import tr
-from .panel import ai_move
+from .ai_move import ai_move
 from .params import BadRequest
 
 bp = Blueprint("class_answers", __name__)

@@ -3,7 +3,7 @@ the vote (counts hidden until the vote closes, a discussion, a re-vote, both his
 AI's choice and the exact outcome of every move), "predict the next step" questions on the
 real tree of a step-by-step replay, and the summary of the lesson's rounds.
 
-A question is made from the search the teacher's board replays (``web.panel.tree_panel``, the
+A question is made from the search the teacher's board replays (``web.tree_panel.tree_panel``, the
 same search the projector draws), at the step the board is at: the next event of that
 search decides the answer. Four kinds:
 
@@ -198,7 +198,7 @@ def board_questions(state, *, limit: int = 64):
         if key in _cache:
             _cache.move_to_end(key)
             return _cache[key]
-    from .panel import TreePanel, tree_panel
+    from .tree_panel import TreePanel, tree_panel
     g = stored_game(state.game, state.query)
     try:
         panel = tree_panel(g, args)
