@@ -487,7 +487,8 @@ def student_events(code):
             out += hub().cached((state.code, state.version, str(get_locale())),
                                 lambda: sse("board", render_block(
                                     "class_student.html", "board", view=view)))
-        if "vote" in kinds:
+        # a closed round's words depend on the board too ("would play" / "would have played")
+        if "vote" in kinds or ("board" in kinds and state.round and not state.vote_open):
             out += sse("vote", render_block("class_student.html", "vote", view=view,
                                             ballot=my_ballot(state, sid)))
         return out
