@@ -447,10 +447,9 @@
         source: form, target: "#class-vote", swap: "innerHTML",
         values: { choice: ballot.choice }
       });
-    }, Math.min(1000 * ballot.tries, 4000));
+    }, Math.min(800 * ballot.tries, 3000));
   }
-  document.addEventListener("htmx:sendError", ballotFailed);
-  document.addEventListener("htmx:afterRequest", function (event) {
+  document.addEventListener("htmx:afterRequest", function (event) {     // no answer, or a 5xx
     if (!event.detail.successful) { ballotFailed(event); }
   });
 
