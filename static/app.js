@@ -293,7 +293,7 @@
   var liveSources = [];
   function LiveSource(url, options) {
     this.url = url; this.options = options; this.listeners = [];
-    this.closed = false; this.period = 5000; this.attempts = 0; this.heard = Date.now();
+    this.closed = false; this.period = 3000; this.attempts = 0; this.heard = Date.now();
     this.onopen = null; this.onerror = null;
     liveSources.push(this);
     this.connect();

@@ -223,3 +223,26 @@ def test_the_stream_beats_with_its_period_for_the_page_s_watchdog(app, streams):
     s = streams(student(app, code), f"/c/{code}/events")
     assert s.event("beat") == "200"              # CLASS_HEARTBEAT is 0.2 s in the tests
     assert discs(s.event("board")) == 0
+
+
+def test_the_streams_of_a_worker_read_a_change_once_between_them():
+    """100 phones of one class in one worker: a move is read from the store once, not 100
+    times; the next change is read again."""
+    from web.class_live import Hub
+
+    reads = []
+
+    def read(code):
+        reads.append(code)
+        return f"{code} after {len(reads)} reads"
+
+    hub = Hub(store=None)
+    hub.dispatch("K7PQMX", "board")
+    seen = {hub.latest("K7PQMX", read) for _ in range(100)}
+    assert reads == ["K7PQMX"] and seen == {"K7PQMX after 1 reads"}
+    hub.dispatch("K7PQMX", "board")                       # the next move
+    assert hub.latest("K7PQMX", read) == "K7PQMX after 2 reads"
+    hub.dispatch("OTHER2", "board")                       # another class's change
+    assert hub.latest("K7PQMX", read) == "K7PQMX after 2 reads"
+    hub.dispatch(None, "board")                           # the store reconnected: all again
+    assert hub.latest("K7PQMX", read) == "K7PQMX after 3 reads"

@@ -72,7 +72,7 @@ NAME_MAX = 24                  # characters of a nickname
 BODY_MAX = 2048                # bytes of a POST: a link, a vote, a nickname
 # seconds between heartbeats on a stream ("beat" events: a page that hears none for two of
 # them takes its stream for stalled and opens another, static/app.js)
-HEARTBEAT = float(os.environ.get("CLASS_HEARTBEAT", 5.0))
+HEARTBEAT = float(os.environ.get("CLASS_HEARTBEAT", 3.0))
 FOLLOWER_REFRESH = 15.0        # seconds between a stream's "still here" to the store
 RETRY_MS = 1000                # the browser's reconnection delay after a dropped stream
 
@@ -644,7 +644,10 @@ def stream(state: ClassState, render, *, follower: str | None, kinds=None) -> Re
                         seen[0] = the_store.clock()
                     yield beat_event
                 if came:
-                    current = the_store.get(code)
+                    # shared with the worker's other streams of the class, but for a timed
+                    # vote's end (its state is read anew: it says the vote closed)
+                    current = (the_store.get(code) if timer and "vote" in came
+                               else the_hub.latest(code, the_store.get))
                     if current is not None:
                         yield rendered(current, came)
         except StoreError:
