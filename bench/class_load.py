@@ -158,6 +158,7 @@ class Follower:
         self.deaf_since = None           # stalled: nothing reaches this page
         self.recovered = None            # (seconds from stall to the current board)
         self.expect = None               # the move the new stream must bring
+        self.refused = 0                 # streams refused (503), then tried again
 
     def stall(self, latest):
         """Go deaf: the connection stays open, nothing arrives (a phone asleep)."""
@@ -175,7 +176,11 @@ class Follower:
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
         conn.request("GET", f"/c/{self.code}/events", headers={"Cookie": self.cookie})
         r = conn.getresponse()
-        assert r.status == 200, r.status
+        if r.status != 200:              # refused (503: this worker's share of streams):
+            conn.close()                 # the page's event source tries again, as here
+            self.refused += 1
+            gevent.sleep(float(r.getheader("Retry-After") or 1))
+            return self._stream()
         self.connected.set()
         fresh = self.expect is not None and self.recovered is None
         event, data = None, []
@@ -291,7 +296,7 @@ def run(name, classes, ports, moves, interval, stall):
                 e95=percentile(ems, 95), emax=max(ems), lost=lost, ballots=2 * len(everyone),
                 accepted=accepted, counted=counted, expected=len(everyone),
                 vps=2 * len(everyone) / elapsed, stalls=len(deaf), recovered=len(back),
-                back=max(back) if back else 0.0)
+                back=max(back) if back else 0.0, refused=sum(f.refused for f in everyone))
 
 
 def main():
@@ -358,14 +363,14 @@ def main():
     print("| store | live pages | moves | move → each follower p50 | p95 | max "
           "| move → last follower p50 | p95 | max | lost events | ballots sent (2 each) "
           "| first ballots counted / followers | ballots/s | stalls recovered | slowest "
-          "recovery |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "recovery | streams refused (503), then retried |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
         print(f"| {r['name']} | {r['streams']} | {r['moves']} | {r['e50']:.0f} ms "
               f"| {r['e95']:.0f} ms | {r['emax']:.0f} ms | {r['p50']:.0f} ms | "
               f"{r['p95']:.0f} ms | {r['max']:.0f} ms | {r['lost']} | {r['ballots']} "
               f"| {r['counted']} / {r['expected']} | {r['vps']:.0f} "
-              f"| {r['recovered']} / {r['stalls']} | {r['back']:.1f} s |")
+              f"| {r['recovered']} / {r['stalls']} | {r['back']:.1f} s | {r['refused']} |")
 
 
 if __name__ == "__main__":

@@ -91,6 +91,7 @@ class Hub:
         self._stop = threading.Event()
         self._cache: OrderedDict = OrderedDict()
         self._seq: dict[str | None, int] = {}       # events dispatched, per class
+        self._epoch = 0                             # reconnections to the store
         self._states: dict[str, tuple] = {}         # class -> (seq, state read after it)
 
     @property
@@ -146,7 +147,7 @@ class Hub:
         with self._lock:
             if code is None:                         # every class may have changed
                 self._states.clear()
-                self._seq = {c: n + 1 for c, n in self._seq.items()}
+                self._epoch += 1
             else:
                 self._seq[code] = self._seq.get(code, 0) + 1
             subs = [s for c, ss in self._subs.items() if code is None or c == code for s in ss
@@ -169,13 +170,13 @@ class Hub:
         not 100). A read made after the latest event of the class is shared; the next event
         makes the next stream read again."""
         with self._lock:
-            seq = self._seq.get(code, 0)
+            seq = (self._epoch, self._seq.get(code, 0))
             hit = self._states.get(code)
             if hit is not None and hit[0] == seq:
                 return hit[1]
         state = read(code)
         with self._lock:
-            if self._seq.get(code, 0) == seq:
+            if (self._epoch, self._seq.get(code, 0)) == seq:
                 self._states[code] = (seq, state)
                 if len(self._states) > 1000:
                     self._states = {code: (seq, state)}
