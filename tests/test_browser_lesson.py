@@ -206,7 +206,7 @@ def test_class_mode_on_127_0_0_1_shows_an_address_phones_can_open(browser, live_
     note = page.locator(".loopback-note")
     expect(note).to_be_visible()
     expect(note).to_contain_text("127.0.0.1")
-    expect(note).to_contain_text("BIND=0.0.0.0:8000 scripts/serve")
+    expect(note).to_contain_text("scripts/serve --lan")
     addresses = network_addresses()           # this machine's, as the server finds them
     join = page.locator(".class-join .join-link").first
     if addresses:

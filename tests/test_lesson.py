@@ -142,7 +142,7 @@ def test_class_mode_on_127_0_0_1_gives_the_network_address_with_its_qr_code(clie
     assert f'<p class="join-link">http://192.168.1.23:8000/c/{code}</p>' in html
     note = re.search(r'<div class="loopback-note".*?</div>\s*$', html, re.S | re.M).group(0)
     assert f"Les téléphones ne peuvent pas ouvrir http://127.0.0.1:8000/c/{code}" in note
-    assert "BIND=0.0.0.0:8000 scripts/serve" in note
+    assert "scripts/serve --lan" in note
     assert html.count('class="qr"') == 1                    # one address: one QR code
     # two addresses: the second with a QR code of its own
     monkeypatch.setattr(class_view, "network_addresses", lambda: ["192.168.1.23", "10.0.0.5"])
