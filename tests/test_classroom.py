@@ -125,6 +125,9 @@ def test_the_stream_says_how_to_pass_proxies_and_beats(app, streams):
 
 def test_each_student_votes_once_per_round_and_a_reload_keeps_the_vote(app, streams):
     teacher, code, _ = start_class(app)
+    # counts shown live (the setting is on by default: hidden until the vote closes)
+    assert teacher.post(f"/class/{code}/peer", data={"action": "hide", "value": "0"},
+                        headers={"HX-Request": "true"}).status_code == 200
     bar = streams(teacher, f"/class/{code}/events")
     bar.event("bar")
     assert teacher.post(f"/class/{code}/vote", data={"action": "open"},

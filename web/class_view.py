@@ -269,7 +269,7 @@ class ClassView:
         if self.step is None or not self.g.settings.show_tree:
             return None
         from .admission import Busy
-        from .panel import tree_panel
+        from .tree_panel import tree_panel
         try:
             panel = tree_panel(self.g, {"step": str(self.step)})
         except (Busy, BadRequest):
