@@ -191,7 +191,7 @@ def test_a_restarted_app_keeps_the_class_its_board_and_its_teacher(make_app):
     client = second.test_client()
     client.set_cookie("teach", teacher.get_cookie("teach").value)
     page = client.get(f"/connect4?mode=human-human&moves=44&cls={code}").get_data(as_text=True)
-    assert "Vote open: 1 vote" in page and "data-class-sync" in page    # still its teacher
+    assert "1 of 1 answered" in page and "data-class-sync" in page    # still its teacher
     again = second.test_client()
     again.set_cookie("student", voter.get_cookie("student").value)
     reloaded = again.get(f"/c/{code}").get_data(as_text=True)
@@ -337,5 +337,5 @@ def test_two_instances_sharing_the_store_serve_one_class(make_app, streams):
     teacher.post(f"/class/{code}/vote", data={"action": "open"})
     follower.event("vote", where=lambda vote: 'name="choice"' in vote)
     pupil.post(f"/c/{code}/vote", data={"round": "1", "choice": "6"})
-    assert "Vote open: 1 vote" in teacher.get(
+    assert "1 of 1 answered" in teacher.get(
         f"/connect4?mode=human-human&moves=45&cls={code}").get_data(as_text=True)
