@@ -133,7 +133,7 @@ def test_the_teacher_stream_updates_count_names_and_vote_each_in_its_place(app, 
     assert "Class settings" not in vote and secret not in vote
     assert "0 of 1 answered" in vote
     ada.post(f"/c/{code}/vote", data={"round": "1", "choice": "4"}, headers=HX)
-    assert "1 of 1 answered" in bar.event("bar", where=lambda d: "1 vote" in d)
+    assert "1 of 1 answered" in bar.event("bar", where=lambda d: "1 of 1 answered" in d)
     # the page itself keeps the settings and the teacher link, outside the live parts
     page = teacher.get(f"/connect4?mode=human-human&cls={code}&proj=1").get_data(as_text=True)
     live_part = page.split('class="class-live"', 1)[1]
