@@ -226,6 +226,14 @@ def cmd_analyse(args):
     _emit(args, data, lines)
 
 
+def cmd_review(args):
+    from .teach.review import command
+    game = _game(args)
+    data, lines = command(game, args.moves, time_limit=args.time, max_nodes=args.max_nodes,
+                          move_json=lambda m: _move_json(game, m))
+    _emit(args, data, lines)
+
+
 # -- the parser --------------------------------------------------------------------------------
 
 def _add_game_options(p, games=("connect4", "nim", "tree")):
@@ -345,6 +353,22 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print JSON (keys: scores, intervals, sources, best_move, score, "
                         "complete, nodes, elapsed_ms, best_ms)")
     p.set_defaults(func=cmd_analyse)
+
+    p = sub.add_parser("review", help="the exact review of a whole game: every move classed",
+                       description="Every move of a game with the exact score of the position "
+                                   "before it (side to move: Pons' on connect4, +1/-1 by the "
+                                   "theory on nim, MAX_SCORE - the ply the game ends on for "
+                                   "another game) and its class: best, inaccuracy, mistake, "
+                                   "blunder; the refutation of each error and why.")
+    _add_game_options(p)
+    p.add_argument("moves", nargs="?", default="", help="the game's moves, e.g. 4453 or 312")
+    p.add_argument("--time", type=float, default=DEFAULT_TIME_LIMIT,
+                   help=f"time budget of the whole review in seconds (default {DEFAULT_TIME_LIMIT:g})")
+    p.add_argument("--max-nodes", type=int, help="node budget of the whole review")
+    p.add_argument("--json", action="store_true",
+                   help="print JSON (keys: scores, classes, elapsed_ms, after, best_moves, "
+                        "refutations, why, counts, accuracy, complete)")
+    p.set_defaults(func=cmd_review)
     return parser
 
 

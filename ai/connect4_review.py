@@ -9,6 +9,7 @@ from . import analysis
 from .analysis import analyse_position, outcome, table_key
 from .bitboard import geometry, winning_cells
 from .messages import N_
+from .teach.review import in_moves
 
 
 def exact_score(game, state, *, time_limit=None, max_nodes=None, at_least=None,
@@ -94,18 +95,19 @@ def review_why(game, before, move, kept, line, before_words, after_words, cls):
     kind_b, k_b = before_words
     kind_a, k_a = after_words
     v = {"move": move + 1, "kept": None if kept is None else kept + 1,
-         "reply": line[0] + 1 if line else "", "k": k_a, "kb": k_b,
+         "reply": line[0] + 1 if line else "", "in_k": in_moves(k_a),
+         "in_kb": in_moves(k_b),
          "player": mover, "opponent": 1 - mover}
     if cls == "inaccuracy":
         if kind_a == "win":
-            return [(N_("Column %(move)s still wins, but in %(k)s moves instead of %(kb)s: "
+            return [(N_("Column %(move)s still wins, but %(in_k)s instead of %(in_kb)s: "
                         "column %(kept)s was quicker."), v)]
-        return [(N_("Column %(move)s still loses, but in %(k)s moves instead of %(kb)s: "
+        return [(N_("Column %(move)s still loses, but %(in_k)s instead of %(in_kb)s: "
                     "column %(kept)s held out longer."), v)]
     parts = []
     if kind_a == "loss":
-        parts.append((N_("After column %(move)s, %(opponent)s wins in %(k)s moves, starting "
-                         "with column %(reply)s."), v))
+        parts.append((N_("After column %(move)s, %(opponent)s wins %(in_k)s, starting with "
+                         "column %(reply)s."), v))
     else:
         parts.append((N_("After column %(move)s, %(opponent)s holds a draw, starting with "
                          "column %(reply)s."), v))
@@ -130,7 +132,7 @@ def review_why(game, before, move, kept, line, before_words, after_words, cls):
                     break
     if kept is not None:
         if kind_b == "win":
-            parts.append((N_("Column %(kept)s won in %(kb)s moves."), v))
+            parts.append((N_("Column %(kept)s won %(in_kb)s."), v))
         elif kind_b == "draw":
             parts.append((N_("Column %(kept)s held the draw."), v))
     return parts

@@ -57,11 +57,13 @@ class Budget:
         self.start = time.perf_counter()
         self.deadline = None if time_limit is None else self.start + time_limit
         self.nodes_left = max_nodes
+        self.spent = 0
 
     def seconds(self) -> float | None:
         return None if self.deadline is None else max(0.0, self.deadline - time.perf_counter())
 
     def spend(self, nodes: int) -> None:
+        self.spent += nodes
         if self.nodes_left is not None:
             self.nodes_left = max(0, self.nodes_left - nodes)
 
@@ -209,6 +211,10 @@ class Review:
     ended: bool = False            # the moves end the game
     result: int | None = None      # the final position's score (side to move), when known
     counts: dict = field(default_factory=dict)     # player -> {class: count}
+    nodes: int = 0                 # the positions searched, lines included
+    states: list = field(default_factory=list, repr=False)
+    scorer: object = field(default=None, repr=False)
+    score_nodes: int = 0           # of which for the scores alone
 
     @property
     def scores(self) -> list[int | None]:
@@ -241,7 +247,7 @@ class Review:
             "why": [why_text(m, names=lambda p: f"J{p}") or None for m in self.items],
             "counts": {str(p): c for p, c in self.counts.items()},
             "accuracy": {str(p): self.accuracy(p) for p in self.counts},
-            "result": self.result, "complete": self.complete,
+            "result": self.result, "complete": self.complete, "nodes": self.nodes,
             "elapsed_ms": round(self.elapsed * 1000, 3),
             "first_ms": None if self.first_elapsed is None else round(self.first_elapsed * 1000, 3),
         }
@@ -313,28 +319,24 @@ def review(game, moves, *, time_limit: float | None = DEFAULT_TIME_LIMIT,
             item.before_words = scorer.words(states[i], i, before)
             item.after_words = scorer.words(states[i], i, after)
             if item.cls != "best":
-                kept = solved[i][1]
-                if kept is None:
-                    r = scorer.score(states[i], i, budget)
-                    kept = None if r is None else r[1]
-                item.kept = kept
+                item.kept = solved[i][1]
         items.append(item)
-    result = None if solved[n] is None else solved[n][0]
     complete = all(s is not None for s in solved)
+    result = None if solved[n] is None else solved[n][0]
     rev = Review(game, moves, items, complete, 0.0, first, game.is_terminal(states[n]), result,
-                 counts)
+                 counts, score_nodes=budget.spent)
+    rev.states, rev.scorer = states, scorer
     if lines:
+        # the moves that kept the value and the refutations, after every score: they only add
         for item in items:
-            if item.cls in ("mistake", "blunder", "inaccuracy"):
-                _explain(game, scorer, states, item, budget)
-                if item.refutation == () and item.cls != "inaccuracy" and \
-                        not game.is_terminal(states[item.ply]):
-                    rev.complete = False
+            explain(rev, item, budget)
     rev.elapsed = time.perf_counter() - budget.start
+    rev.nodes = budget.spent
     return rev
 
 
-def best_line(game, scorer: _Scorer, state, ply: int, budget: Budget, plies: int = LINE_PLIES):
+def best_line(game, scorer: _Scorer, state, ply: int, budget: Budget,
+              plies: int = LINE_PLIES) -> tuple:
     """The line of best moves from ``state`` (both sides), at most ``plies`` long, ending
     early at the end of the game or when the budget runs out."""
     line = []
@@ -349,55 +351,135 @@ def best_line(game, scorer: _Scorer, state, ply: int, budget: Budget, plies: int
     return tuple(line)
 
 
-def _explain(game, scorer, states, item: MoveReview, budget: Budget) -> None:
-    """The refutation line after ``item`` and its sentence."""
-    after_state = states[item.ply]
-    if not game.is_terminal(after_state):
-        item.refutation = best_line(game, scorer, after_state, item.ply, budget)
+def explain(rev: Review, item: MoveReview, budget: Budget | None = None, *,
+            time_limit: float | None = DEFAULT_TIME_LIMIT) -> None:
+    """Fill in, for a move that lost something, the move that kept the value, the
+    refutation (mistakes and blunders: the opponent's best reply and the line that follows)
+    and the sentence why. The review's page asks for it one move at a time."""
+    if item.cls in (None, "best"):
+        return
+    budget = budget or Budget(time_limit, None)
+    game, scorer, states = rev.game, rev.scorer, rev.states
+    i = item.ply - 1
+    if item.kept is None:
+        r = scorer.score(states[i], i, budget)
+        item.kept = None if r is None else r[1]
+    if item.cls in ("mistake", "blunder") and not item.refutation:
+        item.refutation = best_line(game, scorer, states[item.ply], item.ply, budget)
     why_hook = getattr(game, "review_why", None)
     why = None
     if why_hook is not None:
-        why = why_hook(states[item.ply - 1], item.move, item.kept, item.refutation,
+        why = why_hook(states[i], item.move, item.kept, item.refutation,
                        item.before_words, item.after_words, item.cls)
     item.why = why or generic_why(game, item)
 
 
-def generic_why(game, item: MoveReview) -> tuple:
+class Plural:
+    """A phrase that depends on a number (``ngettext``'s three arguments), inside a
+    sentence's values: ``Plural("in %(num)s move", "in %(num)s moves", k)``."""
+
+    def __init__(self, singular: str, plural: str, n: int):
+        self.singular, self.plural, self.n = singular, plural, n
+
+    def text(self, ngettext=None) -> str:
+        if ngettext is not None:
+            return ngettext(self.singular, self.plural, self.n, num=self.n)
+        return (self.singular if self.n == 1 else self.plural) % {"num": self.n}
+
+
+def in_moves(k: int | None):
+    """"in 3 moves" (the catalogue's words of the hints), or "" for an unknown distance."""
+    return "" if k is None else Plural(N_("in %(num)s move"), N_("in %(num)s moves"), k)
+
+
+def generic_why(game, item: MoveReview) -> list:
     """One sentence from the outcomes alone, for a game with no ``review_why`` hook."""
     kind_b, k_b = item.before_words
     kind_a, k_a = item.after_words
-    values = {"move": game.format_move(item.move),
-              "kept": "" if item.kept is None else game.format_move(item.kept),
-              "reply": game.format_move(item.refutation[0]) if item.refutation else "",
-              "k": k_a, "kb": k_b, "player": item.player, "opponent": 1 - item.player}
+    v = {"move": game.format_move(item.move),
+         "kept": "" if item.kept is None else game.format_move(item.kept),
+         "reply": game.format_move(item.refutation[0]) if item.refutation else "",
+         "in_k": in_moves(k_a), "in_kb": in_moves(k_b),
+         "player": item.player, "opponent": 1 - item.player}
     if item.cls == "inaccuracy":
         if kind_a == "win":
-            return (N_("%(move)s still wins, but in %(k)s moves instead of %(kb)s: "
-                       "%(kept)s was quicker."), values)
-        return (N_("%(move)s still loses, but in %(k)s moves instead of %(kb)s: "
-                   "%(kept)s held out longer."), values)
+            return [(N_("%(move)s still wins, but %(in_k)s instead of %(in_kb)s: %(kept)s "
+                        "was quicker."), v)]
+        return [(N_("%(move)s still loses, but %(in_k)s instead of %(in_kb)s: %(kept)s held "
+                    "out longer."), v)]
     if kind_a == "loss":
-        if k_a is None:
-            return (N_("After %(move)s, the opponent wins with best play: %(kept)s kept the "
-                       "value."), values)
-        return (N_("After %(move)s, the opponent wins in %(k)s moves, starting with "
-                   "%(reply)s: %(kept)s kept the value."), values)
-    return (N_("After %(move)s, the opponent can hold a draw, starting with %(reply)s: "
-               "%(kept)s kept the win."), values)
+        if k_a is None or not item.refutation:
+            parts = [(N_("After %(move)s, %(opponent)s wins with best play."), v)]
+        else:
+            parts = [(N_("After %(move)s, %(opponent)s wins %(in_k)s, starting with "
+                         "%(reply)s."), v)]
+    else:
+        parts = [(N_("After %(move)s, %(opponent)s can hold a draw, starting with "
+                     "%(reply)s."), v)]
+    if item.kept is not None:
+        parts.append((N_("%(kept)s won.") if kind_b == "win" else N_("%(kept)s held the draw."),
+                      v))
+    return parts
 
 
-def why_text(item: MoveReview, gettext=None, names=None) -> str:
-    """The sentence of ``item``, translated by ``gettext(template, **values)`` if given,
-    players named by ``names`` (a function of 0 or 1)."""
+def why_text(item: MoveReview, gettext=None, names=None, ngettext=None) -> str:
+    """The sentence of ``item``, translated by ``gettext(template, **values)`` and
+    ``ngettext`` if given, players named by ``names`` (a function of 0 or 1)."""
     if item.why is None:
         return ""
     parts = [item.why] if isinstance(item.why[0], str) else item.why
     out = []
     for template, values in parts:
         values = dict(values)
-        if names is not None:
-            for key in ("player", "opponent", "winner", "loser"):
-                if isinstance(values.get(key), int):
-                    values[key] = names(values[key])
+        for key, value in values.items():
+            if isinstance(value, Plural):
+                values[key] = value.text(ngettext)
+            elif names is not None and key in ("player", "opponent") and isinstance(value, int):
+                values[key] = names(value)
         out.append(gettext(template, **values) if gettext else template % values)
     return " ".join(out)
+
+
+# -- the command line (``python -m ai review GAME MOVES``) -------------------------------------
+
+def parse_moves(game, text: str) -> list:
+    """A game's moves as its links write them (the rules' ``parse_moves``, else one
+    character per move)."""
+    text = "" if text is None or text.strip() == "-" else text.strip()
+    if hasattr(game, "parse_moves"):
+        return list(game.parse_moves(text))
+    return [game.parse_move(ch) for ch in text]
+
+
+def command(game, text: str, *, time_limit: float | None = DEFAULT_TIME_LIMIT,
+            max_nodes: int | None = None, move_json=None) -> tuple[dict, list[str]]:
+    """``python -m ai review``: the review as JSON and as lines of text. ``scores[i]`` is the
+    exact score of the position before move i+1 (side to move, the game's convention),
+    ``classes[i]`` the class of move i+1."""
+    r = review(game, parse_moves(game, text), time_limit=time_limit, max_nodes=max_nodes)
+    mj = move_json or game.format_move
+    data = r.as_dict(mj)
+    lines = []
+    for m in r.items:
+        score = "?" if m.before is None else f"{m.before:+d}" if m.before else "0"
+        after = "?" if m.after is None else f"{m.after:+d}" if m.after else "0"
+        line = (f"{m.ply:>3}. J{m.player} {game.format_move(m.move):>3}  before {score:>6}  "
+                f"after {after:>6}  {m.cls or 'not solved'} {m.sign}")
+        if m.kept is not None:
+            line += f"  (best: {game.format_move(m.kept)})"
+        lines.append(line)
+        text_why = why_text(m, names=lambda p: f"J{p}")
+        if text_why:
+            lines.append("       " + text_why)
+            if m.refutation:
+                lines.append("       refutation: " + " ".join(game.format_move(x)
+                                                             for x in m.refutation))
+    for p in sorted(r.counts):
+        c = r.counts[p]
+        acc = r.accuracy(p)
+        lines.append(f"J{p}: " + ", ".join(f"{c.get(k, 0)} {k}" for k in CLASSES)
+                     + ("" if acc is None else f"; accuracy {acc:g}% "
+                        "(100 x (best + inaccuracies / 2) / moves)"))
+    lines.append(f"time: {r.elapsed * 1000:.1f} ms"
+                 + ("" if r.complete else "  (budget ran out: some moves are not classed)"))
+    return data, lines
