@@ -16,7 +16,7 @@ from flask import Flask
 from werkzeug.routing import BaseConverter, ValidationError
 
 from web import (admission, classroom, course, editor, hints, i18n, inspector, lab, lesson, pages,
-                 play, projector, security, table_page, templating)
+                 play, projector, review, security, table_page, templating)
 from web.games import GAMES
 
 
@@ -51,6 +51,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(inspector.bp)  # /connect4/heuristic neither
     app.register_blueprint(table_page.bp)
     app.register_blueprint(lab.bp)       # before play: /tree is the lab, not a game
+    review.init_app(app)                 # /<game>/review: the exact review of a game
     app.register_blueprint(play.bp)
     classroom.init_app(app)              # class mode: /class/..., /c/<code>
     hints.init_app(app)                  # /<game>/hints, the solved table, the solver warmed up

@@ -170,6 +170,10 @@ class Connect4:
         from .connect4_review import review_why
         return review_why(self, *args)
 
+    def review_drawing(self, *args, **kwargs):
+        from .connect4_review import review_drawing
+        return review_drawing(self, *args, **kwargs)
+
     def tree_size(self, state: C4State, depth: int, limit: int = 25_000) -> int | None:
         """Nodes minimax visits from ``state`` to ``depth``, root included (None past
         ``limit``): ``ai.tree_view.full_tree_size`` on bitboards, the same count (a test

@@ -136,3 +136,31 @@ def review_why(game, before, move, kept, line, before_words, after_words, cls):
         elif kind_b == "draw":
             parts.append((N_("Column %(kept)s held the draw."), v))
     return parts
+
+
+def review_drawing(game, before, move, line, max_line=None):
+    """The position after the erring ``move`` with the refutation ``line`` on it, as rows
+    from the top: each cell ``(player or None, number or None, erring)``: the erring disc
+    marked, the line's discs numbered 1, 2, … in the order they are played."""
+    numbers = {}
+    state = game.result(before, move)
+    err_cell = (move, bin(before.mask & game.column_mask[move]).count("1"))
+    played = {err_cell: game.to_move(before)}
+    for i, m in enumerate(line[:max_line] if max_line else line, 1):
+        row = bin(state.mask & game.column_mask[m]).count("1")
+        played[(m, row)] = game.to_move(state)
+        numbers[(m, row)] = i
+        state = game.result(state, m)
+        if game.is_terminal(state):
+            break
+    rows = []
+    for r in range(game.height - 1, -1, -1):
+        cells = []
+        for c in range(game.width):
+            p = played.get((c, r))
+            if p is None:
+                p = game.cell(before, c, r)
+            cells.append((p, numbers.get((c, r)), (c, r) == err_cell))
+        rows.append(cells)
+    return {"rows": rows, "width": game.width, "height": game.height,
+            "wins": game.winning_cells(state)}

@@ -113,6 +113,10 @@ class Nim:
         from .nim_review import review_why
         return review_why(self, *args)
 
+    def review_drawing(self, *args, **kwargs):
+        from .nim_review import review_drawing
+        return review_drawing(self, *args, **kwargs)
+
     # -- theory (seed 003: "le jeu des allumettes est un jeu calculable") ---------------
     def is_losing(self, remaining: int) -> bool:
         """True when the player to move with ``remaining`` matches loses against best play.

@@ -52,3 +52,21 @@ def review_why(game, before, move, kept, line, before_words, after_words, cls):
     if reply is None:
         return None
     return parts
+
+
+def review_drawing(game, before, move, line, max_line=None):
+    """The takes from the erring one on: ``[(player, taken, left after), …]``, the erring
+    take first (number 0), then the refutation's, numbered from 1."""
+    steps = []
+    left = before.remaining - move
+    player = game.to_move(before)
+    steps.append({"n": 0, "player": player, "take": move, "left": left,
+                  "losing": game.is_losing(left)})
+    for i, t in enumerate(line, 1):
+        player = 1 - player
+        left -= t
+        steps.append({"n": i, "player": player, "take": t, "left": left,
+                      "losing": game.is_losing(left)})
+        if left == 0:
+            break
+    return {"steps": steps, "start": before.remaining, "m": game.k + 1}

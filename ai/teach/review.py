@@ -383,7 +383,7 @@ class Plural:
 
     def text(self, ngettext=None) -> str:
         if ngettext is not None:
-            return ngettext(self.singular, self.plural, self.n, num=self.n)
+            return ngettext(self.singular, self.plural, self.n)
         return (self.singular if self.n == 1 else self.plural) % {"num": self.n}
 
 

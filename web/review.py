@@ -1,0 +1,234 @@
+"""Blueprint ``review``: the exact review of a whole game, for every game of the games table
+(``ai.teach.review``; names no game).
+
+- ``GET /<game>/review?moves=…``: every move classed (best, inaccuracy, mistake, blunder),
+  the outcome graph, each player's summary; ``ply=k`` selects move k: for a move that lost
+  something, the move that kept the value, the refutation drawn on the position and the
+  sentence why (htmx asks for the ``detail`` block alone).
+- ``GET /<game>/review/learn?moves=…&k=…``: "learn from your mistakes": the position before
+  the k-th erring move, without the answer; ``try=`` a move: a move that keeps the value
+  passes, another is explained; then the next.
+
+The link keeps the game's own parameters (language, projector mode, players' names, who
+played, the level). A wrong move list is a 400 that says why and reviews the moves that were
+right. Every review runs in the heavy search lane (``web.admission``), bounded in time.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from flask import Blueprint, request, url_for
+from flask_babel import gettext, ngettext
+
+from ai.teach.review import Budget, explain, review, why_text
+from ai.teach.review_view import build_graph
+
+from .admission import Busy, admitted, refuse
+from .games import GameSpec
+from .htmx import render
+from .i18n import tr
+from .params import BadRequest, Game, parse_game, parse_game_keeping_what_is_right, read_int
+
+bp = Blueprint("review", __name__)
+
+SCORE_SECONDS = 3.0       # the scores of a whole game (bench/bench_review.py: p95 well below)
+EXPLAIN_SECONDS = 2.0     # one erring move's refutation and sentence
+AI_SECONDS = 2.0          # the AI's own estimates, replayed (the second line of the graph)
+
+
+def read_game(spec: GameSpec, args) -> tuple[Game, BadRequest | None]:
+    """The game of the link, and what was wrong in it: a wrong move keeps the moves before it
+    (the longest legal beginning), a wrong setting keeps the others."""
+    try:
+        return parse_game(spec, args), None
+    except BadRequest as err:
+        error = err
+    if error.param == "moves":
+        text = args.get("moves", "")
+        for end in range(len(text) - 1, -1, -1):
+            try:
+                return parse_game(spec, {**{k: args.get(k) for k in args.keys()},
+                                         "moves": text[:end]}), error
+            except BadRequest:
+                continue
+    return parse_game_keeping_what_is_right(spec, args), error
+
+
+def names_of(g: Game):
+    return g.settings.player_name
+
+
+@dataclass
+class ReviewPage:
+    """Everything the review's template draws."""
+
+    g: Game
+    rev: object                    # ai.teach.review.Review
+    graph: object                  # ai.teach.review_view.Graph | None
+    selected: object = None        # the MoveReview shown in detail
+    why: str = ""
+    drawing: object = None         # the game's own picture of the refutation (review_drawing)
+    ai_played: bool = False
+    summary: list = field(default_factory=list)   # (player, name, counts, accuracy)
+
+    def url(self, **extra) -> str:
+        return review_url(self.g, **extra)
+
+    def learn_url(self, **extra) -> str:
+        return review_url(self.g, "review.learn", **extra)
+
+
+def review_url(g: Game, endpoint: str = "review.page", **extra) -> str:
+    query = g.query(upto=len(g.moves))
+    query.pop("at", None)
+    query.update(extra)
+    return url_for(endpoint, game=g.settings.game, **query)
+
+
+def ai_estimates(g: Game, deadline: float) -> dict:
+    """ply -> the AI's value for the move it played there (its own side), searched again
+    as the level searches (light levels answer from their book and recent searches), until
+    ``deadline`` (time.monotonic())."""
+    import time
+    from .panel import run_search
+    out = {}
+    if g.settings.level == "perfect":
+        return out
+    for i, state in enumerate(g.states[:-1]):
+        if not g.settings.ai_plays(g.rules.to_move(state)):
+            continue
+        if time.monotonic() > deadline:
+            break
+        r = run_search(g.settings, g.rules, state)
+        out[i + 1] = r.value
+    return out
+
+
+def build(g: Game, ply: int | None) -> ReviewPage:
+    """The review of ``g``'s moves (bounded), with move ``ply`` explained."""
+    import time
+    rev = review(g.rules, g.moves, time_limit=SCORE_SECONDS, lines=False)
+    selected = None
+    if ply is not None and 1 <= ply <= len(rev.items):
+        selected = rev.items[ply - 1]
+        explain(rev, selected, Budget(EXPLAIN_SECONDS, None))
+    ai_played = any(g.settings.ai_plays(p) for p in (0, 1)) and len(g.moves) > 0
+    ai_values = ai_estimates(g, time.monotonic() + AI_SECONDS) if ai_played else None
+    page = ReviewPage(g, rev, build_graph(rev, ai_values=ai_values), selected,
+                      ai_played=ai_played)
+    page.ai_values = ai_values or {}
+    return page
+
+
+def _summary(page: ReviewPage) -> list:
+    out = []
+    for p in sorted(page.rev.counts):
+        out.append((p, page.g.settings.player_name(p), page.rev.counts[p], page.rev.accuracy(p)))
+    return out
+
+
+def drawing(g: Game, rev, ply: int, move, line):
+    """The game's picture of a move and its refutation (its ``review_drawing`` hook), None
+    for a game without one (its template then lists the moves)."""
+    hook = getattr(g.rules, "review_drawing", None)
+    return None if hook is None else hook(rev.states[ply - 1], move, tuple(line))
+
+
+@bp.get("/<game:game>/review")
+def page(game: GameSpec):
+    """The review of the game in the link; ``ply``: the move shown in detail."""
+    g, error = read_game(game, request.args)
+    try:
+        ply = read_int(request.args, "ply", None, 1, max(len(g.moves), 1))
+    except BadRequest as err:
+        ply, error = None, error or err
+    try:
+        view = admitted(lambda: build(g, ply), heavy=True)
+    except Busy as err:
+        raise refuse(err) from None
+    view.summary = _summary(view)
+    if view.selected is not None:
+        view.why = why_text(view.selected, gettext=gettext, ngettext=ngettext,
+                            names=g.settings.player_name)
+        view.drawing = drawing(g, view.rev, view.selected.ply, view.selected.move,
+                               view.selected.refutation)
+    return render("review.html", block="detail" if "ply" in request.args and error is None
+                  else "review", status=400 if error else 200,
+                  push_url=view.url(ply=ply) if ply else None, r=view, g=g,
+                  error=tr(error) if error else None)
+
+
+@bp.get("/<game:game>/review/learn")
+def learn(game: GameSpec):
+    """Learn from your mistakes: the ``k``-th erring move's position, without the answer;
+    ``try``: a move tried there (kept the value: passed; else why not)."""
+    g, error = read_game(game, request.args)
+    try:
+        view = admitted(lambda: build(g, None), heavy=True)
+    except Busy as err:
+        raise refuse(err) from None
+    erring = [m for m in view.rev.items if m.cls in ("inaccuracy", "mistake", "blunder")]
+    who = request.args.get("who", "")
+    if who in ("0", "1"):
+        erring = [m for m in erring if m.player == int(who)]
+    k = 0
+    tried = verdict = None
+    try:
+        k = read_int(request.args, "k", 0, 0, max(len(erring) - 1, 0))
+        raw = request.args.get("try")
+        if raw not in (None, "") and erring:
+            item = erring[k]
+            state = view.rev.states[item.ply - 1]
+            try:
+                move = g.rules.parse_move(raw)
+                g.rules.result(state, move)
+            except ValueError as err:
+                raise BadRequest("%(err)s", "try", err=err) from None
+            tried = move
+            verdict = admitted(lambda: judge(g, view.rev, item, move), heavy=True)
+    except BadRequest as err:
+        error = error or err
+    except Busy as err:
+        raise refuse(err) from None
+    item = erring[k] if erring else None
+    return render("review_learn.html", block="learn", status=400 if error else 200, g=g,
+                  r=view, erring=erring, k=k, item=item, tried=tried, verdict=verdict,
+                  who=who, error=tr(error) if error else None)
+
+
+@dataclass
+class Verdict:
+    passed: bool
+    cls: str
+    text: str
+    kept: object = None
+    line: tuple = ()
+    drawing: object = None
+
+
+def judge(g: Game, rev, item, move) -> Verdict:
+    """A move tried in the position of ``item``: does it keep the value? If not, why."""
+    from ai.teach.review import MoveReview, classify
+    state = rev.states[item.ply - 1]
+    budget = Budget(EXPLAIN_SECONDS, None)
+    child = g.rules.result(state, move)
+    r = rev.scorer.score(child, item.ply, budget, need_move=False)
+    if r is None:
+        raise BadRequest("the exact value was not found in time: try again")
+    after = -r[0]
+    cls = classify(item.before, after)
+    if cls == "best":
+        return Verdict(True, cls, "")
+    trial = MoveReview(item.ply, item.player, move, item.before, after, cls, kept=item.kept,
+                       before_words=item.before_words,
+                       after_words=rev.scorer.words(state, item.ply - 1, after))
+    sub = type(rev)(rev.game, rev.moves[:item.ply - 1] + [move], [trial], True, 0.0,
+                    states=rev.states[:item.ply] + [child], scorer=rev.scorer)
+    explain(sub, trial, budget)
+    text = why_text(trial, gettext=gettext, ngettext=ngettext, names=g.settings.player_name)
+    return Verdict(False, cls, text, trial.kept, trial.refutation,
+                   drawing(g, rev, item.ply, move, trial.refutation))
+
+
+def init_app(app) -> None:
+    app.register_blueprint(bp)
