@@ -360,7 +360,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "theory on nim, MAX_SCORE - the ply the game ends on for "
                                    "another game) and its class: best, inaccuracy, mistake, "
                                    "blunder; the refutation of each error and why.")
-    _add_game_options(p)
+    # every game whose utility is a win, a draw or a loss (not the tree's leaf values)
+    _add_game_options(p, ("connect4", "nim"))
     p.add_argument("moves", nargs="?", default="", help="the game's moves, e.g. 4453 or 312")
     p.add_argument("--time", type=float, default=DEFAULT_TIME_LIMIT,
                    help=f"time budget of the whole review in seconds (default {DEFAULT_TIME_LIMIT:g})")

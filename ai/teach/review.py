@@ -36,7 +36,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..messages import N_, GameError
-from ..scores import MAX_SCORE
+from ..course.scores import MAX_SCORE
 
 CLASSES = ("best", "inaccuracy", "mistake", "blunder")
 SIGNS = {"best": "✓", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}

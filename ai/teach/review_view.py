@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..scores import WIN_THRESHOLD, MAX_SCORE
+from ..course.scores import WIN_THRESHOLD, MAX_SCORE
 
 # The SVG's user units: the page shows it at its column's width (about 1:1.3 on a projector's
 # 1920 px, so 22-unit text reads above 18 px there).

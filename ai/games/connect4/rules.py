@@ -191,21 +191,21 @@ class Connect4:
                                 err=err) from None
         return state
 
-    # -- the review's hooks (ai.teach.review; the code is in ai.connect4_review) ---------
+    # -- the review's hooks (ai.teach.review; the code is in ai.games.connect4.review) ---------
     def exact_score(self, state: C4State, **options):
-        from .connect4_review import exact_score
+        from .review import exact_score
         return exact_score(self, state, **options)
 
     def score_outcome(self, state: C4State, score: int):
-        from .connect4_review import score_outcome
+        from .review import score_outcome
         return score_outcome(self, state, score)
 
     def review_why(self, *args):
-        from .connect4_review import review_why
+        from .review import review_why
         return review_why(self, *args)
 
     def review_drawing(self, *args, **kwargs):
-        from .connect4_review import review_drawing
+        from .review import review_drawing
         return review_drawing(self, *args, **kwargs)
 
     def tree_size(self, state: C4State, depth: int, limit: int = 25_000) -> int | None:

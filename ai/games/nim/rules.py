@@ -124,21 +124,21 @@ class Nim:
     def format_moves(self, moves) -> str:
         return "".join(str(m) for m in moves)
 
-    # -- the review's hooks (ai.teach.review; the code is in ai.nim_review) ---------------
+    # -- the review's hooks (ai.teach.review; the code is in ai.games.nim.review) ---------------
     def exact_score(self, state: NimState, **_options):
-        from .nim_review import exact_score
+        from .review import exact_score
         return exact_score(self, state)
 
     def score_outcome(self, state: NimState, score: int):
-        from .nim_review import score_outcome
+        from .review import score_outcome
         return score_outcome(self, state, score)
 
     def review_why(self, *args):
-        from .nim_review import review_why
+        from .review import review_why
         return review_why(self, *args)
 
     def review_drawing(self, *args, **kwargs):
-        from .nim_review import review_drawing
+        from .review import review_drawing
         return review_drawing(self, *args, **kwargs)
 
     # -- theory (seed 003: "le jeu des allumettes est un jeu calculable") ---------------

@@ -8,8 +8,8 @@ from __future__ import annotations
 from . import analysis
 from .analysis import analyse_position, outcome, table_key
 from .bitboard import geometry, winning_cells
-from .messages import N_
-from .teach.review import in_moves
+from ai.messages import N_
+from ai.teach.review import in_moves
 
 
 def exact_score(game, state, *, time_limit=None, max_nodes=None, at_least=None,

@@ -5,7 +5,7 @@ with no search, and says why a move loses.
 """
 from __future__ import annotations
 
-from .messages import N_
+from ai.messages import N_
 
 
 def exact_score(game, state, *, time_limit=None, max_nodes=None):
