@@ -26,7 +26,7 @@ from ai.teach.review_view import build_graph
 from .admission import Busy, admitted, refuse
 from .games import GameSpec
 from .htmx import render
-from .i18n import tr
+from .i18n import format_value, tr
 from .params import BadRequest, Game, parse_game, parse_game_keeping_what_is_right, read_int
 
 bp = Blueprint("review", __name__)
@@ -116,7 +116,7 @@ def build(g: Game, ply: int | None) -> ReviewPage:
     ai_values = ai_estimates(g, time.monotonic() + AI_SECONDS) if ai_played else None
     page = ReviewPage(g, rev, build_graph(rev, ai_values=ai_values), selected,
                       ai_played=ai_played)
-    page.ai_values = ai_values or {}
+    page.ai_values = {ply: format_value(v) for ply, v in (ai_values or {}).items()}
     return page
 
 
