@@ -43,6 +43,7 @@ LABELS = {
     "path": _l("Tree node"), "step": _l("Step"), "cd": _l("Depth"), "ttd": _l("Depth"), "cls": _l("Class code"),
     "notation": _l("Notation"), "hints": _l("Hints"), "players": _l("Players' names"),
     "alpha": _l("α (adjusted heuristic)"), "side": _l("From the side of"),
+    "teach": _l("Teaching game"),
     "rest": _l("The other columns"),
 }
 
@@ -214,6 +215,8 @@ class Settings:
     class_code: str = ""           # class mode: this page is the board of that class
     hints: bool = False            # 7x6 Connect-4: every column's exact outcome (web.hints)
     players: str = ""              # how the players are named (PLAYER_NAMES); "": the game's way
+    teach: bool = False            # teaching game: a move that loses the win or the draw is
+    #                                said at once, with the offer to take it back (web.review)
     board: tuple = ()              # the game's own parameters: (("width", 7), ("height", 6))
 
     def __getattr__(self, name):
@@ -284,6 +287,8 @@ class Settings:
             out["hints"] = 1
         if self.players:
             out["players"] = self.players
+        if self.teach:
+            out["teach"] = 1
         return out
 
 
@@ -323,7 +328,7 @@ def parse_settings(spec: GameSpec, args) -> Settings:
     board = tuple((p.name, read_param(args, p, spec)) for p in spec.params)
     values = dict(game=spec.name, mode=mode, level=level, autoplay=read_flag(args, "play", True),
                   show_tree=read_flag(args, "tree"), projector=read_flag(args, "proj"),
-                  hints=read_flag(args, "hints"), board=board,
+                  hints=read_flag(args, "hints"), board=board, teach=read_flag(args, "teach"),
                   notation=read_notation(args),
                   class_code=read_class_code(args),
                   players=read_choice(args, "players", "", player_namings(spec.name)))

@@ -232,3 +232,48 @@ def judge(g: Game, rev, item, move) -> Verdict:
 
 def init_app(app) -> None:
     app.register_blueprint(bp)
+
+
+# -- the teaching game ---------------------------------------------------------------------------
+
+TEACH_SECONDS = 1.0
+
+
+@dataclass
+class TeachWarning:
+    cls: str            # "mistake" or "blunder"
+    was: str            # the value before the move: "win" or "draw"
+    back_url: str       # the position before the move
+
+
+def teaching_warning(g: Game) -> TeachWarning | None:
+    """After a person's move in a teaching game: a warning when it lost the win or the draw
+    (its exact value, within ``TEACH_SECONDS`` in the light lane; no warning when it is not
+    found in time)."""
+    from dataclasses import replace
+    from ai.teach.review import _Scorer, classify
+    if len(g.moves) == 0 or g.settings.ai_plays(g.rules.to_move(g.states[-2])):
+        return None
+    scorer = _Scorer(g.rules)
+    budget = Budget(TEACH_SECONDS, None)
+
+    def values():
+        i = len(g.moves) - 1
+        before = scorer.score(g.states[i], i, budget, need_move=False)
+        if before is None:
+            return None
+        after = scorer.score(g.states[i + 1], i + 1, budget, at_least=-before[0],
+                             need_move=False)
+        return None if after is None else (before[0], -after[0])
+
+    try:
+        found = admitted(values, heavy=False)
+    except Busy:
+        return None
+    if found is None:
+        return None
+    cls = classify(*found)
+    if cls not in ("mistake", "blunder"):
+        return None
+    back = replace(g, moves=g.moves[:-1], at=len(g.moves) - 1, states=g.states[:-1])
+    return TeachWarning(cls, "win" if found[0] > 0 else "draw", back.url())
