@@ -116,7 +116,7 @@ def build(g: Game, ply: int | None) -> ReviewPage:
     ai_values = ai_estimates(g, time.monotonic() + AI_SECONDS) if ai_played else None
     page = ReviewPage(g, rev, build_graph(rev, ai_values=ai_values), selected,
                       ai_played=ai_played)
-    page.ai_values = {ply: format_value(v) for ply, v in (ai_values or {}).items()}
+    page.ai_values = ai_values or {}        # formatted by the view (it has the locale)
     return page
 
 
@@ -147,6 +147,7 @@ def page(game: GameSpec):
     except Busy as err:
         raise refuse(err) from None
     view.summary = _summary(view)
+    view.ai_values = {p: format_value(v) for p, v in view.ai_values.items()}
     if view.selected is not None:
         view.why = why_text(view.selected, gettext=gettext, ngettext=ngettext,
                             names=g.settings.player_name)
@@ -186,6 +187,9 @@ def learn(game: GameSpec):
                 raise BadRequest("%(err)s", "try", err=err) from None
             tried = move
             verdict = admitted(lambda: judge(g, view.rev, item, move), heavy=True)
+            if verdict.trial is not None:         # its sentence, in the page's language
+                verdict.text = why_text(verdict.trial, gettext=gettext, ngettext=ngettext,
+                                        names=g.settings.player_name)
     except BadRequest as err:
         error = error or err
     except Busy as err:
@@ -204,6 +208,7 @@ class Verdict:
     kept: object = None
     line: tuple = ()
     drawing: object = None
+    trial: object = None           # the MoveReview of the move tried (its sentence: the view)
 
 
 def judge(g: Game, rev, item, move) -> Verdict:
@@ -225,9 +230,8 @@ def judge(g: Game, rev, item, move) -> Verdict:
     sub = type(rev)(rev.game, rev.moves[:item.ply - 1] + [move], [trial], True, 0.0,
                     states=rev.states[:item.ply] + [child], scorer=rev.scorer)
     explain(sub, trial, budget)
-    text = why_text(trial, gettext=gettext, ngettext=ngettext, names=g.settings.player_name)
-    return Verdict(False, cls, text, trial.kept, trial.refutation,
-                   drawing(g, rev, item.ply, move, trial.refutation))
+    return Verdict(False, cls, "", trial.kept, trial.refutation,
+                   drawing(g, rev, item.ply, move, trial.refutation), trial)
 
 
 def init_app(app) -> None:
