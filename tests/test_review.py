@@ -176,7 +176,7 @@ def test_nims_why_is_the_multiple_of_k_plus_1():
     r = review(Nim(21, 3), [1, 2, 3])
     assert r.classes == ["best", "best", "blunder"]
     assert why_text(r.items[2], names=lambda p: f"J{p}") == (
-        "Taking 3 leaves 15 matches, not a multiple of 4: J1 takes 3 and leaves 12, a "
+        "After taking 3, 15 are left, not a multiple of 4: J1 takes 3 and leaves 12, a "
         "multiple of 4, and wins. Taking 2 left 16, a multiple of 4: the win.")
 
 

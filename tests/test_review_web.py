@@ -49,7 +49,7 @@ def test_the_review_speaks_french_and_keeps_the_projector_mode(client):
     r = client.get(f"/connect4/review?moves={GAME}&ply=5&lang=fr&proj=1")
     assert r.status_code == 200
     assert '<body class="projector"' in r.text
-    assert "gaffe" in r.text and "Précision : 70,0 %" in r.text
+    assert "gaffe" in r.text and "Précision\u202f: 70,0 %" in r.text
     assert "Après la colonne 5, Rouge gagne en 18 coups" in r.text
     assert "proj=1" in re.search(r'href="(/connect4/review/learn[^"]*)"', r.text).group(1)
 
@@ -77,7 +77,7 @@ def test_bad_input_is_a_400_never_a_500(client, query, words):
 def test_nims_review_says_why_with_the_multiple_of_4(client):
     r = client.get("/nim/review?moves=123&ply=3")
     assert r.status_code == 200
-    assert "Taking 3 leaves 15 matches, not a multiple of 4: J1 takes 3 and leaves 12" in r.text
+    assert "After taking 3, 15 are left, not a multiple of 4: J1 takes 3 and leaves 12" in r.text
     assert r.text.count('class="step-n"') >= 2
 
 

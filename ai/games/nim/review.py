@@ -36,16 +36,16 @@ def review_why(game, before, move, kept, line, before_words, after_words, cls):
          "kept": kept, "kept_left": None if kept is None else before.remaining - kept,
          "player": game.to_move(before), "opponent": 1 - game.to_move(before)}
     if game.variant == "normal":
-        parts = [(N_("Taking %(move)s leaves %(left)s matches, not a multiple of %(m)s: "
+        parts = [(N_("After taking %(move)s, %(left)s are left, not a multiple of %(m)s: "
                      "%(opponent)s takes %(reply)s and leaves %(target)s, a multiple of "
                      "%(m)s, and wins."), v)]
         if kept is not None:
             parts.append((N_("Taking %(kept)s left %(kept_left)s, a multiple of %(m)s: the "
                              "win."), v))
     else:
-        parts = [(N_("Taking %(move)s leaves %(left)s matches, not one more than a multiple "
-                     "of %(m)s: %(opponent)s takes %(reply)s and leaves %(target)s, and "
-                     "wins."), v)]
+        parts = [(N_("After taking %(move)s, %(left)s are left, not one more than a "
+                     "multiple of %(m)s: %(opponent)s takes %(reply)s and leaves %(target)s, "
+                     "and wins."), v)]
         if kept is not None:
             parts.append((N_("Taking %(kept)s left %(kept_left)s, one more than a multiple "
                              "of %(m)s: the win."), v))
