@@ -27,7 +27,8 @@ from .admission import Busy, admitted, refuse
 from .games import GameSpec
 from .htmx import render
 from .i18n import format_value, tr
-from .params import BadRequest, Game, parse_game, parse_game_keeping_what_is_right, read_int
+from .game_link import GameLink as Game, parse_game, parse_game_keeping_what_is_right
+from .params import BadRequest, read_int
 
 bp = Blueprint("review", __name__)
 
@@ -90,7 +91,7 @@ def ai_estimates(g: Game, deadline: float) -> dict:
     as the level searches (light levels answer from their book and recent searches), until
     ``deadline`` (time.monotonic())."""
     import time
-    from .panel import run_search
+    from .ai_move import run_search
     out = {}
     if g.settings.level == "perfect":
         return out
