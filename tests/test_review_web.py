@@ -124,3 +124,27 @@ def test_the_teaching_game_warns_at_once_and_offers_to_take_the_move_back(client
 def test_a_finished_game_offers_its_review(client):
     r = client.get("/connect4?moves=4455667&mode=human-human")
     assert 'href="/connect4/review?moves=4455667&amp;mode=human-human"' in r.text
+
+
+def test_a_review_too_long_for_one_request_fills_in_as_it_goes(monkeypatch, client, tmp_path):
+    # a node budget per request (a count, not the clock), a fresh table of solved positions
+    # and fresh solvers: the first answer has some moves, the page asks again, and each
+    # round keeps what the one before solved until every move is classed
+    import collections
+    from ai.games.connect4 import analysis
+    from web import review as review_view
+    monkeypatch.setattr(review_view, "SCORE_NODES", 100_000)
+    monkeypatch.setattr(review_view, "SCORE_SECONDS", 1000.0)      # only the count binds
+    monkeypatch.setattr(review_view, "MAX_SCORE_SECONDS", 1000.0)
+    monkeypatch.setattr(analysis, "_chosen", [str(tmp_path / "solved.sqlite3")])
+    monkeypatch.setattr(analysis, "_idle", collections.defaultdict(collections.deque))
+    r = client.get("/connect4/review?moves=2577712224414446333331141")
+    assert r.status_code == 200
+    rounds = 0
+    while 'class="note review-filling"' in r.text:
+        url = re.search(r'hx-get="([^"]*fill=\d+)"', r.text).group(1).replace("&amp;", "&")
+        r = client.get(url, headers=HX)
+        rounds += 1
+    assert rounds >= 1
+    assert len(re.findall(r'<tr class="cls-(?!none)', r.text)) == 25      # all classed
+    assert "not solved within the time allowed" not in r.text

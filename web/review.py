@@ -32,7 +32,14 @@ from .params import BadRequest, read_int
 
 bp = Blueprint("review", __name__)
 
-SCORE_SECONDS = 3.0       # the scores of a whole game (bench/bench_review.py: p95 well below)
+SCORE_SECONDS = 1.5       # the scores of a whole game, per request (bench/bench_review.py)
+SCORE_NODES = 6_000_000   # and at most this many solver nodes per request (a count: the same
+#                           game fills in the same steps on any machine)
+FILL_ROUNDS = 5           # a review not complete asks again, up to this many times, each
+#                           round with twice the budget of the one before (a position that
+#                           needs more than one round's budget gets it); what a round solved
+#                           is in the table of solved positions for the next
+MAX_SCORE_SECONDS = 8.0   # no round takes longer
 EXPLAIN_SECONDS = 2.0     # one erring move's refutation and sentence
 AI_SECONDS = 2.0          # the AI's own estimates, replayed (the second line of the graph)
 
@@ -69,6 +76,7 @@ class ReviewPage:
     selected: object = None        # the MoveReview shown in detail
     why: str = ""
     drawing: object = None         # the game's own picture of the refutation (review_drawing)
+    fill_url: str | None = None    # the next round of a review not complete yet
     ai_played: bool = False
     summary: list = field(default_factory=list)   # (player, name, counts, accuracy)
 
@@ -105,10 +113,12 @@ def ai_estimates(g: Game, deadline: float) -> dict:
     return out
 
 
-def build(g: Game, ply: int | None) -> ReviewPage:
-    """The review of ``g``'s moves (bounded), with move ``ply`` explained."""
+def build(g: Game, ply: int | None, fill: int = 0) -> ReviewPage:
+    """The review of ``g``'s moves (bounded: round ``fill`` has 2**fill times the first
+    round's budget), with move ``ply`` explained."""
     import time
-    rev = review(g.rules, g.moves, time_limit=SCORE_SECONDS, lines=False)
+    rev = review(g.rules, g.moves, time_limit=min(SCORE_SECONDS * 2 ** fill, MAX_SCORE_SECONDS),
+                 max_nodes=SCORE_NODES * 2 ** fill, lines=False)
     selected = None
     if ply is not None and 1 <= ply <= len(rev.items):
         selected = rev.items[ply - 1]
@@ -141,10 +151,11 @@ def page(game: GameSpec):
     g, error = read_game(game, request.args)
     try:
         ply = read_int(request.args, "ply", None, 1, max(len(g.moves), 1))
+        fill = read_int(request.args, "fill", 0, 0, FILL_ROUNDS)
     except BadRequest as err:
-        ply, error = None, error or err
+        ply, fill, error = None, 0, error or err
     try:
-        view = admitted(lambda: build(g, ply), heavy=True)
+        view = admitted(lambda: build(g, ply, fill), heavy=True)
     except Busy as err:
         raise refuse(err) from None
     view.summary = _summary(view)
@@ -154,9 +165,14 @@ def page(game: GameSpec):
                             names=g.settings.player_name)
         view.drawing = drawing(g, view.rev, view.selected.ply, view.selected.move,
                                view.selected.refutation)
-    return render("review.html", block="detail" if "ply" in request.args and error is None
-                  else "review", status=400 if error else 200,
-                  push_url=view.url(ply=ply) if ply else None, r=view, g=g,
+    # not complete: the page shows what is known and asks again (the page fills in as it
+    # goes), at most FILL_ROUNDS times
+    view.fill_url = (view.url(**({"ply": ply} if ply else {}), fill=fill + 1)
+                     if not view.rev.complete and fill < FILL_ROUNDS and error is None else None)
+    detail = "ply" in request.args and error is None and not fill
+    return render("review.html", block="detail" if detail else "review",
+                  status=400 if error else 200,
+                  push_url=view.url(ply=ply) if ply and detail else None, r=view, g=g,
                   error=tr(error) if error else None)
 
 
