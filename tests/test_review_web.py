@@ -148,3 +148,17 @@ def test_a_review_too_long_for_one_request_fills_in_as_it_goes(monkeypatch, clie
     assert rounds >= 1
     assert len(re.findall(r'<tr class="cls-(?!none)', r.text)) == 25      # all classed
     assert "not solved within the time allowed" not in r.text
+
+
+def test_a_class_game_over_offers_its_review_to_the_teacher_and_the_students(client):
+    # the teacher's projector gets the review in projector mode; each student's phone a
+    # review of its own (an ordinary page: the class code is not carried into it)
+    made = client.post("/class", data={"link": "/connect4?moves=4455667&mode=human-human"})
+    board = made.headers["Location"]
+    code = board.split("cls=")[1]
+    teacher = client.get(board).text
+    assert 'href="/connect4/review?moves=4455667&amp;mode=human-human&amp;proj=1"' in teacher
+    student = client.get(f"/c/{code}").text
+    assert 'href="/connect4/review?moves=4455667&amp;mode=human-human"' in student
+    review = client.get("/connect4/review?moves=4455667&mode=human-human&proj=1")
+    assert '<body class="projector"' in review.text

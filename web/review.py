@@ -90,6 +90,7 @@ class ReviewPage:
 def review_url(g: Game, endpoint: str = "review.page", **extra) -> str:
     query = g.query(upto=len(g.moves))
     query.pop("at", None)
+    query.pop("cls", None)         # a class's game reviewed: an ordinary page, not the class's
     query.update(extra)
     return url_for(endpoint, game=g.settings.game, **query)
 
