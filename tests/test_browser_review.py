@@ -72,3 +72,15 @@ def test_the_teaching_game_warns_and_takes_the_move_back(page, live_server, arti
     page.locator('[data-key="takeback"]').click()
     expect(page.locator("#teach-warning")).to_have_count(0)
     assert page.url.endswith("/connect4?moves=4444&teach=1")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("path", [f"/connect4/review?moves={GAME}&ply=6",
+                                  f"/connect4/review?moves={GAME}&ply=6&proj=1&lang=fr",
+                                  "/nim/review?moves=123&ply=3",
+                                  f"/connect4/review/learn?moves={GAME}&k=1&try=1",
+                                  "/connect4?moves=4444&teach=1"])
+def test_the_review_pages_pass_the_accessibility_audit(browser, live_server, path, scheme):
+    from tests.test_accessibility import audit
+    bad = audit(browser, live_server + path, scheme=scheme)
+    assert not bad, bad
