@@ -6,7 +6,7 @@ a position is the same on every machine, so a stored reply is exactly the search
 make, stored whole (move, value, principal variation, root values, counts and the time it
 took when the book was built). The book holds every position where the level is to move
 within ``MAX_PLY`` plies when the other side plays anything and the level replies itself:
-the level first (plies 0, 2, 4, 6) or second (plies 1, 3, 5, 7), 3,200 positions. An
+the level first (plies 0, 2, 4, 6) or second (plies 1, 3, 5, 7), about 1,700 positions. An
 opening book of the engine's own, the way chess engines ship one; the tree panel of a move
 from the book replays that search (``Level.with_tree``) as for any other.
 
@@ -33,8 +33,10 @@ HERE = Path(__file__).resolve().parent
 BOOK_LEVELS = ("hard",)          # the default level: the cheaper ones need no book
 MAX_PLY = 7
 # What decides a reply besides the level's settings (comments included: any edit counts).
+# The solver's too: the default level asks it first, within a count of nodes (ai.levels).
 SEARCH_SOURCES = ("bitboard.py", "connect4.py", "engine.py", "fast_connect4.py",
-                  "heuristics.py", "scores.py", "search.py")
+                  "heuristics.py", "levels.py", "opening_book.py", "perfect.py", "scores.py",
+                  "search.py", "solver.py", "solver_fast.py", "solver_kernel.py")
 
 
 def path_of(level_name: str) -> Path:

@@ -7,19 +7,23 @@ same preset, ``DEFAULT_LEVEL``.
 
 The presets run the fast Connect-4 loop (``fast=True``): the same values as the course's
 alpha-beta, far fewer nodes. Every preset has a depth, a node budget and a time budget. The
-depth and the node budget decide the move: both are counts, so the same position gives the
-same move whatever the machine and its load (a shared link shows the same reply). The time
-budget only guarantees that no request pins a worker: it is set well above what the node
-budget takes (the default level, ``hard``, needs at most ~51,000 nodes, ~60 ms here, on 309
-positions of self-play, for a budget of 300,000 nodes and 1 s), except for ``expert``, which
-searches as deep as 1 s allows: its move may depend on the server's load.
+depth and the node budgets decide the move: they are counts, so the same position gives the
+same move whatever the machine, its load and what the worker did before (a shared link shows
+the same reply). The time budget only guarantees that no request pins a worker: it is set
+well above what the node budget takes (the default level, ``hard``, needs at most ~51,000
+nodes, ~60 ms here, on 309 positions of self-play, for a budget of 300,000 nodes and 1 s).
 
-``expert`` first asks the exact solver (``exact_nodes``: the best move only, within that many
-nodes and half its time, ``ai.perfect``): where the solver proves the value within that
-budget (with the opening book, nearly always before ply 12 and after ply 20; a little less
-often between), expert plays its move; elsewhere its search. That is what puts it clearly
-above ``hard`` (``bench/bench_levels.py``: the levels' first blunders come around ply 12,
-inside what the book covers). Its tree panel then says that the solver chose the move.
+**A ladder a player can climb.** Each level blunders (worsens the exact outcome: a won
+position to a draw or a loss, a drawn one to a loss) in a smaller share of the positions
+where a blunder is possible, about 40 / 28 / 18 / 10 / 4 / 0 % from beginner to perfect
+(``bench/bench_levels.py``, with intervals and tests, and in games against each other).
+Beginner, easy and medium are the course's searches, deeper and with a better heuristic
+each. ``hard`` and ``expert`` first ask the exact solver within a small count of nodes
+(``exact_nodes``, ``budgeted_exact``: 300 and 7,000): where it proves the value within that
+(near the end of the game, or a few plies before the opening book's positions of 12
+stones), they play its move and the tree panel says that the solver chose it; elsewhere
+they play their search (nine plies, threats). The budget is the dose that sets the level's
+strength: a count, never the clock, and from an empty table each time.
 
 ``perfect`` is not a search to a depth but the exact solver (``ai.perfect``): it keeps the
 game-theoretic value, from the first move (the opening book and the compiled solver make that
@@ -27,6 +31,7 @@ fast on 7x6; within 3 s, else it plays ``hard``'s move and says the result is in
 """
 from __future__ import annotations
 
+import collections
 import time
 from dataclasses import dataclass, field
 
@@ -35,8 +40,8 @@ from .connect4 import Connect4
 from .engine import search, with_tree
 from .heuristics import make_heuristic
 from .perfect import ALGORITHM as PERFECT_ALGORITHM
-from .perfect import perfect_play
-from .scores import SearchResult
+from .perfect import perfect_play, pons_to_value
+from .scores import SearchResult, SearchStats
 
 
 @dataclass(frozen=True)
@@ -52,12 +57,14 @@ class Level:
     fast: bool = True         # the fast Connect-4 loop where it applies (ai.engine)
     heuristic_options: dict = field(default_factory=dict)   # e.g. {"alpha": 0.3}: seed 004's
     #                           adjusted heuristic's weight (ai.heuristics.make_heuristic)
-    exact_nodes: int = 0      # Connect-4: the exact solver first, within this many nodes (0: no)
+    exact_nodes: int = 0      # Connect-4: the exact solver first, within this many nodes (0: no;
+    #                           budgeted_exact: from an empty table, no clock)
 
     @property
     def load_independent(self) -> bool:
-        """Whether the node budget, not the clock, stops the search (see the module's text)."""
-        return self.name not in ("expert", "perfect")
+        """Whether counts, not the clock, decide the move (see the module's text): every
+        level but ``perfect``, whose clock only matters when its 3 s run out."""
+        return not self.exact
 
     @property
     def exact(self) -> bool:
@@ -80,16 +87,11 @@ class Level:
             return perfect_play(game, state, time_limit=options["time_limit"],
                                 max_nodes=options["max_nodes"], fallback=LEVELS["hard"])
         options = {**self.options(game), **overrides}
+        state = game.initial_state() if state is None else state
         if self.exact_nodes and isinstance(game, Connect4) and "depth" not in overrides:
-            start, seconds = time.perf_counter(), options["time_limit"]
-            state = game.initial_state() if state is None else state
-            proven = perfect_play(game, state, max_nodes=self.exact_nodes,
-                                  time_limit=None if seconds is None else seconds / 2)
-            if proven.complete:
+            proven = budgeted_exact(game, state, self.exact_nodes)
+            if proven is not None:
                 return proven
-            if seconds is not None:      # the search gets what is left, half at least
-                options["time_limit"] = max(seconds / 2,
-                                            seconds - (time.perf_counter() - start))
         return search(self.algorithm, game, state, **options)
 
     def with_tree(self, game, state, result: SearchResult, **overrides) -> SearchResult:
@@ -102,16 +104,59 @@ class Level:
                          **{**self.options(game), **overrides})
 
 
+# Solvers with a small table (1 MB), lent to one budgeted solve at a time and emptied before
+# each: a budgeted solve then proves the same positions whatever the worker solved before.
+_BUDGET_SLOTS = 131_101          # the first prime above 2**17: 7x6 keys fit the kernel (fits)
+_idle_solvers: dict[tuple, collections.deque] = collections.defaultdict(collections.deque)
+
+
+def budgeted_exact(game: Connect4, state, max_nodes: int) -> SearchResult | None:
+    """The exact solver's move in ``state`` if it proves the value within ``max_nodes``
+    nodes (the opening book counts as proof), else None. From an empty table every time and
+    with no clock: the same position always gives the same answer, on any machine."""
+    from . import opening_book
+    from .solver_fast import FastSolver
+
+    if game.is_terminal(state):
+        return None
+    size = (game.width, game.height)
+    try:
+        solver = _idle_solvers[size].pop()
+    except IndexError:
+        solver = FastSolver(*size, book=opening_book.shared(), table_slots=_BUDGET_SLOTS)
+    try:
+        solver.reset()
+        start = time.perf_counter()
+        r = solver.solve_bitboard(state.current, state.mask, state.moves, max_nodes=max_nodes)
+    finally:
+        _idle_solvers[size].append(solver)
+    if not r.complete:
+        return None
+    value = pons_to_value(r.score, state.moves, game.cells)
+    stats = SearchStats(nodes=r.nodes, elapsed=time.perf_counter() - start)
+    return SearchResult(r.best_move, value, (r.best_move,), stats, PERFECT_ALGORITHM, None,
+                        root_values={r.best_move: value})
+
+
+# The ladder (bench/bench_levels.py, on positions where a blunder is possible: the share of
+# them where the level worsens the exact outcome): beginner ~38%, easy ~29%, medium ~18%,
+# hard ~10%, expert ~4%, perfect 0.
 LEVELS = {
+    # one ply, the course's cell values: sees a win in one, not the reply to its move
     "beginner": Level("beginner", "alphabeta", 1, 0.5, {"connect4": "cells", "nim": "course"},
                       10_000),
+    # two plies, the course's cell values: sees the opponent's reply
     "easy": Level("easy", "alphabeta", 2, 0.5, {"connect4": "cells", "nim": "course"}, 10_000),
+    # five plies, open windows and threats
     "medium": Level("medium", "alphabeta-tt", 5, 1.0, {"connect4": "threats", "nim": "course"},
                     200_000),
-    "hard": Level("hard", "iterative", 9, 1.0, {"connect4": "threats", "nim": "exact"}, 300_000),
-    # The exact solver first (up to 2 million nodes, ~0.4 s here), else the search.
-    "expert": Level("expert", "iterative", 14, 1.0, {"connect4": "threats", "nim": "exact"},
-                    400_000, exact_nodes=2_000_000),
+    # the exact solver within 300 nodes (the last moves, a position next to the opening book),
+    # else nine plies with threats: the default level
+    "hard": Level("hard", "iterative", 9, 1.0, {"connect4": "threats", "nim": "exact"}, 300_000,
+                  exact_nodes=300),
+    # the exact solver within 7,000 nodes, else hard's search: strong, still beatable
+    "expert": Level("expert", "iterative", 9, 1.0, {"connect4": "threats", "nim": "exact"},
+                    300_000, exact_nodes=7_000),
     # The exact solver (ai.perfect): no depth; 3 s and 20 million nodes at most. Over whole
     # games a reply takes 0.12 ms at the median, 37 ms at p95, 0.8 s at worst, on a loaded
     # machine (positions just past the book are the slowest: bench/bench_levels.py).
