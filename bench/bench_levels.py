@@ -48,10 +48,10 @@ import time  # noqa: E402
 
 os.environ.setdefault("MINIMAX_SOLVED_DB", "off")   # every perfect reply searched, cold
 
-from ai import analysis, opening_book  # noqa: E402
-from ai.connect4 import Connect4  # noqa: E402
+from ai.games.connect4 import analysis, opening_book  # noqa: E402
+from ai.games.connect4.rules import Connect4  # noqa: E402
 from ai.levels import DEFAULT_LEVEL, LEVELS  # noqa: E402
-from ai.solver_fast import FastSolver  # noqa: E402
+from ai.games.connect4.solver_fast import FastSolver  # noqa: E402
 
 LADDER = ["beginner", "easy", "medium", "hard", "expert", "perfect"]
 POSITIONS = os.path.join(ROOT, "bench", "data", "level-positions.txt")
@@ -112,18 +112,20 @@ def load_positions(path: str = POSITIONS, count: int | None = None):
     return out
 
 
-def make_positions(count: int, path: str = POSITIONS, per_game: int = 3) -> None:
+def make_positions(count: int, path: str = POSITIONS, per_game: int = 3,
+                   first_seed: int = 10_000) -> None:
     """Positions of games between the course's levels (random 4-ply openings,
-    ``random.Random(10_000 + i)``; one side beginner, easy, medium or hard, the other easy,
+    ``random.Random(first_seed + i)``; one side beginner, easy, medium or hard, the other easy,
     medium or hard, drawn from the same generator), at most ``per_game`` of each game, drawn
     among those where a blunder is possible. The file written is data: its positions stay
     what they are when the levels change (the ones in the repository were made with the
     levels of before issue 24, whose play differs only in hard's)."""
     t0, n, i = time.perf_counter(), 0, 0
     lines = [f"# {count} positions where a blunder is possible: MOVES SCORE S1..S7 (Pons' "
-             "scores, side to move; bench/bench_levels.py --make-positions)"]
+             f"scores, side to move; bench/bench_levels.py --make-positions {count} "
+             f"--first-seed {first_seed} --per-game {per_game})"]
     while n < count:
-        rng, state, moves = random.Random(10_000 + i), GAME.initial_state(), []
+        rng, state, moves = random.Random(first_seed + i), GAME.initial_state(), []
         i += 1
         for _ in range(4):
             m = rng.choice(GAME.actions(state))
@@ -149,7 +151,8 @@ def make_positions(count: int, path: str = POSITIONS, per_game: int = 3) -> None
             n += 1
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
-    print(f"{n} positions from {i} games in {path} ({time.perf_counter() - t0:.0f} s)")
+    print(f"{n} positions from {i} games (seeds {first_seed}-{first_seed + i - 1}) in {path} "
+          f"({time.perf_counter() - t0:.0f} s)")
 
 
 def move(level: str, state):
@@ -285,9 +288,15 @@ def main(argv=None) -> int:
                     help="which levels, weakest first (default: %(default)s)")
     ap.add_argument("--make-positions", type=int, metavar="N",
                     help=f"write N new positions to {POSITIONS_NAME} and stop")
+    ap.add_argument("--out", default=POSITIONS, help="--make-positions: the file to write "
+                    "(tests/data/level-sample.txt: --first-seed 20000 --per-game 2)")
+    ap.add_argument("--first-seed", type=int, default=10_000,
+                    help="--make-positions: the first game's seed (default 10000)")
+    ap.add_argument("--per-game", type=int, default=3,
+                    help="--make-positions: positions kept of each game (default 3)")
     args = ap.parse_args(argv)
     if args.make_positions:
-        make_positions(args.make_positions)
+        make_positions(args.make_positions, args.out, args.per_game, args.first_seed)
         return 0
     parts = set(args.parts.split(","))
     ladder = args.levels.split(",")
