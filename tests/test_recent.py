@@ -47,10 +47,10 @@ def test_the_perfect_level_whose_move_may_depend_on_the_clock_is_searched_every_
     # (counted, not timed: its move often comes from the opening book and the table of solved
     # positions, in far less than the 1 ms allowance). Expert decides by counts since issue
     # 24: its reply is kept like the others'.
-    import web.panel
+    import web.ai_move
     calls = []
-    real = web.panel.run_search
-    monkeypatch.setattr(web.panel, "run_search", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = web.ai_move.run_search
+    monkeypatch.setattr(web.ai_move, "run_search", lambda *a, **k: calls.append(1) or real(*a, **k))
     client = create_app({"TESTING": True}).test_client()
     client.get("/connect4")
     for level, searches in (("perfect", 2), ("expert", 1)):
