@@ -149,8 +149,8 @@ def test_the_level_menu_says_what_expert_does_on_each_game(client):
     c4 = client.get("/connect4?lang=en").get_data(as_text=True)
     nim = client.get("/nim?lang=en").get_data(as_text=True)
     option = r'<option value="expert"[^>]*>([^<]*)'
-    assert re.search(option, c4).group(1) == "expert — exact solver first, else iterative deepening, depth 9"
+    assert re.search(option, c4).group(1) == "expert — exact solver first (7,000 nodes), else iterative deepening, depth 9"
     assert re.search(option, nim).group(1) == "expert — iterative deepening, depth 9"
     hard = r'<option value="hard"[^>]*>([^<]*)'
-    assert re.search(hard, c4).group(1) == "hard — exact solver first, else iterative deepening, depth 9"
+    assert re.search(hard, c4).group(1) == "hard — exact solver first (300 nodes), else iterative deepening, depth 9"
     assert re.search(hard, nim).group(1) == "hard — iterative deepening, depth 9"
