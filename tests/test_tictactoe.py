@@ -50,7 +50,7 @@ def test_three_in_a_row_wins_and_ends_the_game():
 
 def test_a_full_board_without_a_line_is_a_draw():
     # X O X / X O O / O X X
-    s = after("132587469")
+    s = after("123587469")
     assert GAME.is_terminal(s) and GAME.winner(s) is None and GAME.utility(s, 0) == 0
 
 
