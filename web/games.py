@@ -14,6 +14,7 @@ from typing import Callable
 from flask_babel import lazy_gettext as _l
 
 from ai.connect4 import Connect4
+from ai.games.tictactoe import TicTacToe
 from ai.nim import Nim
 from ai.nim_tree import nim_tree_size
 from ai.tree_view import full_tree_size
@@ -74,4 +75,12 @@ NIM = GameSpec(
      Param("variant", "variant", _l("Variant"), "normal", choices=("normal", "misere"))),
     "take", "nim.html", tree_size=_nim_tree_size)
 
-GAMES = {spec.name: spec for spec in (CONNECT4, NIM)}
+TICTACTOE = GameSpec(
+    "tictactoe", _l("Tic-tac-toe"), TicTacToe, (), "cell", "games/tictactoe/page.html",
+    orders=("center", "natural", "reverse"),
+    # depth 5 from the empty board is 18,730 minimax nodes; the whole tree (549,946) is the
+    # course card's figure, counted, not searched on a click
+    compare_depth=5,
+    tree_size=lambda rules, state, depth: rules.tree_size(state, depth))
+
+GAMES = {spec.name: spec for spec in (CONNECT4, NIM, TICTACTOE)}

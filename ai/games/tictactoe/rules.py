@@ -248,3 +248,15 @@ class TicTacToe:
         root and leaves included: 549,946 from the empty board."""
         from .solver import tree_size
         return tree_size(state, depth)
+
+    def outcomes(self, state: TicTacToeState) -> list:
+        """Every legal move's exact outcome (``solver.Outcome``: win, draw or loss, in how many
+        plies, its value, whether it is best): what the page shows as the truth."""
+        from .solver import outcomes
+        return outcomes(state)
+
+    def truth(self, state, tree, path, shown, root_move=None):
+        """The exact outcome of every move at a node of a recorded search beside the search's
+        values (``truth.truth_at``): the tree panel's truth."""
+        from .truth import truth_at
+        return truth_at(state, tree, path, shown, root_move)

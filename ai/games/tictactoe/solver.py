@@ -19,6 +19,7 @@ the loser as slowly: easyAI's depth-aware scores). Every other number follows fr
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import NamedTuple
 
 from ...scores import MAX_SCORE, SearchResult, SearchStats
 from .rules import CELLS, FULL, TicTacToe, TicTacToeState, _wins
@@ -170,3 +171,30 @@ def facts() -> dict:
             "draws": draws, "positions": len(positions),
             "positions_up_to_symmetry": len({GAME.canonical(s) for s in positions}),
             "value": value(outcome, plies)}
+
+
+class Outcome(NamedTuple):
+    """A move's exact outcome for the player who makes it, with perfect play after it."""
+
+    move: int             # the cell's index, 0..8
+    kind: str             # "win", "draw" or "loss"
+    plies: int            # plies until the game ends, this move included
+    value: int            # on the app's scale (``value``)
+    best: bool            # no move of the position does better
+
+    @property
+    def cell(self) -> int:
+        """The cell as people number it, 1..9."""
+        return self.move + 1
+
+
+def outcomes(state: TicTacToeState) -> list[Outcome]:
+    """Every legal move's exact outcome in ``state``, in cell order (the board's "truth")."""
+    values = move_values(state)
+    top = max(values.values(), default=None)
+    out = []
+    for move, v in values.items():
+        kind = "win" if v > 0 else "loss" if v < 0 else "draw"
+        plies = MAX_SCORE - abs(v) if v else CELLS - state.moves
+        out.append(Outcome(move, kind, plies, v, v == top))
+    return out
