@@ -15,6 +15,7 @@ from flask import Blueprint, Response, render_template, request
 from flask_babel import lazy_gettext as _l
 
 from ai.connect4 import Connect4
+from ai.games.tictactoe.course import whole_tree as tictactoe_tree
 from ai.heuristics import cell_values
 from ai.nim_tree import course_tree, nim_tree_size
 from ai.position import cell_value_terms, columns_of, format_columns
@@ -84,6 +85,10 @@ def _c4(**args) -> dict:
     return {"game": "connect4", **args}
 
 
+def _ttt(**args) -> dict:
+    return {"game": "tictactoe", **args}
+
+
 # The players named as each chapter names them: J0 and J1 in the minmax chapter (seed 000),
 # joueur 1 and joueur 2 in the MIN-MAX chapter (seed 003).
 def _c4_j(**args) -> dict:
@@ -137,6 +142,12 @@ CHAPTERS = [
         Figure(_l("The same growth on a real position"),
                _l("Nodes searched per depth by minimax and alpha-beta on Connect-4."),
                "play.compare", _c4(moves="4453"), ""),
+        Figure(_l("Tic-tac-toe (le morpion): the whole tree"),
+               _l("Minimax visits every node of the whole game tree and finds a draw; "
+                  "alpha-beta visits a few thousand, fewer with a transposition table, fewer "
+                  "still when the centre is tried first. The link compares them on the rest "
+                  "of a game, X in the centre and O in a corner, to its end."),
+               "play.compare", _ttt(moves="51", cd=7), "tictactoe"),
         Figure(_l("The agent: perceive, decide, act"),
                _l("The AI sees the position (the link), searches, plays: each move is one turn "
                   "of the loop."),
@@ -213,7 +224,8 @@ def course():
     """The course's figures, chapter by chapter, each one click from the app in its state."""
     return render_template("course.html", chapters=CHAPTERS, dictionary=dictionary_lines(),
                   grid=cell_values(7, 6), h=heuristic_sum(FIGURE_VIII_1),
-                  size_20=nim_tree_size(20, 3), thumbnail_args=thumbnail_args)
+                  size_20=nim_tree_size(20, 3), tictactoe=tictactoe_tree(),
+                  thumbnail_args=thumbnail_args)
 
 
 def thumbnail_args(f: Figure) -> dict:
