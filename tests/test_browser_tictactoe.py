@@ -16,6 +16,12 @@ def moves_of(page) -> str:
     return parse_qs(urlparse(page.url).query).get("moves", [""])[0]
 
 
+def wait_moves(page, count):
+    page.wait_for_function(
+        "n => (new URLSearchParams(location.search).get('moves') || '').length >= n", arg=count)
+    expect(page.locator("#game")).not_to_have_class(re.compile("htmx-request"))
+
+
 def wait_for_my_turn_or_the_end(page, n):
     page.wait_for_function(
         "n => (new URLSearchParams(location.search).get('moves') || '').length >= n + 2"
@@ -52,8 +58,7 @@ def test_the_number_keys_play_cells_on_the_projector_in_french(browser, live_ser
     page.goto(live_server + "/tictactoe?lang=fr&proj=1&tree=1&hints=1")
     expect(page.locator("h1")).to_have_text("Morpion")
     page.keyboard.press("5")                          # the centre, as on a phone's keypad
-    page.wait_for_function("(new URLSearchParams(location.search).get('moves') || '').length >= 2")
-    expect(page.locator("#game")).not_to_have_class(re.compile("htmx-request"))
+    wait_moves(page, 2)
     assert moves_of(page)[0] == "5" and moves_of(page)[1] in "1379"   # a corner: the only draw
     expect(page.locator("[aria-label^='case 5 (b2)']")).to_have_attribute("aria-label", re.compile("X"))
     cell = page.locator(".ttt-cell").first.bounding_box()
@@ -62,7 +67,7 @@ def test_the_number_keys_play_cells_on_the_projector_in_french(browser, live_ser
     expect(page.locator("#truth")).to_contain_text("Aucune case ne fait mieux.")
     page.screenshot(path=str(artifacts / "tictactoe-projector-fr.png"))
     page.keyboard.press("3")
-    page.wait_for_function("(new URLSearchParams(location.search).get('moves') || '').length >= 4")
+    wait_moves(page, 4)
     assert moves_of(page)[2] == "3" or moves_of(page)[1] == "3"
     page.close()
 
@@ -70,10 +75,9 @@ def test_the_number_keys_play_cells_on_the_projector_in_french(browser, live_ser
 def test_two_people_on_a_phone_in_french(browser, live_server, artifacts):
     page = browser.new_page(viewport=PHONE)
     page.goto(live_server + "/tictactoe?lang=fr&mode=human-human")
-    for cell in "15293":        # X 1, O 5, X 2, O 9, X 3: three in the top row
+    for i, cell in enumerate("15293", 1):     # X 1, O 5, X 2, O 9, X 3: the top row
         page.locator(f"#game button.ttt-cell[data-move='{cell}']").click()
-        page.wait_for_function(f"(new URLSearchParams(location.search).get('moves') || '').endsWith('{cell}')")
-        expect(page.locator("#game")).not_to_have_class(re.compile("htmx-request"))
+        wait_moves(page, i)
     expect(page.locator("#status strong")).to_have_text("Victoire : J0 !")
     expect(page.locator(".ttt-cell.win")).to_have_count(3)
     page.screenshot(path=str(artifacts / "tictactoe-phone-fr.png"), full_page=True)
