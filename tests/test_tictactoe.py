@@ -10,14 +10,14 @@ Cells are numbered as on a phone's keypad, top row first::
 """
 import pytest
 
-from ai.game import play
+from ai.course.game import play
 from ai.games.tictactoe import TicTacToe, TicTacToeState
 from ai.games.tictactoe.heuristic import CELL_VALUES, CellValues, OpenLines
-from ai.games.tictactoe.rules import SYMMETRIES
+from ai.games.tictactoe.board import SYMMETRIES
 from ai.games.tictactoe.solver import (facts, move_values, principal_variation, solve,
                                        tree_size, value)
-from ai.scores import MAX_SCORE
-from ai.search import alphabeta, alphabeta_tt, minimax
+from ai.course.scores import MAX_SCORE
+from ai.course.search import alphabeta, alphabeta_tt, minimax
 
 GAME = TicTacToe()
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from flask import Blueprint, request, url_for
 
 from ai.heuristics import make_heuristic
-from ai.search import COURSE_SLOTS
-from ai.table_view import searched_table, window_table_demonstration, zobrist_terms
+from ai.course.search import COURSE_SLOTS
+from ai.teach.table_view import searched_table, window_table_demonstration, zobrist_terms
 
 from .admission import Busy, admitted
 from .course import TABLE_STEPS

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ...search import alphabeta, alphabeta_tt
+from ai.course.search import alphabeta, alphabeta_tt
 from .rules import CELLS, TicTacToe
 from .solver import facts
 

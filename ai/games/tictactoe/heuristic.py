@@ -18,8 +18,8 @@ of a position that is not over, from ``player``'s side, strictly inside the heur
 """
 from __future__ import annotations
 
-from ...messages import N_
-from .rules import CELLS, LINES
+from ai.messages import N_
+from .board import CELLS, LINES
 
 # Each cell's number of lines (seed 000's cotation on 3x3).
 CELL_VALUES = tuple(sum(1 for line in LINES if line >> i & 1) for i in range(CELLS))
@@ -49,7 +49,7 @@ class OpenLines:
     def terms(self, state, player) -> list[tuple[str, int, int, int]]:
         """(what, weight, player's count, opponent's count): the value is their difference."""
         mine, theirs = (state.x, state.o) if player == 0 else (state.o, state.x)
-        return [("open lines", 1, self.open_lines(theirs), self.open_lines(mine))]
+        return [("open_lines", 1, self.open_lines(theirs), self.open_lines(mine))]
 
 
 class CellValues:

@@ -27,44 +27,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ...messages import GameError
+from ai.messages import GameError
 
-CELLS = 9
-FULL = (1 << CELLS) - 1
-# The 8 lines of three (rows, columns, diagonals), as bit masks.
-LINES = tuple(sum(1 << i for i in line) for line in (
-    (0, 1, 2), (3, 4, 5), (6, 7, 8),       # rows
-    (0, 3, 6), (1, 4, 7), (2, 5, 8),       # columns
-    (0, 4, 8), (2, 4, 6)))                 # diagonals
-MARKS = ("X", "O")
-# The 8 symmetries of the square (rotations and reflections), each as the cell that cell i
-# goes to: used to count positions "up to symmetry" (the course gallery's card).
-_ROT = (6, 3, 0, 7, 4, 1, 8, 5, 2)         # a quarter turn: cell i -> _ROT[i] (read below)
-_FLIP = (2, 1, 0, 5, 4, 3, 8, 7, 6)        # a mirror, left <-> right
-
-
-def _compose(a, b):
-    return tuple(a[b[i]] for i in range(CELLS))
-
-
-def _symmetries():
-    out, r = [], tuple(range(CELLS))
-    for _ in range(4):
-        out.append(r)
-        out.append(_compose(_FLIP, r))
-        r = _compose(_ROT, r)
-    return tuple(out)
-
-
-SYMMETRIES = _symmetries()
-
-
-def _bits(mask: int) -> list[int]:
-    return [i for i in range(CELLS) if mask >> i & 1]
-
-
-def _wins(stones: int) -> bool:
-    return any(stones & line == line for line in LINES)
+from .board import CELLS, FULL, LINES, MARKS, SYMMETRIES, bits as _bits, wins as _wins
+from .heuristic import HEURISTICS, LEVEL_HEURISTICS
 
 
 class TicTacToeState(NamedTuple):
@@ -92,6 +58,8 @@ class TicTacToe:
     # Centre first, then the corners, then the edges: the cells in the most lines first (4, 3,
     # 2 lines; seed 000's "cotation" of each cell), so alpha-beta meets good moves early.
     center_order = (4, 0, 2, 6, 8, 1, 3, 5, 7)
+    heuristics = HEURISTICS                 # ai.heuristics.make_heuristic's choice
+    level_heuristics = LEVEL_HEURISTICS     # ai.levels
 
     def __repr__(self):
         return "TicTacToe()"
@@ -227,15 +195,6 @@ class TicTacToe:
         return best
 
     # -- the hooks shared code reads (ai/course/game.py) --------------------------------------
-    @property
-    def heuristics(self) -> dict:
-        from .heuristic import HEURISTICS
-        return HEURISTICS
-
-    @property
-    def level_heuristics(self) -> dict:
-        from .heuristic import LEVEL_HEURISTICS
-        return LEVEL_HEURISTICS
 
     def exact_play(self, state, *, time_limit=None, max_nodes=None, fallback=None):
         """The perfect move from the solved game (``solver``): never more than a dict look-up

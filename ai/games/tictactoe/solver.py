@@ -21,8 +21,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
-from ...scores import MAX_SCORE, SearchResult, SearchStats
-from .rules import CELLS, FULL, TicTacToe, TicTacToeState, _wins
+from ai.course.scores import MAX_SCORE, SearchResult, SearchStats
+from .board import CELLS, FULL, wins as _wins
+from .rules import TicTacToe, TicTacToeState
 
 ALGORITHM = "exact"          # as ai.perfect names the exact player's results
 GAME = TicTacToe()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ...tree_view import node_at
+from ai.teach.tree_view import node_at
 from .solver import Outcome, outcomes
 
 

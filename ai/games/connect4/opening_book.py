@@ -6,7 +6,7 @@ per process, measured here): unusable in a server's workers. This reader keeps t
 arrays, the sorted keys (``int32``) and the scores (``int8``): ~21 MB, loaded in a fraction of
 a second, looked up by binary search, the position or else its mirror image (the book keeps
 one of each pair). The compiled solver probes the same arrays from its inner loop
-(``ai.solver_kernel.book_probe``).
+(``ai.games.connect4.solver_kernel.book_probe``).
 
 The file ``book_12ply_distances.dat``: records of 5 bytes, sorted by key. The key is a
 position's Huffman code (the package's ``_to_huffman``): columns left to right, each bottom to
@@ -69,7 +69,7 @@ def huffman_key(current: int, mask: int, mirror: bool = False, width: int = WIDT
                 height: int = HEIGHT) -> int:
     """The book's key of a position given as Pons' bitboards (``current``: the side to move,
     the first player at 12 stones), as a signed 32-bit number; ``mirror``: of its mirror
-    image. The compiled ``ai.solver_kernel.book_key`` is the same function."""
+    image. The compiled ``ai.games.connect4.solver_kernel.book_key`` is the same function."""
     h1 = height + 1
     v = 0
     for i in range(width):

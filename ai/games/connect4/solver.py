@@ -32,7 +32,7 @@ What differs is how it is written, for CPython: the hot function ``negamax`` is 
 whose constants are default arguments (fast local loads), and the winning cells of *every*
 candidate move are computed at once, on one big integer holding one copy of the board per
 column, spaced far enough apart that shifts never reach a neighbour copy (the board, the
-wide board, the winning cells and the losing-move rule are ``ai.bitboard``'s, shared with
+wide board, the winning cells and the losing-move rule are ``ai.games.connect4.bitboard``'s, shared with
 the rules and the fast depth-limited search). The result serves
 twice: popcounts order the moves, and the chunk of the move played is handed to the child
 as "the opponent's winning cells", which the child needs to find its forced and losing
@@ -67,7 +67,7 @@ DEFAULT_TABLE_ENTRIES = 1 << 20
 
 
 def _check_budgets(max_nodes, time_limit) -> None:
-    """The solvers' budgets (this one's and ``ai.solver_fast``'s): ValueError unless None or
+    """The solvers' budgets (this one's and ``ai.games.connect4.solver_fast``'s): ValueError unless None or
     a non-negative count of nodes / seconds."""
     if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int)
                                   or max_nodes < 0):

@@ -1,8 +1,8 @@
-"""A specialised depth-limited alpha-beta for Connect-4: the same answers as ``ai.search``,
+"""A specialised depth-limited alpha-beta for Connect-4: the same answers as ``ai.course.search``,
 from an inner loop that works on the bitboard ints alone.
 
 ``fast_alphabeta(game, state, depth, heuristic=h)`` returns the value that
-``ai.search.alphabeta`` (and so plain ``minimax``) returns for the same position, depth,
+``ai.course.search.alphabeta`` (and so plain ``minimax``) returns for the same position, depth,
 heuristic and ``quick_wins``: a win ``p`` plies below the root scores ``MAX_SCORE - p`` (flat
 ``MAX_SCORE`` with ``quick_wins=False``), a draw 0, and a position at the depth limit the
 heuristic's own value. What changes is how the tree is walked:
@@ -12,7 +12,7 @@ heuristic's own value. What changes is how the tree is walked:
   scored inline) whose constants are default arguments (fast local loads).
 - Wins are never found by testing a four after a move. Each node receives the opponent's
   *winning cells* from its parent (Pascal Pons' ``compute_winning_position``, computed for
-  all candidate moves at once on the "wide" board of ``ai.bitboard``, which the exact solver
+  all candidate moves at once on the "wide" board of ``ai.games.connect4.bitboard``, which the exact solver
   shares). That gives, exactly:
 
   * the side to move wins at once (depth >= 1): value ``MAX_SCORE - (ply + 1)``, the best
@@ -56,11 +56,11 @@ those whose value was used.
 Budgets: ``max_nodes`` and ``deadline`` (a ``time.perf_counter()`` value). The node count is
 compared with ``max_nodes`` after every node entered (leaves scored inside a depth-1 node are
 added when that node is done), the clock is read every 1024 nodes. When either runs out,
-``ai.scores.SearchAborted`` is raised, carrying ``.stats`` (the statistics so far); the root
+``ai.course.scores.SearchAborted`` is raised, carrying ``.stats`` (the statistics so far); the root
 moves whose search finished are in the ``root_values`` dict if the caller passed one.
 A search whose node count stays within ``max_nodes`` therefore never aborts.
 
-The tree: given an ``ai.record.SearchTree`` (``alphabeta(record=True)``), the loop writes its
+The tree: given an ``ai.course.record.SearchTree`` (``alphabeta(record=True)``), the loop writes its
 own search into it as it goes (``_Recorder``), so the tree panel can show the search that
 chose the move, with its node count: ``tree.explored == stats["nodes"]``. The children a
 depth-1 node scores inline are recorded as leaves (their values from the heuristic object);
@@ -80,10 +80,10 @@ import time
 from functools import lru_cache
 
 from .bitboard import Geometry, geometry, non_losing, winning_cells
-from .connect4 import C4State, Connect4
-from .heuristics import CellValues, Threats, cell_values
-from .record import SearchTree, new_tree
-from .scores import (EXACT, HEURISTIC_MAX, INF, LOWER, MAX_SCORE, UPPER, WIN_THRESHOLD,
+from .rules import C4State, Connect4
+from ai.games.connect4.heuristic import CellValues, Threats, cell_values
+from ai.course.record import SearchTree, new_tree
+from ai.course.scores import (EXACT, HEURISTIC_MAX, INF, LOWER, MAX_SCORE, UPPER, WIN_THRESHOLD,
                      SearchAborted, SearchResult, SearchStats, check_limits)
 
 __all__ = ["alphabeta", "fast_alphabeta", "supports"]
@@ -97,7 +97,7 @@ _THREATS, _CELLS, _ZERO = 1, 2, 0
 # -- the tables of one board size -------------------------------------------------------------
 
 class _Tables:
-    """What this loop needs for one board size beyond ``ai.bitboard``'s geometry (``g``),
+    """What this loop needs for one board size beyond ``ai.games.connect4.bitboard``'s geometry (``g``),
     computed once (``_tables``): the move lists with a given column first, and the
     precomputed forms of the two heuristics (module docstring)."""
 
@@ -231,8 +231,8 @@ def _window(x):
 
 
 class _Recorder:
-    """Writes the loop's search into an ``ai.record.SearchTree``, node by node, as
-    ``ai.search`` records its own: every node entered (so ``tree.explored`` is
+    """Writes the loop's search into an ``ai.course.record.SearchTree``, node by node, as
+    ``ai.course.search`` records its own: every node entered (so ``tree.explored`` is
     ``stats["nodes"]``), the children a depth-1 node scores inline as leaves, a cut's skipped
     moves as pruned nodes (one cut-off per ``stats["cutoffs"]``), table hits; a node that a
     rule settles without its children (module docstring) is a leaf of kind "settled". The
@@ -291,11 +291,11 @@ class _Recorder:
 def alphabeta(game, state=None, depth=None, *, heuristic=None, order=None, quick_wins=True,
               window="infinite", table=None, record=False, max_nodes=None, time_limit=None,
               tie_break="first", seed=None) -> SearchResult:
-    """``ai.search.alphabeta`` through this loop, with its arguments and its ``SearchResult``:
+    """``ai.course.search.alphabeta`` through this loop, with its arguments and its ``SearchResult``:
     the same value, a move of that value (among equals maybe another), fewer nodes. ``order``
     is accepted and not used (this loop has its own order, which changes no value); ``window``
     "infinite" and "course" both give the minimax value. When a budget stops the search, the
-    best of the root moves settled so far is played, as ``ai.search`` does.
+    best of the root moves settled so far is played, as ``ai.course.search`` does.
 
     Raises:
         ValueError: options ``supports`` refuses, a bad depth or budget.
@@ -303,7 +303,7 @@ def alphabeta(game, state=None, depth=None, *, heuristic=None, order=None, quick
     if not supports(game, heuristic, window=window, tie_break=tie_break):
         raise ValueError(f"the fast Connect-4 loop does not run {game!r} with heuristic "
                          f"{heuristic!r}, window {window!r}, tie_break {tie_break!r}: use "
-                         "ai.search.alphabeta")
+                         "ai.course.search.alphabeta")
     check_limits(depth, max_nodes, time_limit)
     state = game.initial_state() if state is None else state
     start = time.perf_counter()
@@ -354,9 +354,9 @@ def fast_alphabeta(game, state, depth, *, heuristic=None, table=None, quick_wins
         deadline: abort once ``time.perf_counter()`` passes this value (read every 1024
             nodes).
         root_values: a dict to fill with move -> value for each root move settled (exact for
-            the best move; for the others a bound, as in ``ai.search``); it keeps what was
+            the best move; for the others a bound, as in ``ai.course.search``); it keeps what was
             settled when a budget aborts the search.
-        tree: an empty ``ai.record.SearchTree`` of the side to move, to record the search in
+        tree: an empty ``ai.course.record.SearchTree`` of the side to move, to record the search in
             (``_Recorder``); None records nothing.
 
     Returns:
@@ -366,7 +366,7 @@ def fast_alphabeta(game, state, depth, *, heuristic=None, table=None, quick_wins
         ``cutoffs``, ``tt_probes``, ``tt_hits``).
 
     Raises:
-        ai.scores.SearchAborted: a budget ran out (``.stats`` holds the statistics so far).
+        ai.course.scores.SearchAborted: a budget ran out (``.stats`` holds the statistics so far).
         ValueError: an unsupported game or heuristic, or a bad depth.
     """
     kind = _kind(game, heuristic)
@@ -417,7 +417,7 @@ def _build(t: _Tables, kind: int, quick: bool):
     LIMIT = HEURISTIC_MAX - 1
     Aborted = SearchAborted
 
-    g = t.g                                         # ai.bitboard's geometry
+    g = t.g                                         # ai.games.connect4.bitboard's geometry
     H1, CELLS = g.h1, g.cells
     BOTTOM, BOARD, SENT = g.bottom, g.board, g.sentinels
     REP, DIAG, WINS = g.rep, g.diag, g.wins
@@ -770,7 +770,7 @@ def _build(t: _Tables, kind: int, quick: bool):
     def record_scored(ply, cur, mask, possible, scored, alpha, beta, skipped, cut):
         """The children of the depth-1 node at ``ply`` that node1 scored inline, as the loop
         met them (with the window's moves), and those a cut skipped. Below a node the
-        recording does not keep (``ai.record.Focus``), only counted: no heuristic call."""
+        recording does not keep (``ai.course.record.Focus``), only counted: no heuristic call."""
         nid = rec.ids[ply]
         if nid < 0:
             rec.tree.hidden_leaves(nid, len(scored), cut, len(skipped))

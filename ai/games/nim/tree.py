@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .search import minimax
-from .tree_view import path_of
+from ai.course.search import minimax
+from ai.teach.tree_view import path_of
 
 MAX_DICT_N = 14   # the dictionary holds every node: 14 matches with k=3 is 6,872 keys
 
@@ -76,7 +76,7 @@ def nim_tree_size(n: int, k: int = 3) -> int:
 
 
 def checked_tree(game):
-    """The whole game tree of ``game`` (an ``ai.nim.Nim``) searched by minimax with the
+    """The whole game tree of ``game`` (an ``ai.games.nim.rules.Nim``) searched by minimax with the
     course's flat +1/-1, and how many of its nodes the theory agrees with: the player to move
     at r matches loses iff ``game.is_losing(r)``; minimax says the same when the node's value,
     from that player's side, is a loss. Returns ``(result, agree)``."""

@@ -1,5 +1,5 @@
-"""The compiled inner loop of the exact solver (``ai.solver_fast``): Pascal Pons' negamax, node
-for node the algorithm of ``ai.solver`` (the readable reference the tests compare against),
+"""The compiled inner loop of the exact solver (``ai.games.connect4.solver_fast``): Pascal Pons' negamax, node
+for node the algorithm of ``ai.games.connect4.solver`` (the readable reference the tests compare against),
 compiled by numba (``@njit(cache=True, nogil=True)``) over 64-bit integer bitboards.
 
 Why compiled: the reference explores ~400,000 nodes a second in CPython (a node is ~45 integer
@@ -16,7 +16,7 @@ What differs from the reference, and why:
   positions with the same slot and partial key have the same key (Chinese remainder theorem,
   since keys are below ``size * 2**32``), so a hit is never a collision. A new entry replaces
   the old one: the table never grows, and stays valid from one solve to the next;
-- the opening book (``ai.opening_book``): at 12 stones on 7x6 the node reads its exact score
+- the opening book (``ai.games.connect4.opening_book``): at 12 stones on 7x6 the node reads its exact score
   from the book's sorted keys by binary search, the position or its mirror image;
 - the GIL: compiled with ``nogil=True``, a search lets the other threads of the process run
   (the server's event loop keeps answering pages while a worker thread searches), except for
@@ -82,7 +82,7 @@ def wins(p, h):
 
 @numba.njit(cache=True, nogil=True)
 def book_key(cur, mask, w, h, mirror):
-    """The opening book's key of a position (``ai.opening_book.huffman_key``, compiled):
+    """The opening book's key of a position (``ai.games.connect4.opening_book.huffman_key``, compiled):
     columns left to right (right to left for the mirror image), each bottom to top, a stone
     of the side to move ``10``, of the other ``11``, ``0`` after each column, one more ``0``
     at the end; as a signed 32-bit number."""

@@ -1,16 +1,16 @@
 """The exact score of every column of a Connect-4 position: what the hints, the perfect level
 and ``python -m ai analyse`` show.
 
-Scores are Pons' (``ai.solver``), from the side to move: playing this column leads, with
+Scores are Pons' (``ai.games.connect4.solver``), from the side to move: playing this column leads, with
 perfect play on both sides, to a draw (0), a win with the mover's ``22 - s``-th stone (``s >
 0`` on 7x6), or a loss (``s < 0``). Each column's score comes from the first of these that
 knows it:
 
 1. ``rules``: the column wins at once, lets the opponent win at once, or fills the board;
-2. ``table``: the persistent table of solved positions (``ai.solved_store``), shared by the
+2. ``table``: the persistent table of solved positions (``ai.games.connect4.solved_store``), shared by the
    server's workers and the command line;
-3. ``book``: the opening book, for the positions of 12 stones (``ai.opening_book``);
-4. ``search``: the compiled solver (``ai.solver_fast``), which probes the book at 12 stones.
+3. ``book``: the opening book, for the positions of 12 stones (``ai.games.connect4.opening_book``);
+4. ``search``: the compiled solver (``ai.games.connect4.solver_fast``), which probes the book at 12 stones.
 
 **The best move first.** The position itself is solved first (one null-window search, Pons'
 way): that gives its score and a column that reaches it, which is the first answer (the perfect
@@ -102,7 +102,7 @@ _stores: dict[str, SolvedStore] = {}
 
 
 def table_slots() -> int:
-    """``SOLVER_TABLE_SLOTS`` (a prime is best), else ``ai.solver_fast``'s default."""
+    """``SOLVER_TABLE_SLOTS`` (a prime is best), else ``ai.games.connect4.solver_fast``'s default."""
     return int(os.environ.get("SOLVER_TABLE_SLOTS", DEFAULT_TABLE_SLOTS))
 
 
@@ -137,7 +137,7 @@ def use_store(path: str | None) -> None:
 
 
 def default_store() -> SolvedStore | None:
-    """The table chosen by ``use_store``, else ``ai.solved_store.default_path()``'s."""
+    """The table chosen by ``use_store``, else ``ai.games.connect4.solved_store.default_path()``'s."""
     return store_at(_chosen[0] if _chosen else default_path())
 
 
@@ -212,7 +212,7 @@ def analyse_position(current: int, mask: int, plies: int, width: int = 7, height
                      use_book: bool = True, moves: str = "", start: float | None = None,
                      then_time_limit: float | None = None) -> Analysis:
     """:func:`analyse` for a position given as Pons' bitboards (``current``: the side to move;
-    ``ai.connect4.C4State`` has them)."""
+    ``ai.games.connect4.rules.C4State`` has them)."""
     start = time.perf_counter() if start is None else start
     if store == "default":
         store = default_store()

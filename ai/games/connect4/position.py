@@ -13,9 +13,9 @@ from __future__ import annotations
 import heapq
 
 from .bitboard import alignment
-from .connect4 import C4State, Connect4
-from .heuristics import cell_values
-from .messages import GameError
+from .rules import C4State, Connect4
+from ai.games.connect4.heuristic import cell_values
+from ai.messages import GameError
 
 MAX_TRIES = 50_000        # boards tried before giving up (a bound: every search has one)
 

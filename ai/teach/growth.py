@@ -4,8 +4,8 @@ nodes minimax and alpha-beta visit on it, measured, beside the formulas.
 Minimax visits every node: 1 + b + b^2 + ... + b^m. Alpha-beta depends on the order of the
 children: on leaves in a random order it saves a part; with the best child always first
 (perfect ordering) it scores about b^ceil(m/2) + b^floor(m/2) - 1 leaves (Knuth and Moore),
-the square root of b^m. The trees are the lab's (``ai.exercise_tree``), the counts the
-course's algorithms' own (``ai.search``).
+the square root of b^m. The trees are the lab's (``ai.teach.exercise_tree``), the counts the
+course's algorithms' own (``ai.course.search``).
 """
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ import random
 from dataclasses import dataclass
 
 from .exercise_tree import ExerciseTree
-from .messages import GameError
-from .search import alphabeta, minimax
+from ai.messages import GameError
+from ai.course.search import alphabeta, minimax
 
 MAX_LEAVES = 20_000       # b^m at most: the page searches each tree three ways
 

@@ -1,7 +1,7 @@
 """Where numba keeps the machine code it compiles (``@njit(cache=True)``), decided before numba is
 imported.
 
-Numba caches next to the source, in ``ai/__pycache__``, and otherwise in the user's cache
+Numba caches next to the source, in ``ai/games/connect4/__pycache__``, and otherwise in the user's cache
 directory. A server may run the app from a read-only directory as a user with no writable
 home: then caching would fail and every worker would compile again at each start (or raise).
 So when ``NUMBA_CACHE_DIR`` is not set and ``ai/`` is not writable, it is set to a directory of
@@ -18,7 +18,7 @@ PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
 def cache_dir() -> str | None:
     """The directory numba will use: ``NUMBA_CACHE_DIR``, or None for its own choice
-    (``ai/__pycache__``)."""
+    (``ai/games/connect4/__pycache__``)."""
     return os.environ.get("NUMBA_CACHE_DIR") or None
 
 

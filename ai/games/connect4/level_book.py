@@ -1,5 +1,5 @@
 """A level's replies in the first plies of 7x6 Connect-4, searched once and shipped with the
-app (``ai/data/<level>-replies.json.gz``), so that the first moves of a game cost no search.
+app (``ai/games/connect4/data/<level>-replies.json.gz``), so that the first moves of a game cost no search.
 
 The default level decides by depth and node budget (``Level.load_independent``): its reply to
 a position is the same on every machine, so a stored reply is exactly the search it would
@@ -14,7 +14,7 @@ The file carries a fingerprint of everything that decides a reply: the level's s
 the source of the modules that search. If any changed, ``replies`` ignores the file (the
 level searches as usual) and ``tests/test_level_book.py`` fails until it is rebuilt:
 
-    python -m ai.level_book            # about a minute
+    python -m ai.games.connect4.level_book            # about a minute
 """
 from __future__ import annotations
 
@@ -25,16 +25,18 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from .connect4 import C4State, Connect4
-from .levels import LEVELS
-from .scores import SearchResult, SearchStats
+from .rules import C4State, Connect4
+from ai.levels import LEVELS
+from ai.course.scores import SearchResult, SearchStats
 
 HERE = Path(__file__).resolve().parent
+AI = HERE.parent.parent                  # ai/: the sources below are named from there
 BOOK_LEVELS = ("hard",)          # the default level: the cheaper ones need no book
 MAX_PLY = 7
 # What decides a reply besides the level's settings (comments included: any edit counts).
-SEARCH_SOURCES = ("bitboard.py", "connect4.py", "engine.py", "fast_connect4.py",
-                  "heuristics.py", "scores.py", "search.py")
+SEARCH_SOURCES = ("games/connect4/bitboard.py", "games/connect4/rules.py",
+                  "games/connect4/fast_search.py", "games/connect4/heuristic.py", "engine.py",
+                  "heuristics.py", "course/scores.py", "course/search.py")
 
 
 def path_of(level_name: str) -> Path:
@@ -44,7 +46,7 @@ def path_of(level_name: str) -> Path:
 def fingerprint(level_name: str) -> str:
     h = hashlib.sha256(repr(LEVELS[level_name]).encode())
     for name in SEARCH_SOURCES:
-        h.update((HERE / name).read_bytes())
+        h.update((AI / name).read_bytes())
     return h.hexdigest()[:16]
 
 
@@ -129,9 +131,9 @@ def reply(level_name: str, game, state) -> SearchResult | None:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m ai.level_book",
+        prog="python -m ai.games.connect4.level_book",
         description="Search and store a level's replies in the first plies of 7x6 Connect-4 "
-                    f"(ai/data/<level>-replies.json.gz). Levels: {', '.join(BOOK_LEVELS)}.")
+                    f"(ai/games/connect4/data/<level>-replies.json.gz). Levels: {', '.join(BOOK_LEVELS)}.")
     parser.add_argument("--level", default=BOOK_LEVELS[0], choices=BOOK_LEVELS)
     parser.add_argument("--max-ply", type=int, default=MAX_PLY,
                         help=f"the last ply where a reply is stored (default {MAX_PLY})")
@@ -142,7 +144,7 @@ def main(argv=None) -> int:
     with gzip.GzipFile(path, "wb", mtime=0) as f:          # mtime 0: the same bytes each time
         f.write(json.dumps(book, separators=(",", ":")).encode())
     print(f"{len(book['entries'])} replies of level {args.level} to ply {args.max_ply} "
-          f"in {path.relative_to(HERE.parent)}")
+          f"in {path.relative_to(AI.parent)}")
     return 0
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import math
 from numbers import Real
-from .messages import GameError
+from ai.messages import GameError
 
 MAX_LEAVES = 4096
 MAX_DEPTH = 12
@@ -216,7 +216,7 @@ def random_tree(seed: int, depth: int = 3, *, low: int = 0, high: int = 20):
         raise GameError("the depth of a random tree is one of %(depths)s, not %(depth)s",
                         depths=", ".join(map(str, RANDOM_DEPTHS)), depth=depth)
     import random
-    from .search import alphabeta
+    from ai.course.search import alphabeta
 
     rng = random.Random(f"{seed}/{depth}")
     lo, hi = RANDOM_BRANCHING[depth]

@@ -21,8 +21,8 @@ import sqlite3
 from dataclasses import dataclass, field
 
 #: Where the store lives when nobody says: the app's instance directory (Flask's default).
-DEFAULT_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                            "instance", "solved.sqlite3")
+_ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))  # the repo
+DEFAULT_PATH = os.path.join(_ROOT, "instance", "solved.sqlite3")
 ENV = "MINIMAX_SOLVED_DB"   # overrides the path; "" or "off" disables the store
 _SCHEMA = """CREATE TABLE IF NOT EXISTS solved (
     width INTEGER NOT NULL, height INTEGER NOT NULL, key INTEGER NOT NULL,

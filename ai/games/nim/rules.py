@@ -10,7 +10,10 @@ whole position (seed 000 remarks that distinct tree nodes can be "la même situa
 from __future__ import annotations
 
 from typing import NamedTuple
-from .messages import GameError
+
+from ai.messages import GameError
+
+from .heuristic import HEURISTICS, NimExact
 
 VARIANTS = ("normal", "misere")
 MAX_N = 1000
@@ -26,6 +29,10 @@ class Nim:
     """Nim with ``n`` matches, take 1..``k``, ``variant`` "normal" or "misere"."""
 
     name = "nim"
+    # -- what shared code asks a game (ai.course.game's hooks) ---------------------------
+    heuristics = HEURISTICS                 # ai.heuristics.make_heuristic's choice
+    level_heuristics = {"beginner": "course", "easy": "course", "medium": "course",
+                        "hard": "exact", "expert": "exact"}         # ai.levels
 
     def __init__(self, n: int = 21, k: int = 3, variant: str = "normal"):
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_N:
@@ -38,6 +45,23 @@ class Nim:
 
     def __repr__(self):
         return f"Nim(n={self.n}, k={self.k}, variant={self.variant!r})"
+
+    def exact_play(self, state, *, time_limit=None, max_nodes=None, fallback=None):
+        """The perfect move from the theory (seed 003): alpha-beta one ply deep with the exact
+        evaluation, which takes what leaves the opponent a losing count (``ai.perfect``)."""
+        from ai.engine import search
+        return search("alphabeta", self, state, 1, heuristic=NimExact(self),
+                      time_limit=time_limit, max_nodes=max_nodes)
+
+    def tree_size(self, state, depth=None) -> int:
+        """Nodes of the whole game tree from ``state`` (seed 003 counts against it: "9 sommets
+        sur 28"), whatever the depth."""
+        from .tree import nim_tree_size
+        return nim_tree_size(state.remaining, self.k)
+
+    def move_json(self, move):
+        """A move as the command line's JSON writes it: the number of matches taken."""
+        return move
 
     # -- the protocol -------------------------------------------------------------------
     def initial_state(self) -> NimState:

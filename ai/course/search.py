@@ -1,16 +1,16 @@
 """Game-tree search as the course teaches it: minimax, alpha-beta, alpha-beta with a
 transposition table, and iterative deepening under a time budget. Pure functions over the game
-protocol (``ai.game``), one result type, the seeds' node counts (seed 003: "9 sommets sur 28").
-Nothing here knows a particular game: the fast Connect-4 loop (``ai.fast_connect4``) is
+protocol (``ai.course.game``), one result type, the seeds' node counts (seed 003: "9 sommets sur 28").
+Nothing here knows a particular game: the fast Connect-4 loop (``ai.games.connect4.fast_search``) is
 chosen one level above, by ``ai.engine``.
 
-Every function takes a game (the protocol of ``ai.game``) and a state, and returns a
+Every function takes a game (the protocol of ``ai.course.game``) and a state, and returns a
 ``SearchResult``: the move, its value from the side of the player who searched, the
 principal variation, the statistics, and (with ``record=True``) the tree explored.
 
 Scores
 ------
-The course's scale (``ai.scores``): a won final position scores ``+maxScore``, a lost one
+The course's scale (``ai.course.scores``): a won final position scores ``+maxScore``, a lost one
 ``-maxScore``, a heuristic strictly between. ``MAX_SCORE = 10_000``; by default a win found
 ``p`` plies below the root scores ``MAX_SCORE - p``, so the search prefers a quick win to a
 slow one (``quick_wins=False`` gives the seeds' flat scores). Exercise trees
@@ -475,7 +475,7 @@ def alphabeta(game, state=None, depth=None, *, heuristic=None, order=None, quick
     initialisé avec les valeurs -maxScore, +maxScore"), or an explicit pair. ``table``: a
     ``TranspositionTable`` to use (``alphabeta_tt`` makes one). Other arguments as
     ``minimax``. This is the course's algorithm, node for node, on every game; the fast
-    Connect-4 loop (``ai.fast_connect4``) runs only where ``ai.engine`` is asked for it.
+    Connect-4 loop (``ai.games.connect4.fast_search``) runs only where ``ai.engine`` is asked for it.
     """
     return _run("alphabeta", game, state, depth, heuristic=heuristic, order=order,
                 quick_wins=quick_wins, window=window, table=table, record=record,

@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .exercise_tree import ExerciseTree
-from .record import Node, SearchTree
-from .search import SearchResult, alphabeta, minimax
+from ai.course.record import Node, SearchTree
+from ai.course.search import SearchResult, alphabeta, minimax
 from .tree_view import path_of
-from .messages import GameError
+from ai.messages import GameError
 
 
 def name(path) -> str:

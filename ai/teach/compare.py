@@ -10,8 +10,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from .messages import N_
-from .search import alphabeta, fresh_table, minimax
+from ai.messages import N_
+from ai.course.search import alphabeta, fresh_table, minimax
 
 VARIANTS = (
     ("minimax", N_("minimax")),
@@ -42,7 +42,7 @@ class Run:
 
 
 def run_variant(variant, game, state, depth, heuristic, *, max_nodes, time_limit, window="infinite"):
-    # The course's algorithms (ai.search), node for node: not the fast Connect-4 loop.
+    # The course's algorithms (ai.course.search), node for node: not the fast Connect-4 loop.
     kwargs = dict(heuristic=heuristic, max_nodes=max_nodes, time_limit=time_limit)
     if variant == "minimax":
         r = minimax(game, state, depth, **kwargs)

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .connect4 import Connect4
-from .scores import BOUND_NAMES, MAX_SCORE
-from .search import alphabeta_tt, fresh_table
+from ai.games.connect4.rules import Connect4
+from ai.course.scores import BOUND_NAMES, MAX_SCORE
+from ai.course.search import alphabeta_tt, fresh_table
 
 
 @dataclass(frozen=True)
@@ -131,9 +131,9 @@ def window_table_demonstration(n: int = 8, k: int = 3, depth: int = 3) -> dict:
     """The game of ``n`` matches (take 1 to ``k``), the course's evaluation, at ``depth``: the
     value minimax gives, the one seed 004's (alpha, beta, depth) table gives, and the one our
     table (value, bound, depth: ``TranspositionTable``) gives."""
-    from .heuristics import make_heuristic
-    from .nim import Nim
-    from .search import minimax
+    from ai.heuristics import make_heuristic
+    from ai.games.nim.rules import Nim
+    from ai.course.search import minimax
     game = Nim(n, k)
     heuristic = make_heuristic(game, "course")
     state = game.initial_state()

@@ -1,6 +1,6 @@
 """Connect-4 (Puissance 4) on a bitboard, any size from 4x4 to 9x9 (default 7 columns x 6 rows).
 
-The board layout is Pascal Pons' (blog.gamesolver.org), in ``ai.bitboard``, shared with the
+The board layout is Pascal Pons' (blog.gamesolver.org), in ``ai.games.connect4.bitboard``, shared with the
 fast search and the exact solver: cell (col, row), row 0 at the bottom, is bit
 ``col * (height + 1) + row``. A position is two ints: ``mask`` (every stone) and ``current``
 (the stones of the side to move), so playing a move and testing four in a row are a few
@@ -14,8 +14,10 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
+from ai.messages import GameError
+
 from .bitboard import MAX_SIZE, MIN_SIZE, alignment, four_cells, geometry
-from .messages import GameError
+from .heuristic import HEURISTICS
 
 __all__ = ["C4State", "Connect4", "MAX_SIZE", "MIN_SIZE"]
 
@@ -51,6 +53,11 @@ class Connect4:
     """Connect-4 with ``width`` columns and ``height`` rows (4 to 9 each)."""
 
     name = "connect4"
+    # -- what shared code asks a game (ai.course.game's hooks) ---------------------------
+    heuristics = HEURISTICS                 # ai.heuristics.make_heuristic's choice
+    level_heuristics = {"beginner": "cells", "easy": "cells", "medium": "threats",
+                        "hard": "threats", "expert": "threats"}     # ai.levels
+    exact_first = True      # expert asks the exact solver first, within a node budget (ai.levels)
 
     def __init__(self, width: int = 7, height: int = 6):
         g = geometry(width, height)         # raises ValueError outside 4..9
@@ -71,6 +78,27 @@ class Connect4:
 
     def __repr__(self):
         return f"Connect4(width={self.width}, height={self.height})"
+
+    def fast_alphabeta(self, **options):
+        """The fast loop's alpha-beta (``ai.games.connect4.fast_search``) where it gives the
+        course's values for these search options, else None (``ai.engine``)."""
+        from . import fast_search             # it builds on these rules: imported when asked
+        return fast_search.alphabeta if fast_search.supports(self, **options) else None
+
+    def exact_play(self, state, **budget):
+        """The perfect move: the exact solver (``ai.games.connect4.exact``, ``ai.perfect``)."""
+        from .exact import exact_play
+        return exact_play(self, state, **budget)
+
+    def level_reply(self, level_name: str, state):
+        """A level's reply stored in its book of first replies (``ai.games.connect4.level_book``),
+        or None: the stored search, as the level would make it."""
+        from . import level_book
+        return level_book.reply(level_name, self, state)
+
+    def move_json(self, move):
+        """A move as the command line's JSON writes it: the column, 1-indexed."""
+        return None if move is None else move + 1
 
     # -- the protocol -------------------------------------------------------------------
     def initial_state(self) -> C4State:
@@ -159,7 +187,7 @@ class Connect4:
 
     def tree_size(self, state: C4State, depth: int, limit: int = 25_000) -> int | None:
         """Nodes minimax visits from ``state`` to ``depth``, root included (None past
-        ``limit``): ``ai.tree_view.full_tree_size`` on bitboards, the same count (a test
+        ``limit``): ``ai.teach.tree_view.full_tree_size`` on bitboards, the same count (a test
         checks it) at a fraction of the cost, since the tree panel asks on every search."""
         if state.over:
             return 1

@@ -1,4 +1,4 @@
-"""Turning a recorded search tree (``ai.record.SearchTree``) into something to draw.
+"""Turning a recorded search tree (``ai.course.record.SearchTree``) into something to draw.
 
 - ``unfold(tree, path, levels)``: the node at ``path`` (moves from the root) with its children
   and grandchildren; deeper subtrees are folded and counted. A path is all the server needs
@@ -20,8 +20,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .record import Node, SearchTree
-from .messages import GameError
+from ai.course.record import Node, SearchTree
+from ai.messages import GameError
 
 
 @dataclass
@@ -350,7 +350,7 @@ def question(view: ViewNode) -> dict[int, Shown]:
 def full_tree_size(game, state, depth: int, limit: int = 25_000) -> int | None:
     """Nodes minimax visits from ``state`` to ``depth`` (root included): the "M" of
     "explored N of M". None when the count would pass ``limit``.
-    Nim's whole tree is counted at once by ``ai.nim_tree.nim_tree_size`` instead.
+    Nim's whole tree is counted at once by ``ai.games.nim.tree.nim_tree_size`` instead.
 
     Counted level by level, each position once with the number of move orders that reach
     it: a transposition has the same subtree wherever it is met (the game protocol's states

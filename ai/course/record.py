@@ -33,7 +33,7 @@ class Node:
     value: float | None = None   # value sent to the parent, root player's side
     kind: str = "inner"     # "inner", "terminal" (game over), "horizon" (depth limit: heuristic),
     #                         "settled" (a rule gave the value without its children: the fast
-    #                         Connect-4 loop's forced losses and full boards, ai.fast_connect4)
+    #                         Connect-4 loop's forced losses and full boards, ai.games.connect4.fast_search)
     cutoff: bool = False    # this node stopped exploring its children early
     pruned: bool = False    # this node was never explored: a cut at its parent skipped it
     table: str | None = None  # "hit" when a table entry gave the value, "move" when it ordered
@@ -230,7 +230,7 @@ class SearchTree:
             self.events.append(("exit", node_id, node.value))
 
     def add(self, node: Node) -> None:
-        """Append a node built elsewhere (a tree made from other trees: ``ai.exercise``)."""
+        """Append a node built elsewhere (a tree made from other trees: ``ai.teach.exercise``)."""
         self.nodes.append(node)
         self.hidden.append(0)
         self.explored += not node.pruned
