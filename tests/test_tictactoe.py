@@ -18,6 +18,7 @@ from ai.games.tictactoe.solver import (facts, move_values, principal_variation, 
                                        tree_size, value)
 from ai.course.scores import MAX_SCORE
 from ai.course.search import alphabeta, alphabeta_tt, minimax
+from ai.levels import LEVELS
 
 GAME = TicTacToe()
 
@@ -192,3 +193,51 @@ def test_exact_values_equal_alpha_beta_to_the_end_in_every_position():
         assert r.value == max(move_values(s).values())
         checked += 1
     assert checked == 4_520      # 5,478 positions, 958 of them finished games
+
+
+# -- the levels: perfect or weaker -------------------------------------------------------------
+
+def games_against_every_reply(level: str, ai_side: int) -> tuple[int, int, int]:
+    """The level plays ``ai_side`` against an opponent who tries every legal move at each of
+    its turns: (games it lost, drew, won), over the whole tree of those games."""
+    seen = {}
+
+    def walk(s):
+        if GAME.is_terminal(s):
+            w = GAME.winner(s)
+            return (1, 0, 0) if w == 1 - ai_side else (0, 1, 0) if w is None else (0, 0, 1)
+        if s not in seen:
+            if GAME.to_move(s) == ai_side:
+                seen[s] = walk(GAME.result(s, LEVELS[level].play(GAME, s).move))
+            else:
+                seen[s] = tuple(map(sum, zip(*(walk(GAME.result(s, m)) for m in GAME.actions(s)))))
+        return seen[s]
+
+    return walk(GAME.initial_state())
+
+
+@pytest.mark.parametrize("level", ["medium", "hard", "expert", "perfect"])
+@pytest.mark.parametrize("ai_side", [0, 1])
+def test_from_medium_up_no_level_ever_loses_whatever_the_opponent_plays(level, ai_side):
+    lost, drawn, won = games_against_every_reply(level, ai_side)
+    assert lost == 0 and drawn + won > 50           # every line of play was tried
+
+
+def test_the_perfect_level_plays_the_solved_game():
+    r = LEVELS["perfect"].play(GAME, after("1259"))
+    assert r.algorithm == "exact" and GAME.format_move(r.move) == "7"    # the fork, centre first
+    assert r.root_values == move_values(after("1259"))
+
+
+@pytest.mark.parametrize("level, side", [("beginner", 0), ("beginner", 1), ("easy", 1)])
+def test_beginner_and_easy_can_be_beaten(level, side):
+    lost, drawn, won = games_against_every_reply(level, side)
+    assert lost > 0
+
+
+def test_easy_sees_two_plies_so_a_fork_catches_it():
+    # X 1, O 5, X 8: O must not play 3 (X 7 then threatens 4 and 9 at once); easy does
+    s = after("158")
+    assert move_values(s)[2] < 0 and move_values(s)[3] == 0
+    assert GAME.format_move(LEVELS["easy"].play(GAME, s).move) == "3"
+    assert LEVELS["medium"].play(GAME, s).move not in (1, 2)       # medium sees the fork

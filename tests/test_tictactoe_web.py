@@ -132,14 +132,12 @@ def test_beside_the_tree_the_truth_judges_the_searchs_choice(client):
 
 
 def test_an_easy_ai_that_lets_a_fork_through_is_told_it_misjudged(client):
-    # O (the AI, depth 2) answered X's corner 1 with ... a move that loses; the truth says so
-    r = client.get("/tictactoe/ai?moves=1&level=beginner&tree=1&hints=1", headers=HX)
+    # X 1, O 5, X 8: easy (O, two plies) plays 3, and X 7 will threaten 4 and 9 at once
+    r = client.get("/tictactoe/ai?moves=158&level=easy&tree=1&hints=1", headers=HX)
     html = r.get_data(as_text=True)
-    reply = pushed_moves(r)[1]
-    if reply == "5":
-        assert "No cell does better." in html
-    else:
-        assert "Misjudged: a better cell exists." in html
+    assert pushed_moves(r) == "1583"
+    assert "The search chose cell 3" in html and "that cell is a loss in 4 plies" in html
+    assert "Misjudged: a better cell exists." in html
 
 
 def test_the_comparison_counts_minimax_alpha_beta_and_the_table(client):
