@@ -78,7 +78,7 @@ def test_two_people_on_a_phone_in_french(browser, live_server, artifacts):
     for i, cell in enumerate("15293", 1):     # X 1, O 5, X 2, O 9, X 3: the top row
         page.locator(f"#game button.ttt-cell[data-move='{cell}']").click()
         wait_moves(page, i)
-    expect(page.locator("#status strong")).to_have_text("Victoire : J0 !")
+    expect(page.locator("#status strong")).to_have_text("Victoire : X !")
     expect(page.locator(".ttt-cell.win")).to_have_count(3)
     page.screenshot(path=str(artifacts / "tictactoe-phone-fr.png"), full_page=True)
     page.close()

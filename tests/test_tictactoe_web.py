@@ -81,7 +81,7 @@ def test_ai_against_ai_plays_x_first(client):
 def test_three_in_a_row_ends_the_game_and_marks_the_line(client):
     # X 1 2 3 along the top row, O 4 5
     html = client.get("/tictactoe?mode=human-human&moves=14253").get_data(as_text=True)
-    assert "J0 wins!" in html
+    assert "X wins!" in html
     assert [n for n, v in cells(html).items() if "winning line" in v] == [1, 2, 3]
     assert 'name="cell"' not in html            # no cell to play any more
 

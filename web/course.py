@@ -189,7 +189,7 @@ CHAPTERS = [
                   "alpha-beta visits a few thousand, fewer with a transposition table, fewer "
                   "still when the centre is tried first. The link compares them on the rest "
                   "of a game, X in the centre and O in a corner, to its end."),
-               "play.compare", _ttt(moves="51", cd=7), "tictactoe"),
+               "play.compare", _ttt(moves="51", cd=7), "whole-tree"),
         Figure(_l("The agent: perceive, decide, act"),
                _l("The AI sees the position (the link), searches, plays: each move is one turn "
                   "of the loop."),
@@ -266,7 +266,7 @@ def course():
     """The course's figures, chapter by chapter, each one click from the app in its state."""
     return render_template("course.html", chapters=CHAPTERS, dictionary=dictionary_lines(),
                   grid=cell_values(7, 6), h=heuristic_sum(FIGURE_VIII_1),
-                  size_20=nim_tree_size(20, 3), tictactoe=tictactoe_tree(),
+                  size_20=nim_tree_size(20, 3), whole_tree=tictactoe_tree(),
                   thumbnail_args=thumbnail_args)
 
 
