@@ -82,3 +82,30 @@ def test_two_people_on_a_phone_in_french(browser, live_server, artifacts):
     expect(page.locator(".ttt-cell.win")).to_have_count(3)
     page.screenshot(path=str(artifacts / "tictactoe-phone-fr.png"), full_page=True)
     page.close()
+
+
+def test_a_class_follows_the_projector_and_votes_on_a_phone_in_french(browser, live_server,
+                                                                       artifacts):
+    teacher_ctx = browser.new_context(viewport=PROJECTOR)
+    student_ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        teacher, student = teacher_ctx.new_page(), student_ctx.new_page()
+        teacher.goto(live_server + "/tictactoe?mode=human-human&lang=fr")
+        teacher.locator('[data-key="class"]').click()
+        code = teacher.locator(".class-bar .class-code").inner_text().strip()
+        student.goto(f"{live_server}/c/{code}?lang=fr")
+        expect(student.locator("#class-live[data-live='on']")).to_have_count(1)
+        teacher.keyboard.press("5")                             # the teacher plays the centre
+        expect(student.locator("#class-board .ttt-cell.p0")).to_have_count(1)   # it follows
+        expect(student.locator("#class-board .status")).to_contain_text("O")
+        teacher.keyboard.press("v")                             # the vote opens
+        student.locator('#class-vote button[value="1"]').click()
+        expect(student.locator("#class-vote")).to_contain_text("case 1")
+        expect(teacher.locator(".vote-title")).to_contain_text("1 vote")
+        box = student.locator("#class-board .ttt-board").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+        student.screenshot(path=str(artifacts / "tictactoe-class-phone-fr.png"), full_page=True)
+        teacher.screenshot(path=str(artifacts / "tictactoe-class-projector-fr.png"))
+    finally:
+        teacher_ctx.close()
+        student_ctx.close()

@@ -161,3 +161,62 @@ def test_the_course_card_gives_the_whole_trees_549946_nodes(client):
 def test_the_page_speaks_french(client):
     html = client.get("/tictactoe?lang=fr&mode=human-human&moves=1&hints=1").get_data(as_text=True)
     assert "<h1>Morpion</h1>" in html and "case 5" in html and "nulle" in html
+
+
+# -- the rest of the app: class mode, the peek, the handout, the home page ----------------------
+
+def test_a_class_votes_on_a_cell_and_sees_the_ais_choice(app):
+    teacher = app.test_client()
+    created = teacher.post("/class", data={"link": "/tictactoe?mode=human-human&moves=51"})
+    assert created.status_code == 303
+    code = re.search(r"cls=([A-Z0-9]{6})", created.headers["Location"]).group(1)
+    assert teacher.post(f"/class/{code}/vote", data={"action": "open"},
+                        headers=HX).status_code == 200
+    student = app.test_client()
+    page = student.get(f"/c/{code}").get_data(as_text=True)
+    assert cells(page)[5].startswith("X") and cells(page)[1].startswith("O")
+    buttons = re.findall(r'name="choice" value="(\d)" aria-label="cell \d"', page)
+    assert buttons == list("2346789")                     # the free cells
+    voted = student.post(f"/c/{code}/vote", data={"round": "1", "choice": "3"}, headers=HX)
+    assert "Your vote: cell 3." in voted.get_data(as_text=True)
+    closed = teacher.post(f"/class/{code}/vote", data={"action": "close"}, headers=HX)
+    assert "Play the class's choice: cell 3" in closed.get_data(as_text=True)
+    revealed = teacher.post(f"/class/{code}/vote", data={"action": "reveal"}, headers=HX)
+    assert re.search(r"The AI plays cell [2346789]", revealed.get_data(as_text=True))
+
+
+def test_a_vote_for_a_taken_cell_is_refused(app):
+    teacher = app.test_client()
+    created = teacher.post("/class", data={"link": "/tictactoe?mode=human-human&moves=51"})
+    code = re.search(r"cls=([A-Z0-9]{6})", created.headers["Location"]).group(1)
+    teacher.post(f"/class/{code}/vote", data={"action": "open"}, headers=HX)
+    student = app.test_client()
+    student.get(f"/c/{code}")
+    for choice in ("5", "0", "x"):
+        r = student.post(f"/c/{code}/vote", data={"round": "1", "choice": choice}, headers=HX)
+        assert r.status_code == 400
+
+
+def test_the_peek_shows_the_position_at_a_node_small(client):
+    html = client.get("/tictactoe/peek?moves=51").get_data(as_text=True)
+    assert 'class="ttt-board small"' in html
+    assert cells(html)[5] == "X" and cells(html)[1] == "O (last move)"
+
+
+def test_the_handout_draws_the_searched_position_and_its_tree(client):
+    r = client.get("/tictactoe/tree.svg?moves=51&tree=1")
+    svg = r.get_data(as_text=True)
+    assert r.status_code == 200 and r.mimetype == "image/svg+xml"
+    assert "Position after 5" in svg and "<circle" in svg
+
+
+def test_the_home_page_and_the_nav_lead_to_the_game(client):
+    html = client.get("/?lang=fr").get_data(as_text=True)
+    assert '<a href="/tictactoe?lang=fr">Morpion</a>' in html
+    assert '<a class="card" href="/tictactoe?lang=fr">' in html
+
+
+def test_the_comparison_ends_with_the_solved_games_row(client):
+    html = client.get("/tictactoe/compare?moves=51&cd=7").get_data(as_text=True)
+    row = html[html.index('class="exact-row"'):]
+    assert re.search(r"<td>[2-9]</td><td>0 \(draw\)</td>", row[:400])
