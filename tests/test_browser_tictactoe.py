@@ -109,3 +109,15 @@ def test_a_class_follows_the_projector_and_votes_on_a_phone_in_french(browser, l
     finally:
         teacher_ctx.close()
         student_ctx.close()
+
+
+def test_ai_against_ai_on_a_laptop_plays_to_a_draw(browser, live_server, artifacts):
+    # both sides search to the end of the game (hard): perfect play from both is a draw
+    page = browser.new_page(viewport={"width": 1366, "height": 768})
+    page.set_default_timeout(30_000)
+    page.goto(live_server + "/tictactoe?mode=ai-ai&level=hard")
+    expect(page.locator("#status strong")).to_have_text("Draw.", timeout=30_000)
+    assert len(moves_of(page)) == 9
+    expect(page.locator(".ttt-cell .mark")).to_have_count(9)
+    page.screenshot(path=str(artifacts / "tictactoe-laptop-ai-ai.png"))
+    page.close()

@@ -220,3 +220,17 @@ def test_the_comparison_ends_with_the_solved_games_row(client):
     html = client.get("/tictactoe/compare?moves=51&cd=7").get_data(as_text=True)
     row = html[html.index('class="exact-row"'):]
     assert re.search(r"<td>[2-9]</td><td>0 \(draw\)</td>", row[:400])
+
+
+def test_the_tree_replays_alpha_beta_step_by_step_in_the_courses_notation(client):
+    # X 5, O 1, X 2, O 8 (the AI, easy: alpha-beta to depth 2, open lines at the depth limit,
+    # blocking 2-5-8): its search is small enough to replay node by node
+    link = "/tictactoe/tree?moves=5128&level=easy&tree=1&notation=course"
+    first = client.get(link + "&step=1", headers=HX).get_data(as_text=True)
+    assert "step 1 of 92" in first and "Enter max root with α = −∞, β = +∞." in first
+    assert "AlphaBeta(node, depth, α, β)" in first
+    fifth = client.get(link + "&step=5", headers=HX).get_data(as_text=True)
+    assert "At min 3 the window becomes α = −∞, β = -2." in fifth
+    # during the replay the board shows the position searched, nothing to play, no answer
+    assert 'name="cell"' not in fifth and "is searching" in fifth
+    assert client.get(link + "&step=93", headers=HX).status_code == 400

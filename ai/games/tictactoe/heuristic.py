@@ -79,8 +79,17 @@ class CellValues:
 
 HEURISTICS = {h.name: h for h in (OpenLines, CellValues)}
 
-# What each level evaluates with (the levels' depths are in ``ai.levels``): every level
-# counts open lines where its depth stops; hard and above search to the end of the game
-# (9 plies) or play the solved game, so there the heuristic is never reached.
+# What each level evaluates with where its depth stops (``ai.levels``: the depths are the
+# shared presets'). Every level is perfect or weaker on a game this small; checked over every
+# reply an opponent can make (tests/test_tictactoe.py):
+# - beginner (alpha-beta, 1 ply): takes a win it sees, else the cell that leaves it the most
+#   open lines; it does not look at the opponent's reply, so it misses blocks: beatable.
+# - easy (2 plies): blocks a line of two, but a fork (two threats at once) catches it:
+#   beatable (X 1, O 5, X 8: easy answers 3, then X 7 threatens 4 and 9).
+# - medium (alpha-beta with the table, 5 plies): sees forks coming; never loses.
+# - hard and expert (iterative deepening to 9 plies: the whole game): the exact values,
+#   with a tree to show; never lose.
+# - perfect: the solved game (``solver``): no search, no tree; never loses, wins as fast as
+#   it can, ties broken centre first.
 LEVEL_HEURISTICS = {"beginner": "lines", "easy": "lines", "medium": "lines", "hard": "lines",
                     "expert": "lines"}
