@@ -1,16 +1,25 @@
-"""Tic-tac-toe's hooks for the shared pages (``GameSpec.hook``): the names of its heuristics'
-terms in a leaf's tooltip, and the comparison page's exact row (the game solved whole,
-``ai.games.tictactoe.solver``: a look-up, no search). Its page, its boards and the truth beside
+"""Tic-tac-toe's hooks for the shared pages (``GameSpec.hook``): the game solved as a worker
+starts, the names of its heuristics' terms in a leaf's tooltip, and the comparison page's exact
+row (the game solved whole, ``ai.games.tictactoe.solver``: a look-up, no search). Its page, its boards and the truth beside
 the search are templates (``templates/games/tictactoe/``); it has no page of its own."""
 from __future__ import annotations
 
 import time
 
+from flask import Flask
 from flask_babel import gettext
 
+from ai.games.tictactoe.course import whole_tree
 from ai.games.tictactoe.solver import exact_play
 
 from ..connect4.hints import ExactRun
+
+
+def init_app(app: Flask) -> None:
+    """Solve the game and count the course card's figures once, as the worker starts (~0.6 s
+    of CPU), so that no page waits for them (``SOLVER_WARM_UP``, as Connect-4's solver)."""
+    if app.config.get("SOLVER_WARM_UP", True):
+        whole_tree()
 
 
 def term_names() -> dict:
