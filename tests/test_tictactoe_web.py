@@ -8,8 +8,10 @@ import re
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from ai.levels import LEVELS
+from tests.fuzzing import ROUTES, requests
 
 HX = {"HX-Request": "true"}
 
@@ -234,3 +236,14 @@ def test_the_tree_replays_alpha_beta_step_by_step_in_the_courses_notation(client
     # during the replay the board shows the position searched, nothing to play, no answer
     assert 'name="cell"' not in fifth and "is searching" in fifth
     assert client.get(link + "&step=93", headers=HX).status_code == 400
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(req=requests(), route=st.sampled_from([r for r in ROUTES if r.startswith("/tictactoe")]))
+def test_no_request_to_the_game_crashes_it(client, req, route):
+    # the fuzz test's hostile requests (tests/fuzzing.py), all sent to tic-tac-toe's routes
+    url, headers = req
+    url = route + url[len(url.split("?")[0]):]
+    r = client.get(url, headers=headers)
+    assert r.status_code < 500, (url, r.status_code)
