@@ -12,7 +12,7 @@ from ai.heuristics import make_heuristic
 from ai.games.nim.rules import Nim
 from ai.course.search import COURSE_SLOTS, TranspositionTable, alphabeta, alphabeta_tt, minimax
 from ai.course.scores import EXACT
-from ai.teach.table_view import zobrist_step
+from ai.games.connect4.zobrist import zobrist_step
 from web.course import TABLE_STEPS
 
 # -- the table of places ------------------------------------------------------------------------

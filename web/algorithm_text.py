@@ -63,7 +63,7 @@ class AlgorithmStep:
     value: object = None
     table: TableStep | None = None    # the table's step, at a probe or a store
     zobrist: object = None            # entering a node with the table, where the game shows it: how the
-    #                                   move changed the key (ai.teach.table_view.ZobristStep)
+    #                                   move changed the key (a game's ZobristStep)
 
 
 def table_step(event) -> TableStep | None:

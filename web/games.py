@@ -110,7 +110,7 @@ class GameSpec:
     def hook(self, name: str):
         """The game's own function ``name`` from its web package (``web``), or None: what
         the shared pages ask a game for (``page_context``, ``exact_run``, ``prepare``,
-        ``zobrist_step``, ``key_text``, ``inspect_url``, ``init_app``)."""
+        ``zobrist_words``, ``term_names``, ``inspect_url``, ``last_cell``, ``init_app``)."""
         if not self.web:
             return None
         return getattr(importlib.import_module(self.web), name, None)

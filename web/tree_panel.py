@@ -10,12 +10,13 @@ from flask_babel import gettext
 
 from ai.perfect import ALGORITHM as PERFECT_ALGORITHM
 from ai.course.scores import SearchResult
+from ai.teach.table_view import key_text
 from ai.teach.tree_view import (at_step, caption_counts, counts_at, finished_search, node_at,
                           path_of, spine, subtree_sizes, unfold)
 
 from . import ai_move as moves     # its budgets read at each call (the tests lower them)
 from .ai_move import Stop, ai_level, is_heavy, searched, stop_of
-from .algorithm_text import algorithm_step
+from .algorithm_text import TABLE_ALGORITHMS, algorithm_step
 from .game_link import GameLink
 from .i18n import num
 from .params import BadRequest, label, read_int
@@ -168,16 +169,18 @@ class TreePanel:
                               now, self.result.stats.depth or None, self._zobrist(node))
 
     def _zobrist(self, node):
-        """Entering a node of a search with the table: how its move changed the position's
-        key, when the game shows it (its hook ``zobrist_step``), else None."""
-        hook = self.g.spec.hook("zobrist_step")
-        if self.event[0] != "enter" or node.parent is None or hook is None:
+        """Entering a node of a search with the table, in a game with keys of its own (its rules'
+        ``key_step``): how its move changed the position's key (None otherwise)."""
+        key_step = getattr(self.g.rules, "key_step", None)
+        if (key_step is None or self.event[0] != "enter" or node.parent is None
+                or self.g.settings.algorithm not in TABLE_ALGORITHMS):
             return None
         *before, move = path_of(self.result.tree, node)
-        return hook(self.g, self.state_at(before), move)
+        return key_step(self.state_at(before), move)
 
     def zobrist_words(self, z) -> str:
-        """The line of the key's change that names the move's own number (the game's words)."""
+        """The line of the key's change that names the move's own number (the game's words:
+        its hook ``zobrist_words``)."""
         return self.g.spec.hook("zobrist_words")(self.g, z)
 
     def state_at(self, path):
@@ -188,11 +191,11 @@ class TreePanel:
         return state
 
     def key_text(self, key: int) -> str:
-        """A table key as the page writes it: the game's way (its hook ``key_text``:
-        64-bit Zobrist keys in hexadecimal), else small keys in decimal."""
-        hook = self.g.spec.hook("key_text")
-        if hook is not None:
-            return hook(key)
+        """A table key as the page writes it: 64-bit keys (a game whose rules have a
+        ``key_step``: Zobrist's) in hexadecimal, 16 digits in groups of 4; other games' small keys in
+        decimal."""
+        if hasattr(self.g.rules, "key_step"):
+            return key_text(key)
         return num(key) if isinstance(key, int) else str(key)
 
     def leaf_terms(self, node) -> str:

@@ -1,4 +1,4 @@
-"""The one game protocol that Nim, Connect-4 and the exercise trees implement.
+"""The one game protocol that every game of ``ai/games/`` and the exercise trees implement.
 
 The names are AIMA's (``games4e.py``): a game is an object with
 
@@ -9,8 +9,25 @@ The names are AIMA's (``games4e.py``): a game is an object with
 - ``is_terminal(state)``         True when the game is over;
 - ``utility(state, player)``     +1 win, -1 loss, 0 draw for ``player``, on a terminal state;
 - ``key(state)``                 an int identifying the position, for transposition tables
-                                 (Connect-4 keeps an incrementally updated Zobrist hash);
+                                 (a game may keep an incrementally updated Zobrist hash);
 - ``parse_move(text)``/``format_move(move)``   moves as people write them.
+
+Hooks: what shared code may ask a game, each optional (``getattr``, never ``isinstance``), so
+that adding a game touches only its own folder and one entry of the web's games table:
+
+- ``heuristics``                 name -> heuristic class, the first the default (``ai.heuristics``);
+- ``level_heuristics``           level name -> heuristic name (``ai.levels``);
+- ``fast_alphabeta(**options)``  the game's own fast alpha-beta for these options, or None:
+                                 it must return the course's values (``ai.engine``);
+- ``exact_play(state, *, time_limit, max_nodes, fallback)``   the perfect move, a
+                                 ``SearchResult`` (``ai.perfect``); without it: alpha-beta
+                                 to the end;
+- ``exact_first``                True: the expert level asks ``exact_play`` first, within a
+                                 node budget (``ai.levels``);
+- ``level_reply(level, state)``  a level's stored reply (a book of first replies), or None;
+- ``key_step(state, move)``      how a move changes a Zobrist key (the step-by-step table);
+- ``tree_size(state, depth)``    nodes of the whole tree to ``depth`` (the tree panel's "of M");
+- ``move_json(move)``            a move as the command line's JSON writes it.
 
 States are immutable and hashable, so they can key caches and tables, and a search can
 never damage the position it was given.

@@ -1,5 +1,6 @@
-"""The transposition table made visible (seed 004's "AlphaBeta avec mémoire"): how a
-Connect-4 position's Zobrist key is made, and what a search left in its table.
+"""The transposition table made visible (seed 004's "AlphaBeta avec mémoire"): what a search
+left in its table, and seed 004's first design (a table keyed by window) that failed. How a
+game's keys are made is the game's own (Connect-4's Zobrist keys: ``ai.games.connect4.zobrist``).
 
 Plain data for a page: no Flask here.
 """
@@ -7,52 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ai.games.connect4.rules import Connect4
 from ai.course.scores import BOUND_NAMES, MAX_SCORE
 from ai.course.search import alphabeta_tt, fresh_table
-
-
-@dataclass(frozen=True)
-class ZobristTerm:
-    col: int            # 0-indexed
-    row: int            # 0 at the bottom
-    player: int         # 0 yellow (J0), 1 red (J1)
-    number: int         # the random 64-bit number of this player on this cell
-
-
-def zobrist_terms(game: Connect4, state) -> list[ZobristTerm]:
-    """One random number per stone: the key is their XOR (``state.key``, updated by one XOR
-    per move; a test checks the two agree)."""
-    terms = []
-    for col in range(game.width):
-        for row in range(game.height):
-            player = game.cell(state, col, row)
-            if player is not None:
-                terms.append(ZobristTerm(col, row, player,
-                                         game.zobrist[player][col * game.h1 + row]))
-    return terms
-
-
-@dataclass(frozen=True)
-class ZobristStep:
-    """One move's change of the key: ``after = before XOR number``, ``number`` being the
-    random number of the player who moves on the cell the stone falls to."""
-    before: int
-    number: int
-    after: int
-    col: int            # 0-indexed
-    row: int            # 0 at the bottom
-    player: int         # 0 yellow (J0), 1 red (J1)
-
-
-def zobrist_step(game: Connect4, state, move) -> ZobristStep:
-    """How playing ``move`` in ``state`` changes the position's key (``Connect4.result``
-    does this XOR; the step shows it)."""
-    after = game.result(state, move)
-    index = (after.mask ^ state.mask).bit_length() - 1     # the bit of the new stone
-    player = game.to_move(state)
-    return ZobristStep(state.key, game.zobrist[player][index], after.key,
-                       index // game.h1, index % game.h1, player)
 
 
 def key_text(key: int) -> str:
@@ -124,20 +81,3 @@ def window_table_alphabeta(game, state, depth: int, heuristic) -> float:
         return best
 
     return search(state, depth, -float("inf"), float("inf"))
-
-
-
-def window_table_demonstration(n: int = 8, k: int = 3, depth: int = 3) -> dict:
-    """The game of ``n`` matches (take 1 to ``k``), the course's evaluation, at ``depth``: the
-    value minimax gives, the one seed 004's (alpha, beta, depth) table gives, and the one our
-    table (value, bound, depth: ``TranspositionTable``) gives."""
-    from ai.heuristics import make_heuristic
-    from ai.games.nim.rules import Nim
-    from ai.course.search import minimax
-    game = Nim(n, k)
-    heuristic = make_heuristic(game, "course")
-    state = game.initial_state()
-    exact = minimax(game, state, depth, heuristic=heuristic, quick_wins=False).value
-    ours = alphabeta_tt(game, state, depth, heuristic=heuristic, quick_wins=False).value
-    return {"n": n, "k": k, "depth": depth, "minimax": exact, "ours": ours,
-            "window": window_table_alphabeta(game, state, depth, heuristic)}

@@ -15,9 +15,7 @@ from flask_babel import lazy_gettext as _l
 
 from ai.games.connect4.heuristic import AdjustedCells
 from ai.games.connect4.position import columns_of
-from ai.teach.table_view import key_text as zobrist_text, zobrist_step as ai_zobrist_step
 
-from ..algorithm_text import TABLE_ALGORITHMS
 from ..params import LABELS
 from . import editor, hints, inspector, table_page
 from .hints import exact_run  # noqa: F401  (a hook: the comparison page's exact solver)
@@ -46,21 +44,9 @@ def last_cell(g):
     return None if col is None else (col, g.moves[:g.at].count(col) - 1)
 
 
-def zobrist_step(g, state, move):
-    """Entering a node with the table: how its move changed the position's Zobrist key."""
-    if g.settings.algorithm not in TABLE_ALGORITHMS:
-        return None
-    return ai_zobrist_step(g.rules, state, move)
-
-
 def zobrist_words(g, z) -> str:
     return gettext("XOR number of %(player)s in column %(col)s, row %(row)s",
                    player=g.settings.player_name(z.player), col=z.col + 1, row=z.row + 1)
-
-
-def key_text(key: int) -> str:
-    """Its 64-bit Zobrist keys in hexadecimal (16 digits, in groups of 4)."""
-    return zobrist_text(key)
 
 
 def term_names() -> dict:

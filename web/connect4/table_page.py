@@ -12,7 +12,9 @@ from flask import Blueprint, request, url_for
 
 from ai.heuristics import make_heuristic
 from ai.course.search import COURSE_SLOTS
-from ai.teach.table_view import searched_table, window_table_demonstration, zobrist_terms
+from ai.games.connect4.zobrist import zobrist_terms
+from ai.games.nim.table_demo import window_table_demonstration
+from ai.teach.table_view import searched_table
 
 from ..admission import Busy, admitted
 from ..course import TABLE_STEPS

@@ -96,6 +96,12 @@ class Connect4:
         from . import level_book
         return level_book.reply(level_name, self, state)
 
+    def key_step(self, state, move):
+        """How playing ``move`` changes the Zobrist key (``ai.games.connect4.zobrist``): the
+        step-by-step table shows it."""
+        from .zobrist import zobrist_step
+        return zobrist_step(self, state, move)
+
     def move_json(self, move):
         """A move as the command line's JSON writes it: the column, 1-indexed."""
         return None if move is None else move + 1
