@@ -281,3 +281,13 @@ def test_the_command_line_refuses_an_illegal_game_in_one_line():
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 2
     assert out.stderr.strip().startswith("error: move 4 (4): cannot take 4 matches")
+
+
+def test_the_command_line_reviews_tic_tac_toe_by_the_generic_solve():
+    # the centre, then O's edge (a loss: the corner draws), X's corner, O's 3 leaving X's 9
+    out = subprocess.run([sys.executable, "-m", "ai", "review", "tictactoe", "5213", "--json"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["classes"] == ["best", "mistake", "best", "inaccuracy"]
+    assert data["scores"][:2] == [0, 0] and data["best_moves"][3] == 9

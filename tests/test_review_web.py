@@ -162,3 +162,10 @@ def test_a_class_game_over_offers_its_review_to_the_teacher_and_the_students(cli
     assert 'href="/connect4/review?moves=4455667&amp;mode=human-human"' in student
     review = client.get("/connect4/review?moves=4455667&mode=human-human&proj=1")
     assert '<body class="projector"' in review.text
+
+
+def test_tic_tac_toe_is_reviewed_through_the_games_table(client):
+    r = client.get("/tictactoe/review?moves=5213&mode=human-human&ply=2")
+    assert r.status_code == 200
+    assert [c for c in re.findall(r'<tr class="cls-(\w+)', r.text)] == [
+        "best", "mistake", "best", "inaccuracy"]
