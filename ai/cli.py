@@ -310,13 +310,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("review", help="the exact review of a whole game: every move classed",
                        description="Every move of a game with the exact score of the position "
-                                   "before it (for the side to move: Pons' on connect4, +1/-1 "
-                                   "by the theory on nim, MAX_SCORE minus the ply the game "
-                                   "ends on for a game without its own, such as tictactoe) and "
-                                   "its class: best, inaccuracy, mistake, blunder; the "
-                                   "refutation of each error and why.")
+                                   "before it (for the side to move, on the game's own scale "
+                                   "where it has one, e.g. Pons' score or +1/-1 by a theory; "
+                                   "else MAX_SCORE minus the ply the game ends on) and its "
+                                   "class: best, inaccuracy, mistake, blunder; the refutation "
+                                   "of each error and why.")
     _add_game_options(p, games.names())     # games of win, draw or loss (not a tree's leaves)
-    p.add_argument("moves", nargs="?", default="", help="the game's moves, e.g. 4453 or 312")
+    p.add_argument("moves", nargs="?", default="",
+                   help="the game's moves, one character a move as the app's links write them")
     p.add_argument("--time", type=float, default=DEFAULT_TIME_LIMIT,
                    help=f"time budget of the whole review in seconds (default {DEFAULT_TIME_LIMIT:g})")
     p.add_argument("--max-nodes", type=int, help="node budget of the whole review")
