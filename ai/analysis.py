@@ -27,8 +27,8 @@ upper``), never a guess. Every exact score found is added to the table.
 """
 from __future__ import annotations
 
-import collections
 import os
+import threading
 import time
 from dataclasses import dataclass
 
@@ -95,9 +95,13 @@ class Analysis:
 # -- the solvers and the table of one process ---------------------------------------------------
 
 # Solvers, each with its ~42 MB table, lent to one analysis at a time: a process makes as many
-# as it runs analyses at once (the server's admission lanes bound that). A deque's append and
-# pop are atomic, under threads as under gevent.
-_idle: dict[tuple, collections.deque] = collections.defaultdict(collections.deque)
+# as it runs analyses at once (the server's admission lanes bound that), and keeps at most
+# ``IDLE_SOLVERS`` of them when they are given back (the most recently used: its table the
+# warmest); the others are dropped, their tables freed, so that a burst of concurrent
+# analyses does not leave a worker 40 tables larger for the rest of its life.
+IDLE_SOLVERS = 1
+_idle: list[FastSolver] = []
+_idle_lock = threading.Lock()
 _stores: dict[str, SolvedStore] = {}
 
 
@@ -107,15 +111,25 @@ def table_slots() -> int:
 
 
 def _borrow(width: int, height: int, use_book: bool) -> FastSolver:
-    try:
-        return _idle[(width, height, use_book)].pop()
-    except IndexError:
-        book = opening_book.shared() if use_book else None
-        return FastSolver(width, height, book=book, table_slots=table_slots())
+    with _idle_lock:
+        for i in range(len(_idle) - 1, -1, -1):
+            if _idle[i].pool_key == (width, height, use_book):
+                return _idle.pop(i)
+    book = opening_book.shared() if use_book else None
+    s = FastSolver(width, height, book=book, table_slots=table_slots())
+    s.pool_key = (width, height, use_book)
+    return s
 
 
-def _give_back(s: FastSolver, use_book: bool) -> None:
-    _idle[(s.width, s.height, use_book)].append(s)
+def _give_back(s: FastSolver, use_book: bool = True) -> None:
+    with _idle_lock:
+        _idle.append(s)
+        del _idle[:-IDLE_SOLVERS or len(_idle)]
+
+
+def idle_solvers() -> int:
+    """How many solvers (and their tables) this process keeps between analyses."""
+    return len(_idle)
 
 
 def store_at(path: str | None) -> SolvedStore | None:
@@ -178,7 +192,7 @@ class _Budget:
 def analyse(moves: str = "", width: int = 7, height: int = 6, *, time_limit: float | None =
             DEFAULT_TIME_LIMIT, max_nodes: int | None = None, best_only: bool = False,
             store: SolvedStore | None | str = "default", use_book: bool = True,
-            then_time_limit: float | None = None) -> Analysis:
+            then_time_limit: float | None = None, fresh: bool = False) -> Analysis:
     """Every column's exact score in the position after ``moves``.
 
     Args:
@@ -190,6 +204,11 @@ def analyse(moves: str = "", width: int = 7, height: int = 6, *, time_limit: flo
             what is left of ``time_limit``).
         store: a ``SolvedStore``, None for none, or "default" for ``default_store()``.
         use_book: probe the opening book (7x6).
+        fresh: the same answer whatever this process analysed before (a preset level's
+            reply: the same link, the same reply): the solver starts from an empty table and
+            the table of solved positions is not read (what it learns is still written).
+            Without it a warm table changes only the time, and which of several columns of
+            equal score is named best; within a budget, also how far the analysis gets.
 
     Returns:
         An :class:`Analysis`.
@@ -203,14 +222,14 @@ def analyse(moves: str = "", width: int = 7, height: int = 6, *, time_limit: flo
     return analyse_position(current, mask, nb, width, height, time_limit=time_limit,
                             max_nodes=max_nodes, best_only=best_only, store=store,
                             use_book=use_book, moves=moves, start=start,
-                            then_time_limit=then_time_limit)
+                            then_time_limit=then_time_limit, fresh=fresh)
 
 
 def analyse_position(current: int, mask: int, plies: int, width: int = 7, height: int = 6, *,
                      time_limit: float | None = DEFAULT_TIME_LIMIT, max_nodes: int | None = None,
                      best_only: bool = False, store: SolvedStore | None | str = "default",
                      use_book: bool = True, moves: str = "", start: float | None = None,
-                     then_time_limit: float | None = None) -> Analysis:
+                     then_time_limit: float | None = None, fresh: bool = False) -> Analysis:
     """:func:`analyse` for a position given as Pons' bitboards (``current``: the side to move;
     ``ai.connect4.C4State`` has them)."""
     start = time.perf_counter() if start is None else start
@@ -221,14 +240,16 @@ def analyse_position(current: int, mask: int, plies: int, width: int = 7, height
     solver = _borrow(width, height, use_book)
     try:
         solver._validate(current, mask, nb)
+        if fresh:
+            solver.reset()              # ~0.1 ms: the table's values only
         return _analyse(solver, g, moves, current, mask, nb, _Budget(time_limit, max_nodes, start),
-                        best_only, store, start, then_time_limit)
+                        best_only, store, start, then_time_limit, read_store=not fresh)
     finally:
         _give_back(solver, use_book)
 
 
 def _analyse(solver, g, moves, current, mask, nb, budget, best_only, store, start,
-             then_time_limit=None) -> Analysis:
+             then_time_limit=None, read_store=True) -> Analysis:
     AREA = g.cells
     possible = (mask + g.bottom) & g.board
     opponent = current ^ mask
@@ -254,7 +275,8 @@ def _analyse(solver, g, moves, current, mask, nb, budget, best_only, store, star
                 found[c] = ColumnScore(c, lost, lost, "rules")
     keys = {c: table_key(opponent, mask | m, g) for c, m in children.items() if c not in found}
     parent_key = table_key(current, mask, g)
-    stored = store.get_many(g.width, g.height, [*keys.values(), parent_key]) if store else {}
+    stored = (store.get_many(g.width, g.height, [*keys.values(), parent_key])
+              if store and read_store else {})
     for c, k in keys.items():
         if k in stored:
             found[c] = ColumnScore(c, -stored[k], -stored[k], "table")

@@ -2,10 +2,12 @@
 or the slowest loss, from the first move.
 
 - Connect-4: the exact analysis's best move (``ai.analysis`` with ``best_only``: the position
-  solved once, Pons' way; the opening book and the table of solved positions where they
-  know). Pons' score counts the winner's stones, so its best move wins fastest and loses
-  slowest. Among moves of equal score, which one is played can depend on what the solver's
-  table and the table of solved positions already hold.
+  solved once, Pons' way; the opening book where it knows). Pons' score counts the winner's
+  stones, so its best move wins fastest and loses slowest. The analysis is ``fresh``: the
+  solver starts from an empty table and the table of solved positions is not read, so that
+  the same position gets the same move whatever the worker did before (among moves of
+  equal score, which one is named depends on the table's contents; within a node budget, so
+  does whether the value is proven at all).
 - Nim: its theory (``ai.heuristics``' exact evaluation, one ply deep: take what leaves the
   opponent a losing count).
 - Any other game: alpha-beta to the end.
@@ -55,7 +57,7 @@ def perfect_play(game, state=None, *, time_limit: float = 1.0, max_nodes: int | 
         return SearchResult(None, 0, (), SearchStats(), ALGORITHM, None)
     start = time.perf_counter()
     a = analyse_position(state.current, state.mask, state.moves, game.width, game.height,
-                         time_limit=time_limit, max_nodes=max_nodes, best_only=True)
+                         time_limit=time_limit, max_nodes=max_nodes, best_only=True, fresh=True)
     stats = SearchStats(nodes=a.nodes, elapsed=time.perf_counter() - start)
     if a.best_move is not None and a.score is not None:
         value = pons_to_value(a.score, state.moves, game.cells)

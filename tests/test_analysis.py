@@ -267,3 +267,18 @@ def test_a_budget_that_runs_out_after_the_books_score_gives_no_best_move_not_an_
     a = analyse(moves, store=None, max_nodes=1000)
     assert a.score == 3 and a.best_move is None and not a.complete
     assert all(c.lower <= 3 and c.upper == 3 for c in a.columns)
+
+
+def test_a_burst_of_analyses_at_once_leaves_one_idle_solver_not_one_per_analysis():
+    # Three analyses at once each borrow a solver (a ~42 MB table); given back, one is kept
+    # for the next analysis and the others are dropped (their tables freed).
+    from ai import analysis
+    solvers = [analysis._borrow(7, 6, True) for _ in range(3)]
+    assert len({id(s) for s in solvers}) == 3
+    for s in solvers:
+        analysis._give_back(s, True)
+    assert analysis.idle_solvers() == 1
+    assert analysis._borrow(7, 6, True) is solvers[-1]       # the warmest one
+    analysis._give_back(solvers[-1], True)
+    a = analyse("4444", store=None)
+    assert a.complete and analysis.idle_solvers() == 1
