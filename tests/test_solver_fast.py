@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
 import time
 
 import pytest
@@ -276,3 +278,27 @@ def test_a_guess_changes_the_probes_never_the_score():
             s.reset()
             r = s.solve_bitboard(current, mask, nb, guess=guess)
             assert r.score == published, (moves, guess)
+
+
+def test_the_warm_up_compiles_every_kernel_an_analysis_uses():
+    # In a fresh process: after warm_up(), analyses with the book, a time limit (its clock
+    # reading is compiled on first use), a node budget and the other columns' known windows
+    # compile nothing more (numba's compile events): a compile on a player's request cost
+    # the first timed solve of each worker ~100 ms.
+    code = """
+from numba.core import event
+from ai.solver_fast import warm_up
+from ai.analysis import analyse
+warm_up()
+compiled = event.RecordingListener()
+with event.install_listener("numba:compile", compiled):
+    for moves, options in [("4453217", {"time_limit": 5.0}), ("12345671234", {"max_nodes": 10**6}),
+                           ("123456712345", {"max_nodes": 10**7, "time_limit": 9.0}),
+                           ("1234567123456", {"max_nodes": 10**7})]:
+        assert analyse(moves, store=None, **options).complete
+print("compiled:", [str(e.data.get("dispatcher")) for _, e in compiled.buffer])
+"""
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().splitlines()[-1] == "compiled: []"
