@@ -323,11 +323,21 @@ def _analyse(solver, g, moves, current, mask, nb, budget, best_only, store, star
 
     # Then every other column, knowing none scores more than the best.
     top = score if score is not None else parent_upper
+    # A position that is its own mirror image (the empty board, "4", "44"...): column c and
+    # column width-1-c score the same; the centre-first order meets one of each pair first.
+    symmetric = _mirror(mask, g) == mask and _mirror(current, g) == current
     for c, m in children.items():
         if c in found:
             continue
         if best_only and best is not None:
             break
+        twin = found.get(g.width - 1 - c) if symmetric else None
+        if twin is not None and twin.exact:
+            found[c] = ColumnScore(c, twin.lower, twin.upper, twin.source)
+            if best is None and score is not None and twin.lower == score:
+                best, best_elapsed = c, time.perf_counter() - start
+                budget.narrow(then_time_limit)
+            continue
         child = (opponent, mask | m, nb + 1)
         t, n = budget.left()
         if (t is not None and t <= 0) or n == 0:
