@@ -62,9 +62,11 @@ class FastSolver(Solver):
         self._tt_vals = np.zeros(table_slots, dtype=np.int8)
         if self.book is not None:
             self._book_keys, self._book_scores = self.book.keys, self.book.scores
+            self._book_index = self.book.index
         else:
             self._book_keys = np.zeros(1, dtype=np.int32)
             self._book_scores = np.zeros(1, dtype=np.int8)
+            self._book_index = np.zeros(2, dtype=np.int32)
         self._moves = np.zeros((g.cells + 1, width), dtype=np.int64)
         self._scores = np.zeros((g.cells + 1, width), dtype=np.int64)
 
@@ -135,7 +137,8 @@ class FastSolver(Solver):
                 elif med >= 0 and hi // 2 > med:
                     med = hi // 2
             r, col = K.root(current, mask, nb, med, med + 1, self._geo, self._tt_keys,
-                            self._tt_vals, self._book_keys, self._book_scores, state, deadline,
+                            self._tt_vals, self._book_keys, self._book_scores, self._book_index,
+                            state, deadline,
                             self._moves, self._scores)
             if state[K.ST_ABORTED]:
                 complete = False

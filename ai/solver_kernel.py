@@ -1,6 +1,6 @@
 """The compiled inner loop of the exact solver (``ai.solver_fast``): Pascal Pons' negamax, node
 for node the algorithm of ``ai.solver`` (the readable reference the tests compare against),
-compiled by numba (``@njit(cache=True, nogil=True)``) over 64-bit integer bitboards.
+compiled by numba (``@njit(**KERNEL)``, below) over 64-bit integer bitboards.
 
 Why compiled: the reference explores ~400,000 nodes a second in CPython (a node is ~45 integer
 operations on Python ints, each an object); compiled, a node is a few dozen machine
@@ -41,6 +41,7 @@ from . import numba_cache  # noqa: F401  (sets NUMBA_CACHE_DIR before numba is i
 
 import numba
 import numpy as np
+from numba.core.cpu import CPUTargetOptions
 
 # Compiling, numba notes that the clock reading (object mode, below) holds the GIL: known and
 # meant (see above); not a message for the people running the app or the command line.
@@ -56,8 +57,17 @@ STATE_SIZE = 5
 CLOCK_EVERY = 1 << 14
 EMPTY = 0
 
+#: How the kernel is compiled: machine code cached on disk, without the GIL; integer division
+#: by zero unchecked (numpy's error model: none can happen here, and Python's check is a
+#: branch per division); and without numba's reference counting (``_nrt=False``): a node
+#: allocates nothing, yet with it each call counted references to each of its ten arrays up
+#: and down, which took half the time of a node (2x more nodes a second without it).
+KERNEL = dict(cache=True, nogil=True, error_model="numpy")
+if hasattr(CPUTargetOptions, "_nrt"):       # numba's own option (its tests use it), kept
+    KERNEL["_nrt"] = False                 # optional should a later numba drop it
 
-@numba.njit(cache=True, nogil=True, inline="always")
+
+@numba.njit(inline="always", **KERNEL)
 def popcount(x):
     x = x - ((x >> 1) & 0x5555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
@@ -65,7 +75,7 @@ def popcount(x):
     return (x * 0x0101010101010101) >> 56 & 0xFF
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@numba.njit(inline="always", **KERNEL)
 def wins(p, h):
     """Pons' compute_winning_position before masking: every cell where ``p`` would complete
     a four (vertical: the three below; then the three other directions)."""
@@ -80,7 +90,7 @@ def wins(p, h):
     return r
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(**KERNEL)
 def book_key(cur, mask, w, h, mirror):
     """The opening book's key of a position (``ai.opening_book.huffman_key``, compiled):
     columns left to right (right to left for the mirror image), each bottom to top, a stone
@@ -102,9 +112,16 @@ def book_key(cur, mask, w, h, mirror):
     return v
 
 
-@numba.njit(cache=True, nogil=True)
-def book_find(keys, k):
-    lo, hi = 0, keys.shape[0] - 1
+#: The book's index: the first key of each of the 2**20 ranges of keys sharing their top 20
+#: bits (``ai.opening_book.index_of``); a look-up then searches ~4 keys, not the whole book.
+INDEX_SHIFT = 12
+INDEX_OFFSET = 1 << (31 - INDEX_SHIFT)
+
+
+@numba.njit(**KERNEL)
+def book_find(keys, index, k):
+    b = (k >> INDEX_SHIFT) + INDEX_OFFSET
+    lo, hi = index[b], index[b + 1] - 1
     while lo <= hi:
         mid = (lo + hi) >> 1
         x = keys[mid]
@@ -117,12 +134,12 @@ def book_find(keys, k):
     return -1
 
 
-@numba.njit(cache=True, nogil=True)
-def book_probe(cur, mask, w, h, book_keys, book_scores):
+@numba.njit(**KERNEL)
+def book_probe(cur, mask, w, h, book_keys, book_scores, book_index):
     """The book's score of the position (side to move), or -128 when it is not in the book."""
-    i = book_find(book_keys, book_key(cur, mask, w, h, False))
+    i = book_find(book_keys, book_index, book_key(cur, mask, w, h, False))
     if i < 0:
-        i = book_find(book_keys, book_key(cur, mask, w, h, True))
+        i = book_find(book_keys, book_index, book_key(cur, mask, w, h, True))
     return book_scores[i] if i >= 0 else -128
 
 
@@ -133,8 +150,8 @@ def _clock():
     return t
 
 
-@numba.njit(cache=True, nogil=True)
-def negamax(cur, mask, nb, alpha, beta, geo, tt_keys, tt_vals, book_keys, book_scores,
+@numba.njit(**KERNEL)
+def negamax(cur, mask, nb, alpha, beta, geo, tt_keys, tt_vals, book_keys, book_scores, book_index,
             state, deadline, moves, scores):
     """Pons' negamax: the score of (cur, mask) within [alpha, beta] (the exact score if it lies
     strictly inside, else a bound on the right side). The side to move cannot win at once.
@@ -192,7 +209,7 @@ def negamax(cur, mask, nb, alpha, beta, geo, tt_keys, tt_vals, book_keys, book_s
             if alpha >= beta:
                 return beta
     if nb == geo[GEO_BOOK_PLY]:
-        s = book_probe(cur, mask, w, h, book_keys, book_scores)
+        s = book_probe(cur, mask, w, h, book_keys, book_scores, book_index)
         if s != -128:
             state[ST_BOOK_HITS] += 1
             return s
@@ -215,7 +232,7 @@ def negamax(cur, mask, nb, alpha, beta, geo, tt_keys, tt_vals, book_keys, book_s
     for i in range(n):
         m = moves[nb, i]
         score = -negamax(opp, mask | m, nb + 1, -beta, -alpha, geo, tt_keys, tt_vals,
-                         book_keys, book_scores, state, deadline, moves, scores)
+                         book_keys, book_scores, book_index, state, deadline, moves, scores)
         if state[ST_ABORTED]:
             return 0
         if score >= beta:
@@ -229,8 +246,8 @@ def negamax(cur, mask, nb, alpha, beta, geo, tt_keys, tt_vals, book_keys, book_s
     return alpha
 
 
-@numba.njit(cache=True, nogil=True)
-def root(cur, mask, nb, alpha, beta, geo, tt_keys, tt_vals, book_keys, book_scores,
+@numba.njit(**KERNEL)
+def root(cur, mask, nb, alpha, beta, geo, tt_keys, tt_vals, book_keys, book_scores, book_index,
          state, deadline, moves, scores):
     """negamax at the root, also telling which column reached the score (-1: none did, the
     window was decided by the bounds alone). Returns (score, column)."""
@@ -283,7 +300,7 @@ def root(cur, mask, nb, alpha, beta, geo, tt_keys, tt_vals, book_keys, book_scor
         while not (m >> (col * h1)) & ((1 << h) - 1):
             col += 1
         score = -negamax(opp, mask | m, nb + 1, -beta, -alpha, geo, tt_keys, tt_vals,
-                         book_keys, book_scores, state, deadline, moves, scores)
+                         book_keys, book_scores, book_index, state, deadline, moves, scores)
         if state[ST_ABORTED]:
             return 0, best
         if score >= beta:

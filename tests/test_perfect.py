@@ -133,7 +133,9 @@ def test_a_node_budgeted_exact_reply_does_not_depend_on_what_the_worker_solved_b
     # filled by the other positions, give the same replies (move, value, proven or not).
     from ai.perfect import perfect_play
     positions = game_positions(6, range(6, 22))
-    play = lambda game, state: perfect_play(game, state, max_nodes=budget, time_limit=None)  # noqa: E731
+    def play(game, state):
+        return perfect_play(game, state, max_nodes=budget, time_limit=None)
+
     forward = replies(positions, play)
     backward = replies(positions[::-1], play)
     assert len(forward) == len(positions) >= 60
@@ -143,7 +145,9 @@ def test_a_node_budgeted_exact_reply_does_not_depend_on_what_the_worker_solved_b
 
 def test_the_perfect_level_replies_the_same_in_two_orders():
     positions = game_positions(3, range(10, 24))
-    play = lambda game, state: LEVELS["perfect"].play(game, state, time_limit=None)  # noqa: E731
+    def play(game, state):
+        return LEVELS["perfect"].play(game, state, time_limit=None)
+
     forward = replies(positions, play)
     backward = replies(positions[::-1], play)
     assert len(forward) == len(positions) >= 30 and all(r[2] for r in forward.values())

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -236,7 +237,26 @@ def test_a_look_up_searches_the_keys_as_they_are_never_a_converted_copy(book, mo
 
 def test_the_book_in_memory_is_compact(book):
     assert len(book) == 4_200_899                 # the package's documented size
-    assert book.nbytes < 25_000_000
+    assert book.nbytes < 26_000_000               # keys, scores, and the 4 MB index
+
+
+def test_the_compiled_probe_finds_every_key_through_the_index_and_no_other(book):
+    # The index narrows a look-up to the keys sharing its top 20 bits: every key is found at
+    # its place (the first, the last, those opening or closing a range, a random sample), and
+    # a key next to one that is not in the book is not found.
+    keys, index = book.keys, book.index
+    starts = [int(i) for i in index[1:-1] if 0 < i < len(keys)]
+    rng = random.Random(5)
+    sample = {0, len(keys) - 1, *starts[::997], *(i - 1 for i in starts[::997]),
+              *rng.sample(range(len(keys)), 3000)}
+    assert len(sample) > 3000
+    for i in sample:
+        assert solver_kernel.book_find(keys, index, keys[i]) == i
+    after = np.array([int(keys[i]) + 1 for i in sample if keys[i] < 2**31 - 1], dtype=np.int64)
+    absent = after[~np.isin(after, keys)]
+    assert len(absent) > 100
+    for k in absent:
+        assert solver_kernel.book_find(keys, index, np.int32(k)) == -1
 
 
 # -- numba's cache -----------------------------------------------------------------------------
