@@ -273,8 +273,9 @@ def _analyse(solver, g, moves, current, mask, nb, budget, best_only, store, star
                 # The opponent then wins at once (or it had two threats): a known score.
                 lost = -((AREA - nb) // 2)
                 found[c] = ColumnScore(c, lost, lost, "rules")
-    keys = {c: table_key(opponent, mask | m, g) for c, m in children.items() if c not in found}
-    parent_key = table_key(current, mask, g)
+    keys = ({c: table_key(opponent, mask | m, g) for c, m in children.items() if c not in found}
+            if store is not None else {})
+    parent_key = table_key(current, mask, g) if store is not None else None
     stored = (store.get_many(g.width, g.height, [*keys.values(), parent_key])
               if store and read_store else {})
     for c, k in keys.items():
@@ -306,7 +307,7 @@ def _analyse(solver, g, moves, current, mask, nb, budget, best_only, store, star
         score = (AREA + 1 - nb) // 2
     else:
         t, n = budget.left()
-        r = solver.solve_bitboard(current, mask, nb, time_limit=t, max_nodes=n)
+        r = solver.solve_bitboard(current, mask, nb, time_limit=t, max_nodes=n, check=False)
         budget.spend(r.nodes)
         nodes += r.nodes
         if r.complete:
@@ -346,7 +347,7 @@ def _analyse(solver, g, moves, current, mask, nb, budget, best_only, store, star
         # the first probes ask whether the column reaches the best score, then the one below
         # (guess): the most common answers, settled in two probes instead of Pons' four or five
         r = solver.solve_bitboard(*child, time_limit=t, max_nodes=n, known=(-top, AREA),
-                                  guess=-top)
+                                  guess=-top, check=False)
         budget.spend(r.nodes)
         nodes += r.nodes
         lower, upper = -r.upper, -r.lower

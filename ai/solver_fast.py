@@ -68,6 +68,8 @@ class FastSolver(Solver):
             self._book_scores = np.zeros(1, dtype=np.int8)
             self._book_index = np.zeros(2, dtype=np.int32)
         self._moves = np.zeros((g.cells + 1, width), dtype=np.int64)
+        self._state = np.zeros(K.STATE_SIZE, dtype=np.int64)
+        self._deadline = np.zeros(1)
         self._scores = np.zeros((g.cells + 1, width), dtype=np.int64)
 
     def reset(self) -> None:
@@ -83,7 +85,7 @@ class FastSolver(Solver):
     def solve_bitboard(self, current: int, mask: int, moves_played: int, *, weak: bool = False,
                        max_nodes: int | None = None, time_limit: float | None = None,
                        known: tuple[int, int] | None = None,
-                       guess: int | None = None) -> SolveResult:
+                       guess: int | None = None, check: bool = True) -> SolveResult:
         """Solve a position given as bitboards; see ``ai.solver.solve_bitboard``.
 
         ``known``: an interval ``(lower, upper)`` the score is already known to lie in (the
@@ -92,14 +94,19 @@ class FastSolver(Solver):
 
         ``guess``: a likely score; the first probes ask whether the score is above it, then
         above the one below, before Pons' order takes over (only the number of probes
-        changes, never the score)."""
+        changes, never the score).
+
+        ``check=False``: the position is known to be a valid one, not over (the analysis's
+        columns): not checked again (a few microseconds, which count at 10-12 stones, where
+        a column takes a few dozen nodes)."""
         if not self.compiled:
             return super().solve_bitboard(current, mask, moves_played, weak=weak,
                                           max_nodes=max_nodes, time_limit=time_limit)
         start = time.perf_counter()
         g = self._g
-        self._validate(current, mask, moves_played)
-        _check_budgets(max_nodes, time_limit)
+        if check:
+            self._validate(current, mask, moves_played)
+            _check_budgets(max_nodes, time_limit)
         AREA, CM, ORDER = g.cells, g.colmask, g.order
         nb = moves_played
         possible = (mask + g.bottom) & g.board
@@ -109,14 +116,12 @@ class FastSolver(Solver):
             s = 1 if weak else (AREA + 1 - nb) // 2
             return SolveResult(s, col, 0, time.perf_counter() - start, True, s, s)
 
-        state = np.zeros(K.STATE_SIZE, dtype=np.int64)
-        state[K.ST_MAX_NODES] = np.iinfo(np.int64).max if max_nodes is None else max_nodes
-        state[K.ST_NEXT_CLOCK] = 1 if time_limit is not None else np.iinfo(np.int64).max
-        deadline = np.array([math.inf if time_limit is None else start + time_limit])
-        opp_wins = winning_cells(current ^ mask, mask, g)
-        forced = possible & opp_wins
-        safe = non_losing(possible, opp_wins)
-        default_move = _default_move(g, current, mask, safe, forced, possible)
+        state = self._state
+        state[:] = 0
+        state[K.ST_MAX_NODES] = K.NO_LIMIT if max_nodes is None else max_nodes
+        state[K.ST_NEXT_CLOCK] = 1 if time_limit is not None else K.NO_LIMIT
+        deadline = self._deadline
+        deadline[0] = math.inf if time_limit is None else start + time_limit
 
         lo, hi = -((AREA - nb) // 2), (AREA + 1 - nb) // 2
         if weak:
@@ -151,7 +156,9 @@ class FastSolver(Solver):
         nodes = int(state[K.ST_NODES]) - (0 if complete else 1)   # the aborting node: unexplored
         self.book_hits = int(state[K.ST_BOOK_HITS])
         if best is None:
-            best = default_move
+            opp_wins = winning_cells(current ^ mask, mask, g)
+            best = _default_move(g, current, mask, non_losing(possible, opp_wins),
+                                 possible & opp_wins, possible)
         if weak:
             lo, hi = max(-1, min(1, lo)), max(-1, min(1, hi))
         if complete:

@@ -55,6 +55,7 @@ GEO_W, GEO_H, GEO_BOTTOM, GEO_BOARD, GEO_CELLS, GEO_BOOK_PLY, GEO_ORDER = 0, 1, 
 ST_NODES, ST_MAX_NODES, ST_ABORTED, ST_NEXT_CLOCK, ST_BOOK_HITS = 0, 1, 2, 3, 4
 STATE_SIZE = 5
 CLOCK_EVERY = 1 << 14
+NO_LIMIT = np.iinfo(np.int64).max
 EMPTY = 0
 
 #: How the kernel is compiled: machine code cached on disk, without the GIL; integer division
