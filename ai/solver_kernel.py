@@ -56,6 +56,7 @@ ST_NODES, ST_MAX_NODES, ST_ABORTED, ST_NEXT_CLOCK, ST_BOOK_HITS = 0, 1, 2, 3, 4
 STATE_SIZE = 5
 CLOCK_EVERY = 1 << 14
 NO_LIMIT = np.iinfo(np.int64).max
+MIRROR_UNTIL = 16          # as ai.solver: a position and its mirror share their entry
 EMPTY = 0
 
 #: How the kernel is compiled: machine code cached on disk, without the GIL; integer division
@@ -194,6 +195,15 @@ def negamax(cur, mask, nb, alpha, beta, geo, tt_keys, tt_vals, book_keys, book_s
         if alpha >= beta:
             return beta
     key = cur + mask
+    if nb <= MIRROR_UNTIL:
+        # early on, a position and its mirror image share their entry (the same score)
+        h1 = h + 1
+        col7 = (1 << h1) - 1
+        mk = 0
+        for c in range(w):
+            mk |= ((key >> (c * h1)) & col7) << ((w - 1 - c) * h1)
+        if mk < key:
+            key = mk
     size = tt_keys.shape[0]
     slot = key % size
     partial = np.uint32(key & 0xFFFFFFFF)
