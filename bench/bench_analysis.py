@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Benchmark of the exact analysis (``ai/analysis.py``: every column's score, the best first)
-beside BitBully (Markus Thill's C++ solver, ``BitBullyCore.scoreMoves``) with the same 12-ply
-opening book, and of the compiled solver (``ai/solver_fast.py``) beside Pascal Pons' C++ solver.
+"""Benchmark of the exact analysis (``ai/games/connect4/analysis.py``: every column's score,
+the best first) beside BitBully (Markus Thill's C++ solver, ``BitBullyCore.scoreMoves``) with
+the same 12-ply opening book, and of the compiled solver (``ai/games/connect4/solver_fast.py``)
+beside Pascal Pons' C++ solver.
 
 1. **Analysis by ply, beside BitBully** (``--parts plies``). Positions from whole games
    (``game_positions``: 4 random moves, ``random.Random(i)``, then the ``hard`` level against the
@@ -51,11 +52,11 @@ import tempfile  # noqa: E402
 import threading  # noqa: E402
 import time  # noqa: E402
 
-from ai import analysis, opening_book  # noqa: E402
-from ai.connect4 import Connect4  # noqa: E402
-from ai.game import play  # noqa: E402
+from ai.games.connect4 import analysis, opening_book  # noqa: E402
+from ai.games.connect4.rules import Connect4  # noqa: E402
+from ai.course.game import play  # noqa: E402
 from ai.levels import LEVELS  # noqa: E402
-from ai.solver_fast import FastSolver  # noqa: E402
+from ai.games.connect4.solver_fast import FastSolver  # noqa: E402
 from bench_solver import REFERENCE, fmt_ms, load, percentile  # noqa: E402
 
 PLIES = tuple(range(21))
@@ -235,7 +236,8 @@ SHARED_SETS = os.path.join(os.path.dirname(ROOT), "shared", "connect4-testsets")
 
 def compile_times() -> dict:
     """Seconds for ``warm_up()`` in fresh processes: empty cache, then the cache it filled."""
-    code = "import time; t=time.perf_counter(); from ai.solver_fast import warm_up; " \
+    code = "import time; t=time.perf_counter(); " \
+           "from ai.games.connect4.solver_fast import warm_up; " \
            "w=warm_up(); print(time.perf_counter()-t)"
     out = {}
     with tempfile.TemporaryDirectory() as cache:
@@ -268,7 +270,7 @@ def rss_mb() -> float:
 def memory(concurrent: int) -> dict:
     """Resident size after the warm-up, at the peak of ``concurrent`` perfect-level analyses
     at once (threads, as gevent's workers run them: each borrows a solver), and after."""
-    from ai.solver_fast import warm_up
+    from ai.games.connect4.solver_fast import warm_up
     warm_up()
     opening_book.shared()
     analysis.analyse("4", store=None, best_only=True)

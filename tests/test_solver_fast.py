@@ -1,6 +1,6 @@
-"""The compiled solver (``ai/solver_fast.py``) and the opening book (``ai/opening_book.py``)
+"""The compiled solver (``ai/games/connect4/solver_fast.py``) and the opening book (``ai/games/connect4/opening_book.py``)
 against answers from outside them: Pascal Pons' published scores, the pure-Python reference
-solver (``ai/solver.py``), the brute force of ``tests/test_solver.py``, and the book
+solver (``ai/games/connect4/solver.py``), the brute force of ``tests/test_solver.py``, and the book
 package's own pure-Python encoder."""
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ai import numba_cache, opening_book, solver_kernel
-from ai.solver import Solver, parse_moves
-from ai.solver_fast import FastSolver, fits
+from ai.games.connect4 import numba_cache, opening_book, solver_kernel
+from ai.games.connect4.solver import Solver, parse_moves
+from ai.games.connect4.solver_fast import FastSolver, fits
 from tests.test_solver import TickingClock, brute, pons_set
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -307,8 +307,8 @@ def test_the_warm_up_compiles_every_kernel_an_analysis_uses():
     # the first timed solve of each worker ~100 ms.
     code = """
 from numba.core import event
-from ai.solver_fast import warm_up
-from ai.analysis import analyse
+from ai.games.connect4.solver_fast import warm_up
+from ai.games.connect4.analysis import analyse
 warm_up()
 compiled = event.RecordingListener()
 with event.install_listener("numba:compile", compiled):
@@ -329,7 +329,7 @@ def test_the_compiled_solver_explores_the_references_nodes_mirror_images_shared(
     # image sharing their entry up to MIRROR_UNTIL stones), on the 5x4 board from its empty
     # board, where the mirror images abound. The compiled table's slots are shared by
     # positions (one replaces the other): a few more nodes there, never fewer.
-    from ai import solver
+    from ai.games.connect4 import solver
     counts = []
     for moves in ("", "3", "33", "2"):
         ref = Solver(5, 4).solve(moves)
