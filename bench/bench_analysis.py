@@ -11,7 +11,8 @@ beside Pascal Pons' C++ solver.
    BitBully's transposition table reset. The two are interleaved position by position (the
    order alternating), so that both meet the same load, and their scores compared column by
    column (a difference stops the bench). Per ply and per band of plies: p50 / p95 / max of
-   each, the ratio ours / BitBully. Goal (issue 24): at or below BitBully's p50 and p95 in
+   each, the ratio ours / BitBully, and the ratio of CPU times (each side's own thread or
+   process: a comparison that the other work on the machine disturbs less). Goal (issue 24): at or below BitBully's p50 and p95 in
    every band, p95 <= 150 ms and max <= 600 ms at every ply.
 
    BitBully is AGPL: never a dependency of this project. It is measured from a scratch virtual
@@ -83,12 +84,14 @@ for line in sys.stdin:
         b.play(int(ch) - 1)
     bb.resetTranspositionTable()
     bb.resetNodeCounter()
+    c = time.process_time()
     t = time.perf_counter()
     scores = bb.scoreMoves(b)
     dt = time.perf_counter() - t
+    cpu = time.process_time() - c
     legal = [moves.count(str(c + 1)) < 6 for c in range(7)]
     print(json.dumps({"scores": [s if ok else None for s, ok in zip(scores, legal)],
-                      "seconds": dt, "nodes": bb.getNodeCounter()}), flush=True)
+                      "seconds": dt, "cpu": cpu, "nodes": bb.getNodeCounter()}), flush=True)
 """
 
 
@@ -142,22 +145,25 @@ class BitBully:
         self.proc.wait(timeout=30)
 
 
-def ours_cold(moves: str) -> analysis.Analysis:
-    """One analysis, cold: the solver's table emptied, no table of solved positions."""
+def ours_cold(moves: str) -> tuple[analysis.Analysis, float]:
+    """One analysis, cold (the solver's table emptied, no table of solved positions), and the
+    CPU seconds it took."""
     s = analysis._borrow(7, 6, True)
     s.reset()
     analysis._give_back(s, True)
+    c = time.thread_time()
     a = analysis.analyse(moves, store=None, time_limit=60.0)
+    cpu = time.thread_time() - c
     assert a.complete, moves
-    return a
+    return a, cpu
 
 
 def analysis_by_ply(positions: dict[int, list[str]], bb: BitBully | None,
                     times: dict) -> list[dict]:
     """Ours and BitBully's times, interleaved, per ply (``times`` gets them all); raises on
     any score that differs."""
-    times.update({p: {"ours": [], "best": [], "bb": [], "nodes": [], "bb_nodes": []}
-                  for p in positions})
+    times.update({p: {"ours": [], "best": [], "bb": [], "nodes": [], "bb_nodes": [],
+                      "cpu": [], "bb_cpu": []} for p in positions})
     k = 0
     for ply, moves_list in positions.items():
         for moves in moves_list:
@@ -165,18 +171,20 @@ def analysis_by_ply(positions: dict[int, list[str]], bb: BitBully | None,
             other = None
             if bb is not None and k % 2:
                 other = bb.analyse(moves)
-            a = ours_cold(moves)
+            a, cpu = ours_cold(moves)
             if bb is not None and other is None:
                 other = bb.analyse(moves)
             t = times[ply]
             t["ours"].append(a.elapsed)
             t["best"].append(a.best_elapsed)
             t["nodes"].append(a.nodes)
+            t["cpu"].append(cpu)
             if other is not None:
                 if other["scores"] != a.scores:
                     raise AssertionError(f"{moves}: ours {a.scores}, BitBully {other['scores']}")
                 t["bb"].append(other["seconds"])
                 t["bb_nodes"].append(other["nodes"])
+                t["bb_cpu"].append(other["cpu"])
     return [summary(f"{p}", times[p]) for p in positions]
 
 
@@ -193,6 +201,9 @@ def summary(label: str, t: dict) -> dict:
                    bb_nodes_max=max(t["bb_nodes"]))
         row["ratio_p50"] = row["p50_ms"] / row["bb_p50_ms"]
         row["ratio_p95"] = row["p95_ms"] / row["bb_p95_ms"]
+        cpu, bb_cpu = sorted(t["cpu"]), sorted(t["bb_cpu"])
+        row["cpu_ratio_p50"] = statistics.median(cpu) / max(1e-9, statistics.median(bb_cpu))
+        row["cpu_ratio_p95"] = percentile(cpu, 95) / max(1e-9, percentile(bb_cpu, 95))
     row["goal"] = (row["p95_ms"] <= GOAL_P95 * 1e3 and row["max_ms"] <= GOAL_MAX * 1e3
                    and (not bbt or (row["p50_ms"] <= row["bb_p50_ms"]
                                     and row["p95_ms"] <= row["bb_p95_ms"])))
@@ -268,28 +279,41 @@ def rss_mb() -> float:
 
 
 def memory(concurrent: int) -> dict:
-    """Resident size after the warm-up, at the peak of ``concurrent`` perfect-level analyses
-    at once (threads, as gevent's workers run them: each borrows a solver), and after."""
-    from ai.games.connect4.solver_fast import warm_up
-    warm_up()
-    opening_book.shared()
-    analysis.analyse("4", store=None, best_only=True)
+    """Resident size of a process holding what a web worker holds (``create_app()``: the app,
+    the book, the solver warmed up), idle; at the peak of ``concurrent`` perfect-level replies
+    at once (threads, as the server's admission lanes run them; each borrows a solver and its
+    table); and idle again after them."""
+    from app import create_app
+    create_app({"TESTING": True})
+    game = Connect4()
+    positions = [m for ms in game_positions(concurrent, plies=(6,)).values() for m in ms]
+    LEVELS["perfect"].play(game, play(game, game.parse_moves("4")))
     out = {"warm_mb": rss_mb()}
-    positions = [m for ms in game_positions(concurrent, plies=(10,)).values() for m in ms]
-    barrier = threading.Barrier(len(positions))
-    peak = []
+    barrier = threading.Barrier(len(positions) + 1)
+    done = threading.Event()
+    peak = [0.0]
 
     def one(moves):
+        state = play(game, game.parse_moves(moves))
         barrier.wait()
-        analysis.analyse(moves, store=None, best_only=True, max_nodes=20_000_000)
-        peak.append(rss_mb())
+        LEVELS["perfect"].play(game, state)
+
+    def sample():
+        while not done.is_set():
+            peak[0] = max(peak[0], rss_mb())
+            time.sleep(0.005)
 
     threads = [threading.Thread(target=one, args=(m,)) for m in positions]
     for t in threads:
         t.start()
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    barrier.wait()
     for t in threads:
         t.join()
-    out.update(concurrent=len(positions), peak_mb=max(peak), after_mb=rss_mb(),
+    done.set()
+    sampler.join()
+    out.update(concurrent=len(positions), peak_mb=peak[0], after_mb=rss_mb(),
                idle_solvers=analysis.idle_solvers())
     return out
 
@@ -317,7 +341,9 @@ def main(argv=None) -> int:
     result = {"load_before": load_before, "book_load_ms": book_load * 1e3,
               "book_mb": book.nbytes / 1e6}
     if "memory" in parts:                      # first: a process that did nothing else
+        del book                               # the app loads its own (opening_book.shared)
         result["memory"] = memory(args.concurrent)
+        book = opening_book.shared()
     analysis.analyse("4", store=None, max_nodes=1000)         # compile/load before timing
     result["by_ply"], result["by_band"], result["bitbully"] = [], [], None
     if "plies" in parts:
@@ -360,13 +386,14 @@ def report(result: dict, book, book_load: float) -> None:
         for title, rows in (("by band", result["by_band"]), ("by ply", result["by_ply"])):
             print(f"\n{title}:\n| plies | positions | best move p95 | all p50 | p95 | max | "
                   "nodes p50 / max | BitBully p50 | p95 | max | nodes p50 / max | "
-                  "ours / BB p50 | p95 | goal |")
-            print("|---" * 14 + "|")
+                  "ours / BB p50 | p95 | CPU time: ours / BB p50 | p95 | goal |")
+            print("|---" * 16 + "|")
             for r in rows:
                 bb = (f"{fmt_ms(r['bb_p50_ms'])} | {fmt_ms(r['bb_p95_ms'])} | "
                       f"{fmt_ms(r['bb_max_ms'])} | {r['bb_nodes_p50']:,.0f} / "
-                      f"{r['bb_nodes_max']:,} | {r['ratio_p50']:.2f}x | {r['ratio_p95']:.2f}x"
-                      if "bb_p50_ms" in r else "- | - | - | - | - | -")
+                      f"{r['bb_nodes_max']:,} | {r['ratio_p50']:.2f}x | {r['ratio_p95']:.2f}x | "
+                      f"{r['cpu_ratio_p50']:.2f}x | {r['cpu_ratio_p95']:.2f}x"
+                      if "bb_p50_ms" in r else "- | - | - | - | - | - | - | -")
                 print(f"| {r['plies']} | {r['positions']} | {fmt_ms(r['best_p95_ms'])} | "
                       f"{fmt_ms(r['p50_ms'])} | {fmt_ms(r['p95_ms'])} | {fmt_ms(r['max_ms'])} | "
                       f"{r['nodes_p50']:,.0f} / {r['nodes_max']:,} | {bb} | "
@@ -391,9 +418,10 @@ def report(result: dict, book, book_load: float) -> None:
               + f"; total {sum(sizes.values()) / 1e6:.0f} MB")
     m = result.get("memory")
     if m:
-        print(f"\nresident size of one process: {m['warm_mb']:.0f} MB after the warm-up, "
-              f"{m['peak_mb']:.0f} MB at the peak of {m['concurrent']} analyses at once, "
-              f"{m['after_mb']:.0f} MB after them ({m['idle_solvers']} idle solver(s) kept)")
+        print(f"\nresident size of a process holding the app: {m['warm_mb']:.0f} MB after the "
+              f"warm-up, {m['peak_mb']:.0f} MB at the peak of {m['concurrent']} perfect replies "
+              f"at once, {m['after_mb']:.0f} MB after them ({m['idle_solvers']} idle solver(s) "
+              "kept)")
 
 
 if __name__ == "__main__":
