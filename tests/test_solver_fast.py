@@ -377,3 +377,20 @@ print(before, peak, rss_mb())
     before, peak, after = map(float, r.stdout.split())
     assert peak - before > 350
     assert after - before < 50
+
+
+def test_the_compiled_book_score_is_the_readable_ones(book, fast_book):
+    # FastSolver.book_score (the analysis's columns at 11 stones) against OpeningBook.score,
+    # on random 12-stone positions: found (in either orientation) or not, the same answer.
+    rng = random.Random(12)
+    answers = []
+    while len(answers) < 300:
+        moves = "".join(rng.choice("1234567") for _ in range(12))
+        try:
+            current, mask, _ = parse_moves(moves)
+        except ValueError:
+            continue
+        answers.append((fast_book.book_score(current, mask), book.score(current, mask)))
+    assert all(a == b for a, b in answers)
+    assert sum(a is None for a, _ in answers) > 30 and sum(a is not None for a, _ in answers) > 100
+    assert fast_book.book_score(0, 0) is None          # not 12 stones

@@ -285,7 +285,7 @@ def _analyse(solver, g, moves, current, mask, nb, budget, best_only, store, star
     if book is not None and nb + 1 == book.ply:
         for c, m in children.items():
             if c not in found:
-                s = book.score(opponent, mask | m)
+                s = solver.book_score(opponent, mask | m)
                 if s is not None:
                     found[c] = ColumnScore(c, -s, -s, "book")
 
@@ -298,7 +298,7 @@ def _analyse(solver, g, moves, current, mask, nb, budget, best_only, store, star
         score = max(f.score for f in exact_now)
     elif parent_key in stored:
         score = stored[parent_key]
-    elif (booked := book.score(current, mask)
+    elif (booked := solver.book_score(current, mask)
           if book is not None and nb == book.ply else None) is not None:
         # The position itself is in the book: its score at once (one look-up); the columns
         # then each need one search, the first that reaches it being the best move.

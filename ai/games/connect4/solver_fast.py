@@ -79,6 +79,15 @@ class FastSolver(Solver):
         if self.compiled:
             self._tt_vals[:] = K.EMPTY
 
+    def book_score(self, current: int, mask: int) -> int | None:
+        """The book's score of a position of its ply (side to move), or None: the compiled
+        probe the search uses (~1 µs; ``OpeningBook.score``, its readable twin, ~15 µs)."""
+        if self.book is None or mask.bit_count() != self.book.ply:
+            return None
+        s = K.book_probe(current, mask, self.width, self.height, self._book_keys,
+                         self._book_scores, self._book_index)
+        return None if s == -128 else int(s)
+
     @property
     def table_size(self) -> int:
         return int(np.count_nonzero(self._tt_vals)) if self.compiled else super().table_size
@@ -206,5 +215,9 @@ def warm_up() -> float:
     # and a time limit: its clock check (object mode) is compiled on first use, which cost
     # the first timed solve of each worker ~100 ms (issue 24)
     s.solve("", time_limit=10.0, max_nodes=100)      # the clock is read at the first node
+    # and the book's probe called from Python (the analysis's columns at 11 stones)
+    # (an empty book: its index has every range, all empty)
+    K.book_probe(0, 0, 7, 6, s._book_keys[:0], s._book_scores[:0],
+                 np.zeros((1 << (32 - K.INDEX_SHIFT)) + 1, dtype=np.int32))
     return time.perf_counter() - start
 
