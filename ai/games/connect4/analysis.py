@@ -18,6 +18,12 @@ level needs nothing more: ``best_only``). Every other column is then solved know
 score more than the best (a narrower window), centre first, its first null-window probes
 asking whether it reaches the best score, then the one below (most columns score one of
 those two: 6-9% fewer nodes at plies 12-14 than Pons' probe order, bench/bench_analysis.py).
+A position that is its own mirror image (the empty board, "4", "44"...) has each pair of
+mirror columns searched once.
+
+**The same link, the same reply** (``fresh``, what the perfect level asks): the solver's table
+emptied first and the table of solved positions not read, so that the answer, within a node
+budget too, does not depend on what the process analysed before.
 
 **Bounded.** ``time_limit`` and ``max_nodes`` cover the whole analysis; ``then_time_limit``
 bounds, in addition, the time spent on the other columns once the best move is known (the
