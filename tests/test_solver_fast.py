@@ -251,12 +251,12 @@ def test_the_compiled_probe_finds_every_key_through_the_index_and_no_other(book)
               *rng.sample(range(len(keys)), 3000)}
     assert len(sample) > 3000
     for i in sample:
-        assert solver_kernel.book_find(keys, index, keys[i]) == i
+        assert solver_kernel.book_find(book.packed, len(keys), keys[i]) == i
     after = np.array([int(keys[i]) + 1 for i in sample if keys[i] < 2**31 - 1], dtype=np.int64)
     absent = after[~np.isin(after, keys)]
     assert len(absent) > 100
     for k in absent:
-        assert solver_kernel.book_find(keys, index, np.int32(k)) == -1
+        assert solver_kernel.book_find(book.packed, len(keys), np.int32(k)) == -1
 
 
 # -- numba's cache -----------------------------------------------------------------------------

@@ -43,6 +43,7 @@ class OpeningBook:
     path: str
     load_seconds: float
     index: np.ndarray = None      # index_of(keys), made by load()
+    packed: np.ndarray = None     # keys then index in one array (the compiled probe's), load()
 
     @property
     def nbytes(self) -> int:
@@ -123,8 +124,10 @@ def load(path: str | None = None) -> OpeningBook:
     # Pons' score of every value, by a table of the 256 possible bytes.
     table = np.array([to_pons_score(v) for v in range(-128, 128)], dtype=np.int8)
     scores = table[values + 128]
-    return OpeningBook(keys, scores, BOOK_PLY, path, time.perf_counter() - start,
-                       index_of(keys))
+    packed = np.concatenate([keys, index_of(keys)])
+    n = len(keys)
+    return OpeningBook(packed[:n], scores, BOOK_PLY, path, time.perf_counter() - start,
+                       packed[n:], packed)
 
 
 #: The index's ranges: keys sharing their top ``32 - INDEX_SHIFT`` bits (``solver_kernel``'s too).

@@ -56,22 +56,18 @@ class FastSolver(Solver):
         self.book_hits = 0
         if not self.compiled:
             return
-        self._geo = np.array([width, height, g.bottom, g.board, g.cells,
-                              self.book.ply if self.book is not None else -1,
-                              *g.order, *g.colmask], dtype=np.int64)
+        geo = [width, height, g.bottom, g.board, g.cells,
+               self.book.ply if self.book is not None else -1, *g.order, *g.colmask]
+        self._ctx = np.zeros(K.CTX_SIZE, dtype=np.int64)
+        self._ctx[:len(geo)] = geo
         self._tt_keys = _mapped_zeros(table_slots, np.uint32)
         self._tt_vals = _mapped_zeros(table_slots, np.int8)
         if self.book is not None:
-            self._book_keys, self._book_scores = self.book.keys, self.book.scores
-            self._book_index = self.book.index
+            self._book_keys, self._book_scores = self.book.packed, self.book.scores
         else:
-            self._book_keys = np.zeros(1, dtype=np.int32)
-            self._book_scores = np.zeros(1, dtype=np.int8)
-            self._book_index = np.zeros(2, dtype=np.int32)
-        self._moves = np.zeros((g.cells + 1, width), dtype=np.int64)
-        self._state = np.zeros(K.STATE_SIZE, dtype=np.int64)
-        self._deadline = np.zeros(1)
-        self._scores = np.zeros((g.cells + 1, width), dtype=np.int64)
+            self._book_keys = np.zeros(2, dtype=np.int32)
+            self._book_scores = np.zeros(0, dtype=np.int8)
+        self._work = np.zeros((g.cells + 1, 2 * K.SCORES), dtype=np.int64)
 
     def reset(self) -> None:
         """Forget every stored bound."""
@@ -85,7 +81,7 @@ class FastSolver(Solver):
         if self.book is None or mask.bit_count() != self.book.ply:
             return None
         s = K.book_probe(current, mask, self.width, self.height, self._book_keys,
-                         self._book_scores, self._book_index)
+                         self._book_scores)
         return None if s == -128 else int(s)
 
     @property
@@ -126,12 +122,11 @@ class FastSolver(Solver):
             s = 1 if weak else (AREA + 1 - nb) // 2
             return SolveResult(s, col, 0, time.perf_counter() - start, True, s, s)
 
-        state = self._state
-        state[:] = 0
+        state = self._ctx
+        state[K.ST_BASE:] = 0
         state[K.ST_MAX_NODES] = K.NO_LIMIT if max_nodes is None else max_nodes
         state[K.ST_NEXT_CLOCK] = 1 if time_limit is not None else K.NO_LIMIT
-        deadline = self._deadline
-        deadline[0] = math.inf if time_limit is None else start + time_limit
+        deadline = math.inf if time_limit is None else start + time_limit
 
         lo, hi = -((AREA - nb) // 2), (AREA + 1 - nb) // 2
         if weak:
@@ -151,10 +146,9 @@ class FastSolver(Solver):
                     med = -((-lo) // 2)
                 elif med >= 0 and hi // 2 > med:
                     med = hi // 2
-            r, col = K.root(current, mask, nb, med, med + 1, self._geo, self._tt_keys,
-                            self._tt_vals, self._book_keys, self._book_scores, self._book_index,
-                            state, deadline,
-                            self._moves, self._scores)
+            r, col = K.root(current, mask, nb, med, med + 1, state, self._tt_keys,
+                            self._tt_vals, self._book_keys, self._book_scores, self._work,
+                            deadline)
             if state[K.ST_ABORTED]:
                 complete = False
                 break
@@ -217,7 +211,7 @@ def warm_up() -> float:
     s.solve("", time_limit=10.0, max_nodes=100)      # the clock is read at the first node
     # and the book's probe called from Python (the analysis's columns at 11 stones)
     # (an empty book: its index has every range, all empty)
-    K.book_probe(0, 0, 7, 6, s._book_keys[:0], s._book_scores[:0],
-                 np.zeros((1 << (32 - K.INDEX_SHIFT)) + 1, dtype=np.int32))
+    K.book_probe(0, 0, 7, 6, np.zeros((1 << (32 - K.INDEX_SHIFT)) + 1, dtype=np.int32),
+                 s._book_scores[:0])
     return time.perf_counter() - start
 
