@@ -83,9 +83,8 @@ def games(n: int, game: Connect4) -> list[tuple[str, list[int]]]:
 
 def cold() -> None:
     """Every idle solver's table emptied (the table of solved positions is off)."""
-    for pool in analysis._idle.values():
-        for solver in pool:
-            solver.reset()
+    for solver in analysis._idle:
+        solver.reset()
 
 
 def main(argv=None) -> int:

@@ -130,14 +130,13 @@ def test_a_review_too_long_for_one_request_fills_in_as_it_goes(monkeypatch, clie
     # a node budget per request (a count, not the clock), a fresh table of solved positions
     # and fresh solvers: the first answer has some moves, the page asks again, and each
     # round keeps what the one before solved until every move is classed
-    import collections
     from ai.games.connect4 import analysis
     from web import review as review_view
     monkeypatch.setattr(review_view, "SCORE_NODES", 100_000)
     monkeypatch.setattr(review_view, "SCORE_SECONDS", 1000.0)      # only the count binds
     monkeypatch.setattr(review_view, "MAX_SCORE_SECONDS", 1000.0)
     monkeypatch.setattr(analysis, "_chosen", [str(tmp_path / "solved.sqlite3")])
-    monkeypatch.setattr(analysis, "_idle", collections.defaultdict(collections.deque))
+    monkeypatch.setattr(analysis, "_idle", [])
     r = client.get("/connect4/review?moves=2577712224414446333331141")
     assert r.status_code == 200
     rounds = 0
