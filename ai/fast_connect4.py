@@ -77,7 +77,7 @@ from __future__ import annotations
 
 import threading
 import time
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from .bitboard import Geometry, geometry, non_losing, winning_cells
 from .connect4 import C4State, Connect4
@@ -257,9 +257,30 @@ class _Recorder:
     def child(self, ply, col, kind, value, alpha, beta):
         """A child of the node at ``ply`` scored without being entered; ``value`` (and the
         window) from that node's side."""
-        nid = self.tree.enter(self.ids[ply], col, ply + 1, self.root_player ^ ((ply + 1) & 1),
-                              _window(-beta), _window(-alpha))
-        self.tree.leaf(nid, kind, -value)
+        self.child_of(self.ids[ply], ply, col, kind, value, alpha, beta)
+
+    def child_of(self, nid, ply, col, kind, value, alpha, beta):
+        """``child`` of the node ``nid`` (at ``ply``)."""
+        child = self.tree.enter(nid, col, ply + 1, self.root_player ^ ((ply + 1) & 1),
+                                _window(-beta), _window(-alpha))
+        self.tree.leaf(child, kind, -value)
+
+    def scored(self, ply, heuristic, cur, mask, possible, scored, alpha, beta, skipped, cut):
+        """The children of the depth-1 node at ``ply`` that it scored inline, as the loop met
+        them (``scored``: entries of the move lists, with the window's moves), and those a cut
+        skipped. Below a node the recording does not keep (``ai.record.Focus``), only counted;
+        in a tree that keeps them only if it needs them (``SearchTree.defers``), recorded at
+        the search's end if it does (``scored_leaves``): no heuristic call while searching."""
+        nid, tree = self.ids[ply], self.tree
+        if nid < 0:
+            tree.hidden_leaves(nid, len(scored), cut, len(skipped))
+        elif tree.defers:
+            tree.scored_later(nid, len(scored), cut, tuple(x[0] for x in skipped),
+                              partial(scored_leaves, self, ply, heuristic, cur, mask, possible,
+                                      scored, alpha, beta, skipped))
+        else:
+            scored_leaves(self, ply, heuristic, cur, mask, possible, scored, alpha, beta,
+                          skipped, nid)
 
     def leaf(self, ply, kind, value):
         self.tree.leaf(self.ids[ply], kind, value)
@@ -284,6 +305,30 @@ class _Recorder:
 
     def exit(self, ply, value):
         self.tree.exit(self.ids[ply], value)
+
+
+def child_value(heuristic, cur, mask, bit):
+    """The heuristic's value, for the side to move, of playing ``bit`` into a position at the
+    depth limit: what the loop's depth-1 nodes compute inline, here from the heuristic object
+    itself (0 without one)."""
+    if heuristic is None:
+        return 0
+    return heuristic(C4State(cur ^ mask, mask | bit, 1, 0, 0, None), 0)   # player 0 moved
+
+
+def scored_leaves(rec, ply, heuristic, cur, mask, possible, scored, alpha, beta, skipped,
+                  nid):
+    """Record under the node ``nid`` (at ``ply``) the children a depth-1 node scored inline
+    (``_Recorder.scored``), each with its value and window, and a cut's skipped moves."""
+    for col, cm, _, _ in scored:
+        v = child_value(heuristic, cur, mask, possible & cm)
+        rec.child_of(nid, ply, col, "horizon", v, alpha, beta)
+        if v > alpha:
+            alpha = v
+            if v >= beta:
+                rec.tree.cut(nid, [x[0] for x in skipped])
+                break
+            rec.tree.update(nid, _window(alpha), _window(beta))
 
 
 # -- the search --------------------------------------------------------------------------------
@@ -327,8 +372,8 @@ def alphabeta(game, state=None, depth=None, *, heuristic=None, order=None, quick
     stats = SearchStats(**counts)
     stats.elapsed = time.perf_counter() - start
     stats.depth = depth if complete and depth is not None else 0
-    if tree is not None and complete:
-        tree.mark_pv(pv)
+    if tree is not None:
+        tree = tree.finish(pv, complete)
     return SearchResult(move, value, tuple(pv), stats,
                         "alphabeta-tt" if table is not None else "alphabeta", depth, complete,
                         tree, values)
@@ -578,8 +623,8 @@ def _build(t: _Tables, kind: int, quick: bool):
             tdata[key] = (1, UPPER if best <= alpha0 else LOWER if best >= beta else EXACT,
                           best, best_move)
         if rec is not None:
-            record_scored(ply, cur, mask, possible, order[:n], alpha0, beta, order[n:],
-                          best >= beta)
+            rec.scored(ply, heur, cur, mask, possible, order[:n], alpha0, beta, order[n:],
+                       best >= beta)
             rec.exit(ply, best)
         if nodes > checkpoint:
             check()
@@ -759,32 +804,6 @@ def _build(t: _Tables, kind: int, quick: bool):
             rec.exit(ply, best)
         return best
 
-    # -- recording (only where rec is not None: see _Recorder) ---------------------------------
-    def child_value(cur, mask, bit):
-        """The heuristic's value, for the side to move, of playing ``bit`` into a position at
-        the depth limit: what node1 computes inline, here from the heuristic object itself."""
-        if heur is None:
-            return 0
-        return heur(C4State(cur ^ mask, mask | bit, 1, 0, 0, None), 0)   # player 0 moved
-
-    def record_scored(ply, cur, mask, possible, scored, alpha, beta, skipped, cut):
-        """The children of the depth-1 node at ``ply`` that node1 scored inline, as the loop
-        met them (with the window's moves), and those a cut skipped. Below a node the
-        recording does not keep (``ai.record.Focus``), only counted: no heuristic call."""
-        nid = rec.ids[ply]
-        if nid < 0:
-            rec.tree.hidden_leaves(nid, len(scored), cut, len(skipped))
-            return
-        for col, cm, _, _ in scored:
-            v = child_value(cur, mask, possible & cm)
-            rec.child(ply, col, "horizon", v, alpha, beta)
-            if v > alpha:
-                alpha = v
-                if v >= beta:
-                    rec.cut(ply, [x[0] for x in skipped])
-                    break
-                rec.update(ply, alpha, beta)
-
     # -- the root ------------------------------------------------------------------------------
     def run(cur, mask, nb, depth, table, max_nodes, dl, root_values, heuristic, tree):
         nonlocal nodes, leaves, cutoffs, probes, hits, limit, checkpoint, deadline
@@ -853,7 +872,7 @@ def _build(t: _Tables, kind: int, quick: bool):
             scored = [(col, WIN1, "terminal")]
         else:
             full = nb + 1 == CELLS
-            scored = [(col, 0 if full else child_value(cur, mask, possible & cm),
+            scored = [(col, 0 if full else child_value(heur, cur, mask, possible & cm),
                        "terminal" if full else "horizon") for col, cm, _, _ in order]
         best, best_move = -_INF, None
         for col, v, kind_ in scored:
