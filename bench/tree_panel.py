@@ -12,6 +12,7 @@ a search that was never made; only the default level's shipped book of first rep
 answered. One request per position and level, after one warm-up request per level.
 
 Run from the repository root:  python bench/tree_panel.py [--positions 40] [--seed 1]
+[--levels hard]  (the default level alone: ~10 s; every level: a few minutes)
 """
 from __future__ import annotations
 
@@ -50,7 +51,13 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--levels", default=",".join(LEVELS),
+                        help="the levels to time, comma-separated (default: all)")
     args = parser.parse_args(argv)
+    names = args.levels.split(",")
+    unknown = [n for n in names if n not in LEVELS]
+    if unknown:
+        parser.error(f"unknown level(s): {', '.join(unknown)}")
     app = create_app({"TESTING": True, "CLIENT_SEARCH_SECONDS": 1e9})
     client = app.test_client()
     hx = {"HX-Request": "true"}
@@ -59,7 +66,7 @@ def main(argv=None) -> int:
           f"{os.cpu_count()} CPUs; times in ms, server side, cold (no recent search)\n")
     print(f"{'level':<10}{'p50':>8}{'p95':>8}{'max':>8}{'nodes p50':>11}{'from book':>11}")
     game = Connect4()
-    for name in LEVELS:
+    for name in names:
         times, nodes, booked = [], [], 0
         client.get(f"/connect4/tree?moves=4&tree=1&mode=human-human&level={name}", headers=hx)
         for moves in sample:
