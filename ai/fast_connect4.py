@@ -63,10 +63,13 @@ A search whose node count stays within ``max_nodes`` therefore never aborts.
 The tree: given an ``ai.record.SearchTree`` (``alphabeta(record=True)``), the loop writes its
 own search into it as it goes (``_Recorder``), so the tree panel can show the search that
 chose the move, with its node count: ``tree.explored == stats["nodes"]``. The children a
-depth-1 node scores inline are recorded as leaves (their values from the heuristic object);
-a node a rule settles is a leaf of kind "settled". A search that records nothing pays one
-test per node (``rec is not None``). ``ai.engine`` records by replaying the search that
-decided (see there), so recording never changes a move.
+depth-1 node scores inline are recorded as leaves (their values from the heuristic object; in
+a ``ai.record.Recording``, only those the tree keeps, at the search's end); a node a rule
+settles is a leaf of kind "settled". A search that records nothing pays one test per
+recorder call (``rec is not None``): unlike the course's search (``ai.search``), this loop
+keeps the test rather than a recorder that does nothing, since a call costs several times a
+test and the loop is what the levels run (see NOTES-i23-search.md). ``ai.engine`` records in
+the search that decides when the clock cannot have changed it (see there).
 
 ``_build`` is long on purpose: it is the speed-tuned inner loop (with the solver's, the only
 function of ``ai/`` over ~80 lines). Its node functions are closures whose constants are

@@ -19,6 +19,20 @@ slow one (``quick_wins=False`` gives the seeds' flat scores). Exercise trees
 Internally values are negamax values (from the side to move); the recorded tree turns them
 back to the root player's side, as the course draws them.
 
+The tree
+--------
+With ``record``, the search writes what it does into a recorder (``ai.record``): a node
+entered with its window, a leaf scored, a cut, a table look-up, a node left with its value.
+Without, the recorder is ``ai.record.NO_RECORD``, whose every call does nothing: the search
+reads the same either way, as the course writes it, with no test of whether it records.
+
+The transposition table
+-----------------------
+``ai.course.table``: the table itself (``TranspositionTable``, ``fresh_table``), what an entry
+proves (``bound_of``), when it settles a node (``settles``) and how win scores are kept
+(``to_table``, ``from_table``). The search keys positions by the game's Zobrist key
+(``game.key(state)``).
+
 Bounds
 ------
 Every search can be bounded by ``max_nodes`` and ``time_limit`` (seconds): when one runs out,
