@@ -1,20 +1,32 @@
-"""minimax-lab's search engine: games, search algorithms, heuristics, the recorded search
-tree and the exact Connect-4 solver. Plain Python: nothing here imports Flask.
+"""minimax-lab's search engine, plain Python (nothing here imports Flask):
+
+- ``ai.course``: the course's algorithms, naming no game (the game protocol, minimax,
+  alpha-beta, the transposition table, the search's record and result);
+- ``ai.teach``: the views of a search (the tree, the table, the comparison, the growth, the
+  exercises);
+- ``ai.games.<game>``: each game's own folder (rules, heuristics, exact play, ...);
+- ``ai.engine``, ``ai.levels``, ``ai.perfect``, ``ai.heuristics``: how a move is asked for,
+  for any game, through the hooks its rules offer.
 
     >>> from ai import Nim, minimax
     >>> minimax(Nim(5)).move        # seed 003: "il lui suffit de retirer 1 allumette"
     1
+
+The names below are the package's face, for a reader's first line (``from ai import LEVELS,
+Connect4, Nim, minimax``).
 """
-from .connect4 import Connect4
-from .exercise_tree import ExerciseTree, parse_tree
-from .game import Game, play
-from .heuristics import cell_values, make_heuristic
+from .course.game import Game, play
+from .course.scores import MAX_SCORE, SearchResult
+from .course.search import (ALGORITHMS, TranspositionTable, alphabeta, alphabeta_tt,
+                            iterative_deepening, minimax)
+from .games.connect4 import Connect4
+from .games.connect4.heuristic import cell_values
+from .games.nim import Nim
+from .heuristics import make_heuristic
 from .levels import DEFAULT_LEVEL, LEVELS
-from .nim import Nim
-from .scores import MAX_SCORE, SearchResult
-from .search import (ALGORITHMS, TranspositionTable, alphabeta, alphabeta_tt,
-                     iterative_deepening, minimax)
-# ``search(name, ...)`` is ``ai.engine.search``: re-exported here it would hide ``ai.search``.
+from .teach.exercise_tree import ExerciseTree, parse_tree
+
+# ``search(name, ...)`` is ``ai.engine.search``: re-exported here it would hide ``ai.course.search``.
 
 __all__ = [
     "ALGORITHMS", "Connect4", "DEFAULT_LEVEL", "ExerciseTree", "Game", "LEVELS", "MAX_SCORE",

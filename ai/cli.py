@@ -8,15 +8,15 @@ import argparse
 import json
 import sys
 
-from .connect4 import Connect4
+from ai.games.connect4.rules import Connect4
 from .engine import ALGORITHMS, search
-from .exercise_tree import ExerciseTree
-from .game import play
+from ai.teach.exercise_tree import ExerciseTree
+from ai.course.game import play
 from .heuristics import make_heuristic
 from .levels import LEVELS
-from .nim import Nim, VARIANTS
-from .nim_tree import course_tree, nim_tree_size
-from .search import minimax
+from ai.games.nim.rules import Nim, VARIANTS
+from ai.games.nim.tree import course_tree, nim_tree_size
+from ai.course.search import minimax
 
 MAX_FULL_TREE_NODES = 5_000_000  # enumerating more than this is refused (use count's formula)
 DEFAULT_TIME_LIMIT = 10.0        # seconds: every CLI search is bounded unless told otherwise
@@ -43,7 +43,7 @@ def _game(args):
 
 
 def _state(game, moves: str):
-    """The position after ``moves``; ai.game.play names the first illegal one."""
+    """The position after ``moves``; ai.course.game.play names the first illegal one."""
     if isinstance(game, Connect4):
         return game.from_moves(moves)
     if isinstance(game, Nim):
@@ -171,7 +171,7 @@ def _search(args, game, state):
 def cmd_solve(args):
     if args.game != "connect4":
         raise UsageError("solve works on connect4 (Nim is solved by its theory: see count)")
-    from .solver import solve
+    from ai.games.connect4.solver import solve
     r = solve(args.moves, args.width, args.height, weak=args.weak,
               max_nodes=args.max_nodes, time_limit=args.time)
     data = {"game": "connect4", "moves": args.moves, "score": r.score,
@@ -194,8 +194,8 @@ def cmd_solve(args):
 def cmd_analyse(args):
     if args.game != "connect4":
         raise UsageError("analyse works on connect4 (Nim is solved by its theory: see count)")
-    from .analysis import analyse, outcome, store_at
-    from .solved_store import default_path
+    from ai.games.connect4.analysis import analyse, outcome, store_at
+    from ai.games.connect4.solved_store import default_path
     store = None if args.no_store else store_at(args.store or default_path())
     a = analyse(args.moves, args.width, args.height, time_limit=args.time,
                 max_nodes=args.max_nodes, best_only=args.best_only, store=store,
@@ -281,7 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="minimax, alphabeta, alphabeta-tt (transposition table), iterative "
                         "(iterative deepening under --time); default alphabeta")
     p.add_argument("--fast", action="store_true",
-                   help="Connect-4: the specialised loop (ai.fast_connect4) where it gives the "
+                   help="Connect-4: the specialised loop (ai.games.connect4.fast_search) where it gives the "
                         "same values: faster, and fewer nodes than the course's algorithms")
     p.add_argument("--depth", type=int, help="plies to look ahead (iterative: the most)")
     p.add_argument("--full", action="store_true", help="search to the end of the game")

@@ -4,16 +4,17 @@ all come here.
 
 Which engine runs is chosen here, explicitly:
 
-- by default the course's algorithms (``ai.search``): minimax and alpha-beta over the game
+- by default the course's algorithms (``ai.course.search``): minimax and alpha-beta over the game
   protocol, with the seeds' node counts ("9 sommets sur 28");
-- with ``fast=True``, on Connect-4, the specialised loop of ``ai.fast_connect4`` wherever it
-  returns the same values (``fast_connect4.supports``): the same value, a best move, far
+- with ``fast=True``, the game's own fast alpha-beta where it has one (its rules'
+  ``fast_alphabeta`` hook: Connect-4's loop in ``ai.games.connect4.fast_search``), wherever it
+  returns the same values for the options asked: the same value, a best move, far
   fewer nodes (it orders moves by threats and settles forced positions at once).
 
 One search decides and records
 ------------------------------
 ``record=True`` asks for the tree the search explored, drawn by the tree panel: the tree of
-the search that chose the move, recorded by that same search (``ai.record.Recording``): a
+the search that chose the move, recorded by that same search (``ai.course.record.Recording``): a
 search of at most ``WHOLE_TREE_NODES`` nodes whole, with the events of a step-by-step replay;
 a larger one around what the panel draws (the node at ``focus`` and the principal variation,
 the rest only counted: recording every node of a 50,000-node search would cost several times
@@ -40,10 +41,9 @@ import random
 from dataclasses import replace
 from functools import partial
 
-from . import fast_connect4
-from . import search as textbook
-from .record import Focus, Recording
-from .scores import SearchResult
+from .course import search as textbook
+from .course.record import Focus, Recording
+from .course.scores import SearchResult
 
 WHOLE_TREE_NODES = 5_000    # larger searches are recorded around a focus (see above)
 ALGORITHMS = tuple(textbook.ALGORITHMS)   # "minimax", "alphabeta", "alphabeta-tt", "iterative"
@@ -58,14 +58,14 @@ def search(algorithm: str, game, state=None, depth=None, *, fast: bool = False,
         algorithm: one of ``ALGORITHMS``.
         depth: plies to look ahead (iterative deepening: the deepest); None searches to the
             end of the game (iterative deepening: until a budget stops it).
-        fast: on Connect-4, run the fast loop where it gives the same values (see above).
+        fast: run the game's fast loop where it gives the same values (see above).
         record: attach the tree of this same search as ``result.tree`` (see above).
         record_limit: record only a search of at most this many nodes (None: any).
         focus: the path (moves from ``state``) of the node the tree panel shows, for a
             search too large to record whole (see above).
         options: the search's own keyword arguments (``heuristic``, ``order``, ``window``,
             ``quick_wins``, ``max_nodes``, ``time_limit``, ``tie_break``, ``seed``, ``table``;
-            see ``ai.search``). Minimax has no window: ``window`` is ignored there.
+            see ``ai.course.search``). Minimax has no window: ``window`` is ignored there.
 
     Returns:
         the search's ``SearchResult``, with ``record`` its tree (None when larger than
@@ -102,7 +102,7 @@ def with_tree(algorithm: str, game, state, result: SearchResult, depth=None, *,
               fast: bool = False, record_limit: int | None = None, focus=(),
               **options) -> SearchResult:
     """``result``, a search made before with exactly these arguments (kept by a cache, read
-    from ``ai.level_book``), with its tree: ``search(..., record=True)`` without searching
+    from ``ai.games.connect4.level_book``), with its tree: ``search(..., record=True)`` without searching
     first, since the replay needs only the search's outcome.
 
     Returns:
@@ -119,9 +119,8 @@ def _alphabeta_for(algorithm, game, fast, options):
         raise ValueError(f"unknown algorithm {algorithm!r}: choose one of {', '.join(ALGORITHMS)}")
     if algorithm == "minimax":
         options.pop("window", None)
-    if fast and algorithm != "minimax" and fast_connect4.supports(game, **options):
-        return fast_connect4.alphabeta
-    return textbook.alphabeta
+    own = getattr(game, "fast_alphabeta", None) if fast and algorithm != "minimax" else None
+    return (own and own(**options)) or textbook.alphabeta
 
 
 def _check_recording(options) -> None:

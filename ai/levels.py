@@ -30,29 +30,28 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from .connect4 import Connect4
-
+from .course.scores import SearchResult
 from .engine import search, with_tree
 from .heuristics import make_heuristic
 from .perfect import ALGORITHM as PERFECT_ALGORITHM
 from .perfect import perfect_play
-from .scores import SearchResult
 
 
 @dataclass(frozen=True)
 class Level:
     name: str
-    algorithm: str            # a key of ai.search.ALGORITHMS
+    algorithm: str            # a key of ai.course.search.ALGORITHMS
     depth: int                # iterative deepening: the deepest
     time_limit: float         # seconds
-    heuristics: dict = field(default_factory=dict)   # game name -> heuristic name
     max_nodes: int = 400_000  # nodes: with the depth, what decides the move
-    order: str = "center"     # how the course's algorithms try moves (ai.search.move_orderer)
+    order: str = "center"     # how the course's algorithms try moves (ai.course.search.move_orderer)
     window: str = "infinite"  # alpha-beta's first window: "infinite" or the course's ±maxScore
     fast: bool = True         # the fast Connect-4 loop where it applies (ai.engine)
     heuristic_options: dict = field(default_factory=dict)   # e.g. {"alpha": 0.3}: seed 004's
     #                           adjusted heuristic's weight (ai.heuristics.make_heuristic)
-    exact_nodes: int = 0      # Connect-4: the exact solver first, within this many nodes (0: no)
+    heuristic: str | None = None    # this heuristic (custom settings), else the game's choice
+    exact_nodes: int = 0      # the game's exact solver first (its rules' ``exact_first``),
+    #                           within this many nodes (0: no)
 
     @property
     def load_independent(self) -> bool:
@@ -68,8 +67,16 @@ class Level:
         """``ai.engine.search``'s arguments for this level on ``game``."""
         return dict(depth=self.depth, fast=self.fast, time_limit=self.time_limit,
                     max_nodes=self.max_nodes, order=self.order, window=self.window,
-                    heuristic=make_heuristic(game, self.heuristics.get(game.name),
+                    heuristic=make_heuristic(game, self.heuristic_for(game),
                                              **self.heuristic_options))
+
+    def heuristic_for(self, game) -> str | None:
+        """The heuristic this level uses on ``game``: its own if set (custom settings), else
+        the one the game gives this level (its rules' ``level_heuristics``); None for the
+        game's default, or for a game without heuristics."""
+        if self.heuristic is not None:
+            return self.heuristic
+        return getattr(game, "level_heuristics", {}).get(self.name)
 
     def play(self, game, state=None, **overrides) -> SearchResult:
         """The level's move in ``state`` (``overrides`` replace any search argument; with
@@ -80,7 +87,7 @@ class Level:
             return perfect_play(game, state, time_limit=options["time_limit"],
                                 max_nodes=options["max_nodes"], fallback=LEVELS["hard"])
         options = {**self.options(game), **overrides}
-        if self.exact_nodes and isinstance(game, Connect4) and "depth" not in overrides:
+        if self.exact_nodes and getattr(game, "exact_first", False) and "depth" not in overrides:
             start, seconds = time.perf_counter(), options["time_limit"]
             state = game.initial_state() if state is None else state
             proven = perfect_play(game, state, max_nodes=self.exact_nodes,
@@ -103,18 +110,15 @@ class Level:
 
 
 LEVELS = {
-    "beginner": Level("beginner", "alphabeta", 1, 0.5, {"connect4": "cells", "nim": "course"},
-                      10_000),
-    "easy": Level("easy", "alphabeta", 2, 0.5, {"connect4": "cells", "nim": "course"}, 10_000),
-    "medium": Level("medium", "alphabeta-tt", 5, 1.0, {"connect4": "threats", "nim": "course"},
-                    200_000),
-    "hard": Level("hard", "iterative", 9, 1.0, {"connect4": "threats", "nim": "exact"}, 300_000),
+    "beginner": Level("beginner", "alphabeta", 1, 0.5, 10_000),
+    "easy": Level("easy", "alphabeta", 2, 0.5, 10_000),
+    "medium": Level("medium", "alphabeta-tt", 5, 1.0, 200_000),
+    "hard": Level("hard", "iterative", 9, 1.0, 300_000),
     # The exact solver first (up to 2 million nodes, ~0.4 s here), else the search.
-    "expert": Level("expert", "iterative", 14, 1.0, {"connect4": "threats", "nim": "exact"},
-                    400_000, exact_nodes=2_000_000),
+    "expert": Level("expert", "iterative", 14, 1.0, 400_000, exact_nodes=2_000_000),
     # The exact solver (ai.perfect): no depth; 3 s and 20 million nodes at most. Over whole
     # games a reply takes 0.12 ms at the median, 37 ms at p95, 0.8 s at worst, on a loaded
     # machine (positions just past the book are the slowest: bench/bench_levels.py).
-    "perfect": Level("perfect", PERFECT_ALGORITHM, 0, 3.0, {}, 20_000_000),
+    "perfect": Level("perfect", PERFECT_ALGORITHM, 0, 3.0, 20_000_000),
 }
 DEFAULT_LEVEL = "hard"

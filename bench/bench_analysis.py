@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Benchmark of the exact analysis (``ai/analysis.py``: every column's score, the best first) and
-of the compiled solver (``ai/solver_fast.py``) beside Pascal Pons' C++ solver.
+"""Benchmark of the exact analysis (``ai/games/connect4/analysis.py``: every column's score, the best first) and
+of the compiled solver (``ai/games/connect4/solver_fast.py``) beside Pascal Pons' C++ solver.
 
 1. **Analysis by ply.** Positions from whole games: an opening of 4 random moves
    (``random.Random(i)``), then the ``hard`` level against the ``medium`` level; the position at
@@ -14,7 +14,7 @@ of the compiled solver (``ai/solver_fast.py``) beside Pascal Pons' C++ solver.
    beside his C++ solver's mean on a machine like this one (``../shared/connect4-testsets``),
    as a ratio. L1_R2 is also given with the book.
 3. **Compile time**: the first call in a fresh process with an empty numba cache, and with the
-   cache filled (what a worker pays at start: ``ai.solver_fast.warm_up``); the book's load
+   cache filled (what a worker pays at start: ``ai.games.connect4.solver_fast.warm_up``); the book's load
    time and size; the size the new dependencies add to the install.
 
 The machine has 2 cores shared with other work: the load average is printed before and after.
@@ -41,10 +41,10 @@ import tempfile  # noqa: E402
 import time  # noqa: E402
 
 from ai import analysis, opening_book  # noqa: E402
-from ai.connect4 import Connect4  # noqa: E402
-from ai.game import play  # noqa: E402
+from ai.games.connect4.rules import Connect4  # noqa: E402
+from ai.course.game import play  # noqa: E402
 from ai.levels import LEVELS  # noqa: E402
-from ai.solver_fast import FastSolver  # noqa: E402
+from ai.games.connect4.solver_fast import FastSolver  # noqa: E402
 from bench_solver import REFERENCE, fmt_ms, load, percentile  # noqa: E402
 
 PLIES = (0, 4, 8, 12, 13, 14, 16, 20)
@@ -126,7 +126,7 @@ def pons_set(name: str, limit: int | None, repeats: int, book) -> dict:
 
 def compile_times() -> dict:
     """Seconds for ``warm_up()`` in fresh processes: empty cache, then the cache it filled."""
-    code = "import time; t=time.perf_counter(); from ai.solver_fast import warm_up; " \
+    code = "import time; t=time.perf_counter(); from ai.games.connect4.solver_fast import warm_up; " \
            "w=warm_up(); print(time.perf_counter()-t)"
     out = {}
     with tempfile.TemporaryDirectory() as cache:

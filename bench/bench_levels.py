@@ -5,7 +5,7 @@ First, **the same positions for every level** (``--positions``, paired): positio
 between the levels ``easy``, ``medium`` and ``hard`` (random 4-ply openings,
 ``random.Random(10_000 + i)``, the two sides drawn from the same generator), kept when the
 side to move can blunder: its position is not lost and some move would worsen the exact
-outcome. Every column's exact score comes from ``ai.analysis``. Each level then plays each of
+outcome. Every column's exact score comes from ``ai.games.connect4.analysis``. Each level then plays each of
 these positions: its blunder rate (with a 95% Wilson interval), and against the level below,
 the positions where only one of the two blunders (a McNemar test: the two-sided binomial
 p-value of that split). The same positions for all, so the comparison does not depend on which
@@ -14,7 +14,7 @@ positions a level's own play leads to.
 Then, for each level from beginner to expert: ``--games`` games against the perfect level from
 random 4-ply openings (``random.Random(i)``; the level takes the first player in even games,
 the second in odd ones). Before and after each of the level's moves the referee (the compiled
-solver with the book, ``ai.solver_fast``) gives the exact score; a move is a **blunder** when
+solver with the book, ``ai.games.connect4.solver_fast``) gives the exact score; a move is a **blunder** when
 it worsens the outcome (a won position to a draw or a loss, a drawn one to a loss), and
 **worse** when it lowers Pons' score at all (a slower win, a quicker loss). Then each level
 against the one above it (``--games`` games each way round, same openings): wins, draws and
@@ -44,9 +44,9 @@ import time  # noqa: E402
 os.environ.setdefault("MINIMAX_SOLVED_DB", "off")   # every perfect reply searched, cold
 
 from ai import analysis, opening_book  # noqa: E402
-from ai.connect4 import Connect4  # noqa: E402
+from ai.games.connect4.rules import Connect4  # noqa: E402
 from ai.levels import LEVELS  # noqa: E402
-from ai.solver_fast import FastSolver  # noqa: E402
+from ai.games.connect4.solver_fast import FastSolver  # noqa: E402
 from bench_solver import fmt_ms, percentile  # noqa: E402
 
 LADDER = ["beginner", "easy", "medium", "hard", "expert"]

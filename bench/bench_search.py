@@ -16,7 +16,7 @@ Three sections:
 2. The latency of the app's move: whole games where both sides play
    ``LEVELS[DEFAULT_LEVEL].play(g, state)`` (exactly what the web app calls).
 3. Nodes per second of each of our algorithms at one depth from the empty board, the
-   course's (``ai.search``) and the fast loop's.
+   course's (``ai.course.search``) and the fast loop's.
 
 Run from the repository root:  ``python bench/bench_search.py`` (``--help`` for options,
 ``--json`` for one JSON document instead of the tables).
@@ -39,10 +39,10 @@ import random  # noqa: E402
 import statistics  # noqa: E402
 import time  # noqa: E402
 
-from ai.connect4 import Connect4  # noqa: E402
+from ai.games.connect4.rules import Connect4  # noqa: E402
 from ai.heuristics import Threats  # noqa: E402
 from ai.levels import DEFAULT_LEVEL, LEVELS  # noqa: E402
-from ai.scores import MAX_SCORE, WIN_THRESHOLD  # noqa: E402
+from ai.course.scores import MAX_SCORE, WIN_THRESHOLD  # noqa: E402
 from ai.engine import search  # noqa: E402
 
 # -- fixed positions ---------------------------------------------------------------------------
@@ -412,7 +412,7 @@ def section_latency(args, out):
     g = Connect4()
     level = LEVELS[DEFAULT_LEVEL]
     settings = {"name": level.name, "algorithm": level.algorithm, "depth": level.depth,
-                "time_limit": level.time_limit, "heuristic": level.heuristics.get(g.name)}
+                "time_limit": level.time_limit, "heuristic": level.heuristic_for(g)}
     out("", f"== 2. Default level latency: {args.games} games, both sides "
         f"LEVELS[DEFAULT_LEVEL].play(g, state), first 2-4 moves random (random.Random(i)) ==",
         f"level {settings['name']!r}: algorithm={settings['algorithm']}, "

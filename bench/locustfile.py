@@ -12,8 +12,8 @@ from urllib.parse import parse_qs, urlencode, urlparse
 from locust import HttpUser, between, task
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from ai.connect4 import Connect4  # noqa: E402
-from ai.nim import Nim  # noqa: E402
+from ai.games.connect4.rules import Connect4  # noqa: E402
+from ai.games.nim.rules import Nim  # noqa: E402
 
 HX = {"HX-Request": "true", "Accept-Encoding": "gzip"}
 OVER = re.compile(r"wins!|You win!|Draw\.")

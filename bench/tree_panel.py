@@ -8,7 +8,7 @@ over) are opened with the tree panel on, as a person does with "Show the tree":
 in this process, the search, its recording and the drawing included. Every request is
 cold: the worker's recent searches are emptied first (``web.recent``), so what is timed is
 a search that was never made; only the default level's shipped book of first replies
-(``ai.level_book``) stays, as in production, and the table says how many requests it
+(``ai.games.connect4.level_book``) stays, as in production, and the table says how many requests it
 answered. One request per position and level, after one warm-up request per level.
 
 Run from the repository root:  python bench/tree_panel.py [--positions 40] [--seed 1]
@@ -27,7 +27,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from ai import level_book  # noqa: E402
-from ai.connect4 import Connect4  # noqa: E402
+from ai.games.connect4.rules import Connect4  # noqa: E402
 from ai.levels import DEFAULT_LEVEL, LEVELS  # noqa: E402
 from app import create_app  # noqa: E402
 

@@ -2,8 +2,8 @@
 drawn legal moves (never by filtering), as ../shared/STYLE.md recommends."""
 from hypothesis import strategies as st
 
-from ai.connect4 import Connect4
-from ai.nim import Nim
+from ai.games.connect4.rules import Connect4
+from ai.games.nim.rules import Nim
 
 
 def reachable(games, max_moves: int):

@@ -1,5 +1,5 @@
-"""Every column's exact score (``ai/analysis.py``), the table of solved positions
-(``ai/solved_store.py``) and ``python -m ai analyse``, against answers from outside: Pascal
+"""Every column's exact score (``ai/games/connect4/analysis.py``), the table of solved positions
+(``ai/games/connect4/solved_store.py``) and ``python -m ai analyse``, against answers from outside: Pascal
 Pons' published sets (a position's score is its parent's score for the column that led to it,
 negated) and his empty-board scores."""
 from __future__ import annotations
@@ -13,10 +13,10 @@ import time
 
 import pytest
 
-from ai.analysis import analyse, outcome, table_key
-from ai.bitboard import geometry
-from ai.solved_store import SolvedStore
-from ai.solver import Solver, parse_moves
+from ai.games.connect4.analysis import analyse, outcome, table_key
+from ai.games.connect4.bitboard import geometry
+from ai.games.connect4.solved_store import SolvedStore
+from ai.games.connect4.solver import Solver, parse_moves
 from tests.test_solver import TickingClock, pons_set
 
 # Pons' site for the empty board: the centre wins (with the first player's last stone), its
@@ -237,7 +237,7 @@ def test_the_last_empty_cell_is_a_draw_even_when_the_table_knows_the_position(tm
     over"), which the perfect level met in a long game once the table held the position."""
     import random
 
-    from ai.connect4 import Connect4
+    from ai.games.connect4.rules import Connect4
     game = Connect4()
     for seed in range(500):
         rng, state, moves = random.Random(seed), game.initial_state(), ""

@@ -7,9 +7,9 @@ import logging
 
 import pytest
 
-from ai.connect4 import Connect4
+from ai.games.connect4.rules import Connect4
 from ai.messages import GameError
-from ai.position import moves_reaching, parse_columns
+from ai.games.connect4.position import moves_reaching, parse_columns
 from web import admission
 
 FULL_BOARD = "121212-212121-121212-212121-121212-212121-121212"

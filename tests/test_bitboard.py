@@ -1,4 +1,4 @@
-"""ai.bitboard: Pascal Pons' layout, the one copy the three Connect-4 engines share.
+"""ai.games.connect4.bitboard: Pascal Pons' layout, the one copy the three Connect-4 engines share.
 
     . . . . . . .        bit of cell (col, row) = col * 7 + row on 7x6:
     . . . . . . .        column 1 holds bits 0-5, its spare bit is 6;
@@ -6,8 +6,8 @@
 """
 from hypothesis import assume, given, settings
 
-from ai.bitboard import alignment, four_cells, geometry, non_losing, winning_cells
-from ai.connect4 import Connect4
+from ai.games.connect4.bitboard import alignment, four_cells, geometry, non_losing, winning_cells
+from ai.games.connect4.rules import Connect4
 from tests.strategies import connect4_games, reachable
 
 

@@ -1,8 +1,9 @@
 """Algorithms side by side: same value, fewer nodes, bounded work."""
-from ai.compare import compare
-from ai.connect4 import Connect4
-from ai.heuristics import NimCourse, Threats
-from ai.nim import Nim
+from ai.teach.compare import compare
+from ai.games.connect4.rules import Connect4
+from ai.games.connect4.heuristic import Threats
+from ai.games.nim.heuristic import NimCourse
+from ai.games.nim.rules import Nim
 
 
 def test_every_variant_finds_the_same_value_and_pruning_saves_nodes():

@@ -3,8 +3,8 @@ import re
 
 import pytest
 
-from ai.connect4 import Connect4
-from ai.heuristics import CellValues
+from ai.games.connect4.rules import Connect4
+from ai.games.connect4.heuristic import CellValues
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 
 from ai.levels import LEVELS
-from ai.search import ALGORITHMS
+from ai.course.search import ALGORITHMS
 from conftest import _free_port, class_env, start_gunicorn, stop_gunicorn
 from crawling import crawl, http_fetcher
 

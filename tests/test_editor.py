@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from ai.connect4 import Connect4
+from ai.games.connect4.rules import Connect4
 from ai.messages import GameError
-from ai.position import columns_of, format_columns, moves_reaching, parse_columns
+from ai.games.connect4.position import columns_of, format_columns, moves_reaching, parse_columns
 
 GAME = Connect4()
 

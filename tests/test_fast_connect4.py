@@ -1,4 +1,4 @@
-"""ai.fast_connect4: the specialised Connect-4 alpha-beta must give the generic engine's
+"""ai.games.connect4.fast_search: the specialised Connect-4 alpha-beta must give the generic engine's
 answers (the value of minimax at the same depth, a legal move of that value), its statistics
 must mean the same, and its budgets must stop it.
 
@@ -10,12 +10,12 @@ import time
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from ai.connect4 import Connect4
-import ai.fast_connect4 as fc4
-from ai.fast_connect4 import fast_alphabeta, supports
-from ai.heuristics import AdjustedCells, CellValues, Threats
-from ai.scores import MAX_SCORE, WIN_THRESHOLD, SearchAborted
-from ai.search import TranspositionTable, alphabeta, alphabeta_tt, minimax
+from ai.games.connect4.rules import Connect4
+import ai.games.connect4.fast_search as fc4
+from ai.games.connect4.fast_search import fast_alphabeta, supports
+from ai.games.connect4.heuristic import AdjustedCells, CellValues, Threats
+from ai.course.scores import MAX_SCORE, WIN_THRESHOLD, SearchAborted
+from ai.course.search import TranspositionTable, alphabeta, alphabeta_tt, minimax
 from tests.strategies import connect4_games, reachable
 
 HEURISTICS = [None, Threats, CellValues]
@@ -324,7 +324,7 @@ def test_supports():
     class Heavier(Threats):
         weights = (0, 1, 5, 25)
     assert not supports(game, Heavier(game))
-    from ai.nim import Nim
+    from ai.games.nim.rules import Nim
     assert not supports(Nim(10, 3, "normal"), None)
     with pytest.raises(ValueError):
         fast_alphabeta(game, game.initial_state(), 3, heuristic=AdjustedCells(game))

@@ -1,4 +1,4 @@
-"""A large search is recorded around what the panel draws (``ai.record.Focus``): the root,
+"""A large search is recorded around what the panel draws (``ai.course.record.Focus``): the root,
 the children of the nodes on the principal variation and on the way to the node in focus,
 the focus node's grandchildren; the rest is only counted. Whatever is kept must be exactly
 what a whole recording of the same search holds, and the counts must stay exact.
@@ -10,11 +10,11 @@ import random
 
 import pytest
 
-from ai import fast_connect4
-from ai.connect4 import Connect4
+from ai.games.connect4 import fast_search as fast_connect4
+from ai.games.connect4.rules import Connect4
 from ai.levels import LEVELS
-from ai.record import Focus
-from ai.tree_view import path_of, subtree_sizes, unfold, walk
+from ai.course.record import Focus
+from ai.teach.tree_view import path_of, subtree_sizes, unfold, walk
 
 
 def position(moves: str):

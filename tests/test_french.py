@@ -155,7 +155,7 @@ def test_values_bounds_and_error_numbers_follow_the_locale(app):
     """Issue 9, item 16: a search value (+2,5), a bound (7 654), a proven win (V3 in French:
     victoire) and the numbers inside an error message go through the locale."""
     from ai.messages import GameError
-    from ai.search import MAX_SCORE
+    from ai.course.search import MAX_SCORE
     from web.i18n import format_bound, format_value, tr
 
     too_long = GameError("the tree is too long (%(n)s characters, at most %(most)s)",
@@ -296,7 +296,7 @@ NEVER_ONE = {
     # a board has 4 to 9 columns and rows (checked below)
     "Board, %(w)s columns by %(h)s rows; row 1 is the bottom",
     "the board has %(w)s columns, not %(n)s",
-    # the table page's demonstration is always the game of 8 matches (ai.table_view)
+    # the table page's demonstration is always the game of 8 matches (ai.teach.table_view)
     "The game of %(n)s matches (take 1 to %(k)s), the course's evaluation, depth %(d)s: the value at the root",
     # taking 1 match is legal whenever a match is left (and with none left, the game is over)
     "cannot take %(move)s matches: take 1 to %(most)s (%(left)s left)",

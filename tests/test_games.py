@@ -2,10 +2,10 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from ai.connect4 import Connect4
-from ai.exercise_tree import ExerciseTree, format_tree, parse_tree
-from ai.game import Game, play
-from ai.nim import Nim
+from ai.games.connect4.rules import Connect4
+from ai.teach.exercise_tree import ExerciseTree, format_tree, parse_tree
+from ai.course.game import Game, play
+from ai.games.nim.rules import Nim
 
 
 @pytest.mark.parametrize("game", [Nim(5), Connect4(), ExerciseTree([[1, 2], [3]])])

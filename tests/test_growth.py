@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from ai.growth import growth
+from ai.teach.growth import growth
 
 
 @pytest.mark.parametrize("b, m", [(2, 8), (3, 6), (4, 5), (5, 4)])

@@ -1,11 +1,13 @@
 """Evaluation functions: bounded inside the win scores, and pointing the right way."""
 from hypothesis import given, settings, strategies as st
 
-from ai.connect4 import Connect4
-from ai.heuristics import AdjustedCells, CellValues, NimCourse, NimExact, Threats, make_heuristic
-from ai.nim import Nim
-from ai.scores import HEURISTIC_MAX, MAX_SCORE, WIN_THRESHOLD
-from ai.search import alphabeta
+from ai.games.connect4.rules import Connect4
+from ai.heuristics import make_heuristic
+from ai.games.connect4.heuristic import AdjustedCells, CellValues, Threats
+from ai.games.nim.heuristic import NimCourse, NimExact
+from ai.games.nim.rules import Nim
+from ai.course.scores import HEURISTIC_MAX, MAX_SCORE, WIN_THRESHOLD
+from ai.course.search import alphabeta
 
 import pytest
 

@@ -5,9 +5,10 @@ from html import unescape
 
 import pytest
 
-from ai.connect4 import Connect4
-from ai.heuristics import AdjustedCells, CellValues, Threats, make_heuristic
-from ai.position import cell_value_terms, columns_of, parse_columns, state_of
+from ai.games.connect4.rules import Connect4
+from ai.heuristics import make_heuristic
+from ai.games.connect4.heuristic import AdjustedCells, CellValues, Threats
+from ai.games.connect4.position import cell_value_terms, columns_of, parse_columns, state_of
 
 GAME = Connect4()
 

@@ -1,4 +1,4 @@
-"""The default level's book of first replies (``ai.level_book``): each stored reply is the
+"""The default level's book of first replies (``ai.games.connect4.level_book``): each stored reply is the
 search the level makes now, the book covers every position a game can reach in its first
 plies, a book built for another version of the search is ignored, and the app answers from
 it without searching."""
@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from ai import level_book
-from ai.connect4 import Connect4
+from ai.games.connect4 import level_book
+from ai.games.connect4.rules import Connect4
 from ai.levels import LEVELS
 from app import create_app
 
@@ -25,9 +25,9 @@ def stored():
 
 def test_the_shipped_book_was_built_by_today_s_search():
     assert stored()["fingerprint"] == level_book.fingerprint("hard"), (
-        "ai/data/hard-replies.json.gz was built for another version of the search (the "
+        "ai/games/connect4/data/hard-replies.json.gz was built for another version of the search (the "
         "level's settings or a search module changed): rebuild it with "
-        "`python -m ai.level_book`")
+        "`python -m ai.games.connect4.level_book`")
 
 
 def test_stored_replies_are_what_the_level_searches_now():

@@ -5,8 +5,8 @@ import time
 
 import pytest
 
-from ai.connect4 import Connect4
-from ai.game import play
+from ai.games.connect4.rules import Connect4
+from ai.course.game import play
 from ai.levels import DEFAULT_LEVEL, LEVELS
 
 # Positions where the default level needs 30,000-42,000 nodes (most need 5,000-20,000).
@@ -50,8 +50,8 @@ def test_the_expert_level_keeps_the_exact_outcome_where_hard_blunders(monkeypatc
     own, itself checked against Pons' published scores), expert does not."""
     import random
 
-    from ai import analysis, opening_book
-    from ai.solver_fast import FastSolver
+    from ai.games.connect4 import analysis, opening_book
+    from ai.games.connect4.solver_fast import FastSolver
 
     monkeypatch.setattr(analysis, "default_store", lambda: None)
     referee = FastSolver(7, 6, book=opening_book.shared())

@@ -13,12 +13,14 @@ from dataclasses import replace
 
 import pytest
 
-from ai import analysis, cli
-from ai.connect4 import Connect4
+from ai.games.connect4 import analysis
+
+from ai import cli
+from ai.games.connect4.rules import Connect4
 from ai.engine import search
-from ai.heuristics import CellValues, Threats
+from ai.games.connect4.heuristic import CellValues, Threats
 from ai.levels import LEVELS
-from ai.nim import Nim
+from ai.games.nim.rules import Nim
 
 
 class SteadyClock:
@@ -183,7 +185,7 @@ def test_a_search_larger_than_the_record_limit_keeps_no_tree_and_its_move():
 
 
 def test_a_recorded_search_is_not_given_a_table_its_replay_could_not_start_from():
-    from ai.search import TranspositionTable
+    from ai.course.search import TranspositionTable
     with pytest.raises(ValueError, match="table"):
         search("alphabeta-tt", Nim(5), None, 2, record=True, table=TranspositionTable())
 

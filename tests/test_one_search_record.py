@@ -6,10 +6,11 @@ the focus and the principal variation for a large one), with the same move, valu
 import pytest
 
 from ai import engine
-from ai.connect4 import Connect4
+from ai.course.record import Focus, Recording
+from ai.games.connect4 import fast_search
+from ai.games.connect4.rules import Connect4
+from ai.games.nim.rules import Nim
 from ai.levels import LEVELS
-from ai.nim import Nim
-from ai.record import Focus, Recording
 
 
 def fingerprint(tree):
@@ -88,7 +89,7 @@ def test_a_search_stopped_by_its_node_budget_keeps_the_tree_of_what_it_explored(
                             heuristic=LEVELS["hard"].options(game)["heuristic"], record=True)
     assert not stopped.complete and stopped.tree is not None
     assert stopped.tree.explored == stopped.stats.nodes and not stopped.tree.whole
-    again = engine.fast_connect4.alphabeta(game, state, 8, max_nodes=9_000,
+    again = fast_search.alphabeta(game, state, 8, max_nodes=9_000,
                                            heuristic=LEVELS["hard"].options(game)["heuristic"],
                                            record=Focus((), tuple(stopped.pv)))
     assert fingerprint(stopped.tree) == fingerprint(again.tree)
@@ -97,7 +98,7 @@ def test_a_search_stopped_by_its_node_budget_keeps_the_tree_of_what_it_explored(
 def test_a_recording_past_its_limit_keeps_no_tree_and_the_same_move():
     game = Connect4()
     plain = LEVELS["hard"].play(game, game.initial_state())
-    small = engine.fast_connect4.alphabeta(game, None, 7, record=Recording((), 0, 100))
+    small = fast_search.alphabeta(game, None, 7, record=Recording((), 0, 100))
     assert small.tree.overflow
     limited = LEVELS["hard"].play(game, game.initial_state(), record=True,
                                   record_limit=plain.stats.nodes // 2)

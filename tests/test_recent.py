@@ -20,7 +20,7 @@ def app_with_tiny_search_allowance():
 def test_the_same_position_again_is_answered_at_once_with_the_same_reply():
     client = app_with_tiny_search_allowance().test_client()
     client.get("/connect4")
-    # past the level's book of first replies (ai.level_book): a real search
+    # past the level's book of first replies (ai.games.connect4.level_book): a real search
     first = client.get("/connect4/ai?moves=123412341&mode=human-ai", headers=HX)
     again = client.get("/connect4/ai?moves=123412341&mode=human-ai", headers=HX)
     assert first.status_code == again.status_code == 200

@@ -6,11 +6,12 @@ drawn legal moves, never by filtering.
 """
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from ai import fast_connect4
-from ai.connect4 import Connect4
-from ai.exercise_tree import ExerciseTree
-from ai.heuristics import AdjustedCells, CellValues, NimCourse, NimExact, Threats
-from ai.search import TranspositionTable, alphabeta, alphabeta_tt, iterative_deepening, minimax
+from ai.games.connect4 import fast_search as fast_connect4
+from ai.games.connect4.rules import Connect4
+from ai.teach.exercise_tree import ExerciseTree
+from ai.games.connect4.heuristic import AdjustedCells, CellValues, Threats
+from ai.games.nim.heuristic import NimCourse, NimExact
+from ai.course.search import TranspositionTable, alphabeta, alphabeta_tt, iterative_deepening, minimax
 from tests.strategies import connect4_games, nim_games, reachable
 
 leaf = st.integers(-20, 20)

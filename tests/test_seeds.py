@@ -6,14 +6,15 @@ Seed 004: the ENSIIE report (misere Nim, seed 004's heuristic, Zobrist table).
 """
 import pytest
 
-from ai.connect4 import Connect4
-from ai.exercise_tree import ExerciseTree
-from ai.game import play
-from ai.heuristics import CellValues, NimCourse, cell_values
-from ai.nim import Nim
-from ai.nim_tree import course_minmax, course_tree, nim_tree_size
-from ai.scores import MAX_SCORE
-from ai.search import alphabeta, alphabeta_tt, minimax
+from ai.games.connect4.rules import Connect4
+from ai.teach.exercise_tree import ExerciseTree
+from ai.course.game import play
+from ai.games.connect4.heuristic import CellValues, cell_values
+from ai.games.nim.heuristic import NimCourse
+from ai.games.nim.rules import Nim
+from ai.games.nim.tree import course_minmax, course_tree, nim_tree_size
+from ai.course.scores import MAX_SCORE
+from ai.course.search import alphabeta, alphabeta_tt, minimax
 
 # Seed 000, Listing VIII.1: the printed dictionary for N=4, key for key.
 SEED_000_DICT = {

@@ -1,4 +1,4 @@
-"""Tests of the exact Connect-4 solver (``ai/solver.py``).
+"""Tests of the exact Connect-4 solver (``ai/games/connect4/solver.py``).
 
 The reference answers come from outside the solver: Pascal Pons' published benchmark scores
 (copied in ``bench/data/``), and an independent brute-force negamax written below, which
@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from ai.solver import CHECK_EVERY, SolveResult, Solver, parse_moves, solve, solve_bitboard
+from ai.games.connect4.solver import CHECK_EVERY, SolveResult, Solver, parse_moves, solve, solve_bitboard
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "bench", "data")
@@ -437,8 +437,8 @@ def test_negative_budgets_are_refused():
 
 
 def imports_of(name):
-    """The top-level modules a file of ai/ imports; ``.x`` for a module of ai/ itself."""
-    with open(os.path.join(ROOT, "ai", name), encoding="utf-8") as f:
+    """The top-level modules a file of Connect-4's folder imports; ``.x`` for a module beside it."""
+    with open(os.path.join(ROOT, "ai", "games", "connect4", name), encoding="utf-8") as f:
         tree = ast.parse(f.read())
     imported = set()
     for node in ast.walk(tree):

@@ -1,6 +1,6 @@
-"""The compiled solver (``ai/solver_fast.py``) and the opening book (``ai/opening_book.py``)
+"""The compiled solver (``ai/games/connect4/solver_fast.py``) and the opening book (``ai/games/connect4/opening_book.py``)
 against answers from outside them: Pascal Pons' published scores, the pure-Python reference
-solver (``ai/solver.py``), the brute force of ``tests/test_solver.py``, and the book
+solver (``ai/games/connect4/solver.py``), the brute force of ``tests/test_solver.py``, and the book
 package's own pure-Python encoder."""
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ai import numba_cache, opening_book, solver_kernel
-from ai.solver import Solver, parse_moves
-from ai.solver_fast import FastSolver, fits
+from ai.games.connect4 import numba_cache, opening_book, solver_kernel
+from ai.games.connect4.solver import Solver, parse_moves
+from ai.games.connect4.solver_fast import FastSolver, fits
 from tests.test_solver import TickingClock, brute, pons_set
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -5,9 +5,9 @@ import re
 from html import unescape
 from urllib.parse import parse_qsl
 
-from ai.connect4 import Connect4
+from ai.games.connect4.rules import Connect4
 from ai.heuristics import make_heuristic
-from ai.search import alphabeta
+from ai.course.search import alphabeta
 
 
 def shown(client, url):
@@ -57,7 +57,7 @@ def test_seed_004_s_table_gives_a_wrong_value_where_ours_gives_minimax_s():
     """Issue 13: the (alpha, beta, depth) table of the project report, written down, gives
     the game of 8 matches at depth 3 another value than minimax; the table that keeps the
     bound's kind gives minimax's."""
-    from ai.table_view import window_table_demonstration
+    from ai.games.nim.table_demo import window_table_demonstration
     demo = window_table_demonstration(8, 3, 3)
     assert demo["window"] != demo["minimax"]
     assert demo["ours"] == demo["minimax"]

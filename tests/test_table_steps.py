@@ -5,14 +5,14 @@ import re
 
 import pytest
 
-from ai.connect4 import Connect4
-from ai.fast_connect4 import fast_alphabeta
-from ai.game import play
+from ai.games.connect4.rules import Connect4
+from ai.games.connect4.fast_search import fast_alphabeta
+from ai.course.game import play
 from ai.heuristics import make_heuristic
-from ai.nim import Nim
-from ai.search import COURSE_SLOTS, TranspositionTable, alphabeta, alphabeta_tt, minimax
-from ai.scores import EXACT
-from ai.table_view import zobrist_step
+from ai.games.nim.rules import Nim
+from ai.course.search import COURSE_SLOTS, TranspositionTable, alphabeta, alphabeta_tt, minimax
+from ai.course.scores import EXACT
+from ai.games.connect4.zobrist import zobrist_step
 from web.course import TABLE_STEPS
 
 # -- the table of places ------------------------------------------------------------------------
@@ -215,7 +215,7 @@ def test_iterative_deepening_s_table_has_the_same_places():
     # custom iterative deepening runs the course's loop: its probes show a slot, not the key
     game = Connect4(4, 4)
     state = play(game, [0, 0, 0, 0, 1, 1, 1])
-    from ai.search import iterative_deepening
+    from ai.course.search import iterative_deepening
     r = iterative_deepening(game, state, 3, heuristic=make_heuristic(game), record=True,
                             time_limit=None)
     probes = [e for e in r.tree.events if e[0] == "probe"]

@@ -11,8 +11,8 @@
 """
 import re
 
-from ai.record import Node
-from ai.tree_view import bound_of, fit_text, text_width
+from ai.course.record import Node
+from ai.teach.tree_view import bound_of, fit_text, text_width
 from tests.test_tree_items import (HX, SEED_003, drawn_nodes, one_line, texts, tooltip,
                                    tree_svg)
 

@@ -140,7 +140,7 @@ def test_iterative_deepening_layer_by_layer(client):
     """Issue 12: an iterative-deepening search's panel offers each depth it finished, draws the
     one asked for (td=), and charts the move chosen and its value at every depth, as the
     search found them (checked against the engine's own result)."""
-    from ai.connect4 import Connect4
+    from ai.games.connect4.rules import Connect4
     from ai.levels import LEVELS
     game = Connect4()
     search = LEVELS["hard"].play(game, game.from_moves("4"))

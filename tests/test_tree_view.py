@@ -1,12 +1,13 @@
 """Folding, laying out and replaying recorded trees (what the tree panel draws)."""
 import pytest
 
-from ai.connect4 import Connect4
-from ai.exercise_tree import ExerciseTree
-from ai.heuristics import NimCourse, Threats
-from ai.nim import Nim
-from ai.search import alphabeta, alphabeta_tt, iterative_deepening
-from ai.tree_view import caption_counts, node_at, replay, subtree_sizes, unfold, walk, width
+from ai.games.connect4.rules import Connect4
+from ai.teach.exercise_tree import ExerciseTree
+from ai.games.connect4.heuristic import Threats
+from ai.games.nim.heuristic import NimCourse
+from ai.games.nim.rules import Nim
+from ai.course.search import alphabeta, alphabeta_tt, iterative_deepening
+from ai.teach.tree_view import caption_counts, node_at, replay, subtree_sizes, unfold, walk, width
 
 
 def seed_003_tree():

@@ -3,7 +3,7 @@ its own terms (maximiseur/minimiseur, alpha = max(alpha, s_i), "si alpha >= beta
 seed 001's play and undo), the line the current step executes, and the variables at that
 step. Python decides which line and which values; ``_tree.html`` draws them.
 
-Each recorded event (``ai.record``) is one line: entering a node is the call (the parent
+Each recorded event (``ai.course.record``) is one line: entering a node is the call (the parent
 has just played the move), a leaf is the evaluation, an update is alpha or beta taking a
 child's value, a cut is the pruning, a table hit is the memory answering, the exit is the
 return (and the parent undoing the move); with the table, a probe is its look-up (the key,
@@ -40,7 +40,7 @@ TABLE_ALGORITHMS = ("alphabeta-tt", "iterative")    # the searches that use the 
 
 @dataclass(frozen=True)
 class TableStep:
-    """The table at a probe or a store (``ai.record``'s "probe" and "store" events)."""
+    """The table at a probe or a store (``ai.course.record``'s "probe" and "store" events)."""
     store: bool           # False: a probe (look-up); True: the node's entry is written
     key: int              # the position's key (Zobrist's on Connect-4)
     slot: int             # its place: key mod the number of places
@@ -48,7 +48,7 @@ class TableStep:
     #                       a store: the key of the position it replaces there
     entry: tuple | None   # (depth, "exact"|"lower"|"upper", value, best move), the root
     #                       player's side; None: nothing found
-    outcome: str = ""     # a probe: "empty", "depth", "bound", "hit", "root" (ai.record)
+    outcome: str = ""     # a probe: "empty", "depth", "bound", "hit", "root" (ai.course.record)
     nodes: int | None = None   # a hit: the nodes its first search took, which it saves;
     #                            a store: the nodes searched below the node
 
@@ -63,7 +63,7 @@ class AlgorithmStep:
     value: object = None
     table: TableStep | None = None    # the table's step, at a probe or a store
     zobrist: object = None            # entering a Connect-4 node with the table: how the
-    #                                   move changed the key (ai.table_view.ZobristStep)
+    #                                   move changed the key (ai.games.connect4.zobrist.ZobristStep)
 
 
 def table_step(event) -> TableStep | None:

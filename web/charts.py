@@ -58,7 +58,7 @@ def growth_chart(rows, label=str, label_px: float = 16) -> dict:
     labels (``label``: a count as the page writes it, "1 000" in French) get the room their
     width needs at ``label_px`` (the projector's size), so none is clipped at the left edge;
     ``left`` is where the axis starts, ``width`` the chart's."""
-    from ai.tree_view import text_width
+    from ai.teach.tree_view import text_width
     top = math.log10(max(r.formula for r in rows) * 1.5)
     exponents = range(0, int(top) + 1)
     names = [label(10 ** e) for e in exponents]

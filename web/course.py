@@ -14,11 +14,11 @@ from dataclasses import dataclass, field, replace
 from flask import Blueprint, Response, render_template, request
 from flask_babel import lazy_gettext as _l
 
-from ai.connect4 import Connect4
-from ai.heuristics import cell_values
-from ai.nim_tree import course_tree, nim_tree_size
-from ai.position import cell_value_terms, columns_of, format_columns
-from ai.tree_view import Shown, unfold, walk
+from ai.games.connect4.rules import Connect4
+from ai.games.connect4.heuristic import cell_values
+from ai.games.nim.tree import course_tree, nim_tree_size
+from ai.games.connect4.position import cell_value_terms, columns_of, format_columns
+from ai.teach.tree_view import Shown, unfold, walk
 
 from .games import GameSpec
 from .panel import SMALL_TREE_NODES, TreePanel, tree_panel
@@ -38,7 +38,7 @@ NINE_OF_28 = dict(FIVE_MATCHES, algo="alphabeta", depth=2, window="course", td=2
 # Seed 000, Figure VIII.1 (its picture is not in the text): a position where J0 (o, yellow)
 # is on cells worth 4, 5, 7, 6, 8, 13, 11 and J1 (x, red) on 3, 5, 4, 8, 10, 11, 11, in the
 # order the course lists them when the grid is read row by row from the bottom
-# (ai.position.cell_value_terms):
+# (ai.games.connect4.position.cell_value_terms):
 #   . . x . . . .
 #   . . x o o . .
 #   . o x x o . .
@@ -54,7 +54,7 @@ TABLE_STEPS = dict(w=4, h=4, moves="1111222", mode="human-human", level="custom"
 
 
 def _board_of(moves: str) -> str:
-    """The editor's ``board=`` of the position after ``moves`` (``ai.position``)."""
+    """The editor's ``board=`` of the position after ``moves`` (``ai.games.connect4.position``)."""
     game = Connect4()
     return format_columns(columns_of(game, game.from_moves(moves)))
 
@@ -203,7 +203,7 @@ def dictionary_lines(n: int = 4, k: int = 3) -> list[str]:
 
 
 def heuristic_sum(moves: str) -> dict:
-    """h(grille) on the position after ``moves`` (``ai.position.cell_value_terms``)."""
+    """h(grille) on the position after ``moves`` (``ai.games.connect4.position.cell_value_terms``)."""
     game = Connect4()
     return cell_value_terms(game, columns_of(game, game.from_moves(moves)))
 

@@ -1,7 +1,7 @@
 """Blueprint ``editor``: ``/connect4/edit``, a Connect-4 position set up by hand.
 
 The position is in the link (``board=12-2--1---``: each column bottom up, 1 yellow, 2 red;
-``ai.position``), so it is shared like any game. Each column has buttons to add a yellow or
+``ai.games.connect4.position``), so it is shared like any game. Each column has buttons to add a yellow or
 a red stone or take the top one off: stones always fall, nothing floats. The page checks the
 counts and finds a game that reaches the position, which is its "start a game from here"
 link, and opens up seed 000's heuristic on it: every cell value under each player's stones.
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from flask import Blueprint, request, url_for
 
-from ai.connect4 import Connect4
+from ai.games.connect4.rules import Connect4
 from ai.messages import GameError
-from ai.position import (cell_value_terms, columns_of, format_columns, moves_reaching,
+from ai.games.connect4.position import (cell_value_terms, columns_of, format_columns, moves_reaching,
                          parse_columns)
 
 from .admission import in_lane, offload

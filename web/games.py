@@ -13,10 +13,10 @@ from typing import Callable
 
 from flask_babel import lazy_gettext as _l
 
-from ai.connect4 import Connect4
-from ai.nim import Nim
-from ai.nim_tree import nim_tree_size
-from ai.tree_view import full_tree_size
+from ai.games.connect4.rules import Connect4
+from ai.games.nim.rules import Nim
+from ai.games.nim.tree import nim_tree_size
+from ai.teach.tree_view import full_tree_size
 
 
 @dataclass(frozen=True)

@@ -2,14 +2,14 @@
 (``hints=1`` in the link), and the exact solver's set-up in each worker.
 
 ``GET /<game>/hints`` answers the page's ``hints`` block: for the position shown, each column's
-outcome with perfect play (``ai.analysis``): win, draw or loss and in how many moves, in words
+outcome with perfect play (``ai.games.connect4.analysis``): win, draw or loss and in how many moves, in words
 and signs as well as colour. The board's block holds a placeholder that asks for it once
 shown (``hx-trigger="load"``), with a thinking indicator, so a move is never slowed by the
 hints and the hints follow every move. Without JavaScript the placeholder is a link to this
 route, which then answers the whole page with the hints in it. The analysis goes through the
 admission lanes (heavy: it may take up to ``TIME_LIMIT``).
 
-**The best move first.** The analysis finds the best move first (``ai.analysis``); the answer
+**The best move first.** The analysis finds the best move first (``ai.games.connect4.analysis``); the answer
 names it first ("Best: column 4, win in 11 moves"), in the picture and in what is read out.
 When the other columns take longer than ``THEN_TIME_LIMIT`` after it, the answer does not
 wait for them: it gives the best move at once, the others it has proven, and "computing" for
@@ -32,9 +32,9 @@ from dataclasses import dataclass
 
 from flask import Blueprint, Flask, current_app, request, url_for
 
-from ai import analysis, opening_book
-from ai.analysis import Analysis, outcome
-from ai.perfect import pons_to_value
+from ai.games.connect4 import analysis, opening_book
+from ai.games.connect4.analysis import Analysis, outcome
+from ai.games.connect4.exact import pons_to_value
 
 from .admission import Busy, admitted
 from .games import GameSpec
@@ -123,7 +123,7 @@ class ExactRun:
     """The exact solver's row on the comparison page: its move and the true value."""
 
     move: str | None       # as people write it; None when not proven within the budget
-    value: int | None      # on the app's scale (``ai.perfect.pons_to_value``)
+    value: int | None      # on the app's scale (``ai.games.connect4.exact.pons_to_value``)
     kind: str              # "win", "draw", "loss" ("" when not proven)
     moves: int             # win/loss: the winner's moves until its four, this one included
     nodes: int
@@ -198,7 +198,7 @@ def warm_up(app: Flask) -> None:
         return
     _warm.set()
     start = time.perf_counter()
-    from ai.solver_fast import warm_up as compile_solver
+    from ai.games.connect4.solver_fast import warm_up as compile_solver
     compiled = compile_solver()
     book = opening_book.shared()
     # gunicorn's error log when under gunicorn (the worker's start is logged there too)

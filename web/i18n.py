@@ -10,8 +10,8 @@ from babel.numbers import get_group_symbol
 from markupsafe import Markup
 
 from ai.messages import translate
-from ai.scores import HEURISTIC_MAX
-from ai.search import INF, MAX_SCORE, WIN_THRESHOLD
+from ai.course.scores import HEURISTIC_MAX
+from ai.course.search import INF, MAX_SCORE, WIN_THRESHOLD
 
 LANGUAGES = {"en": "English", "fr": "Français"}
 ALGORITHM_LABELS = {"minimax": _l("minimax"), "alphabeta": _l("alpha-beta"),

@@ -6,7 +6,7 @@ gives each Connect-4 heuristic's value there and opens up the one chosen (``heur
 004's adjusted heuristic stone by stone and direction by direction with its ``alpha``, or
 the threats heuristic's windows. Values are from J0's side (yellow, the maximiser), as the
 course counts them, unless ``side=1`` asks for red's (a tree whose root player is red links so).
-The numbers come from ``ai.heuristics`` and ``ai.position``; the template draws them.
+The numbers come from ``ai.heuristics`` and ``ai.games.connect4.position``; the template draws them.
 """
 from __future__ import annotations
 
@@ -14,10 +14,11 @@ from dataclasses import dataclass
 
 from flask import Blueprint, request, url_for
 
-from ai.connect4 import Connect4
-from ai.heuristics import CONNECT4_HEURISTICS, AdjustedCells, make_heuristic
+from ai.games.connect4.rules import Connect4
+from ai.heuristics import make_heuristic
+from ai.games.connect4.heuristic import HEURISTICS as CONNECT4_HEURISTICS, AdjustedCells
 from ai.messages import GameError
-from ai.position import cell_value_terms, format_columns, parse_columns, state_of
+from ai.games.connect4.position import cell_value_terms, format_columns, parse_columns, state_of
 
 from .htmx import render
 from .i18n import tr
@@ -30,7 +31,7 @@ SIDES = ("0", "1")          # side=: J0 (yellow), J1 (red)
 @bp.app_template_global()
 def inspect_url(columns, width: int = 7, height: int = 6, heur: str = "cells",
                 alpha: float = AdjustedCells.DEFAULT_ALPHA, side: int = 0) -> str:
-    """The inspector's link for a position given column by column (``ai.position``): the
+    """The inspector's link for a position given column by column (``ai.games.connect4.position``): the
     heuristic opened up, seed 004's α, whose side; what is the default is left out."""
     args = {"w": width, "h": height, "heur": heur, "alpha": alpha, "side": side}
     defaults = {"w": 7, "h": 6, "heur": "cells", "alpha": AdjustedCells.DEFAULT_ALPHA, "side": 0}

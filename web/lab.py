@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from flask import Blueprint, copy_current_request_context, request
 
-from ai.exercise import Answer, check as check_answer
-from ai.exercise_tree import RANDOM_DEPTHS
-from ai.growth import growth
-from ai.nim import Nim
-from ai.nim_tree import checked_tree
-from ai.tree_view import unfold
+from ai.teach.exercise import Answer, check as check_answer
+from ai.teach.exercise_tree import RANDOM_DEPTHS
+from ai.teach.growth import growth
+from ai.games.nim.rules import Nim
+from ai.games.nim.tree import checked_tree
+from ai.teach.tree_view import unfold
 
 from .charts import growth_chart
 from .i18n import num

@@ -8,15 +8,14 @@ from functools import cached_property
 from flask import url_for
 from flask_babel import gettext, ngettext
 
-from ai import level_book
-from ai.connect4 import Connect4
-from ai.heuristics import AdjustedCells
-from ai.position import columns_of
+from ai.games.connect4.rules import Connect4
+from ai.games.connect4.heuristic import AdjustedCells
+from ai.games.connect4.position import columns_of
 from ai.levels import LEVELS, Level
 from ai.perfect import ALGORITHM as PERFECT_ALGORITHM
-from ai.scores import SearchResult
-from ai.table_view import key_text, zobrist_step
-from ai.tree_view import (at_step, caption_counts, counts_at, finished_search, node_at,
+from ai.course.scores import SearchResult
+from ai.teach.table_view import key_text
+from ai.teach.tree_view import (at_step, caption_counts, counts_at, finished_search, node_at,
                           path_of, spine, subtree_sizes, unfold)
 
 from .admission import admitted
@@ -31,7 +30,7 @@ TREE_MAX_NODES = 60_000      # a search of more nodes is not recorded (ai.engine
 STEP_MAX_EVENTS = 2_000      # step-by-step replay for trees up to a few hundred nodes
 SMALL_TREE_NODES = 60        # a tree this small is drawn whole (every Nim tree of the course);
 #                              a larger one as its root's row of moves and the line of best
-#                              replies (ai.tree_view.spine), folded around the node in focus
+#                              replies (ai.teach.tree_view.spine), folded around the node in focus
 
 
 @dataclass(frozen=True)
@@ -84,9 +83,8 @@ def ai_level(settings: Settings) -> Level:
     if settings.level in LEVELS:
         return LEVELS[settings.level]
     return Level("custom", settings.algorithm, settings.depth, settings.time_ms / 1000,
-                 {settings.game: settings.heuristic or None}, MAX_NODES, order=settings.order,
-                 window=settings.window, fast=False,
-                 heuristic_options={"alpha": settings.alpha})
+                 MAX_NODES, order=settings.order, window=settings.window, fast=False,
+                 heuristic=settings.heuristic or None, heuristic_options={"alpha": settings.alpha})
 
 
 def run_search(settings: Settings, rules, state, *, record=False, depth=None,
@@ -107,7 +105,8 @@ def searched(settings: Settings, rules, state, *, record=False, depth=None, focu
     """``run_search`` as a request asks for it. For the levels whose reply cannot depend on
     the clock (``Level.load_independent``), a search made before is not made again: this
     worker's recent searches (``web.recent``) and the level's book of first replies
-    (``ai.level_book``) give it at once, and its tree costs only the replay that records it.
+    (the rules' ``level_reply``: Connect-4's ``level_book``) give it at once, and its tree
+    costs only the replay that records it.
     Every search that runs goes through admission control (``web.admission``) in its lane."""
     level = ai_level(settings)
     if not level.load_independent or settings.level not in LEVELS:
@@ -121,7 +120,8 @@ def searched(settings: Settings, rules, state, *, record=False, depth=None, focu
         return kept
     known = recent("moves").get(key)
     if known is None and depth is None:
-        known = level_book.reply(level.name, rules, state)
+        stored = getattr(rules, "level_reply", None)
+        known = stored(level.name, state) if stored else None
     if known is not None and not record:
         recent("moves").put(key, known)
         return known
@@ -141,7 +141,7 @@ def searched(settings: Settings, rules, state, *, record=False, depth=None, focu
 def is_heavy(settings: Settings, record: bool = False) -> bool:
     """Whether a search may take long (the admission lanes of ``web.admission``): the expert
     level, or a deep custom search, recorded or not. A preset level up to "hard" is light
-    even with its tree: recorded around what the panel draws (``ai.record.Focus``), its
+    even with its tree: recorded around what the panel draws (``ai.course.record.Focus``), its
     replay costs about one more search (bench/tree_panel.py: p95 under 0.1 s at "hard")."""
     if settings.level == "expert":
         return True
@@ -177,14 +177,14 @@ class TreePanel:
     about: str                 # "last": the AI's last move; "next": what the AI would play
     result: SearchResult
     path: tuple
-    view: object               # ai.tree_view.ViewNode
+    view: object               # ai.teach.tree_view.ViewNode
     total: int | None          # nodes of the whole tree to that depth, when countable
     stop: Stop | None = None   # the budget that cut the search short, if one did
-    spine: bool = False        # drawn as a row of moves and a line (ai.tree_view.spine)
+    spine: bool = False        # drawn as a row of moves and a line (ai.teach.tree_view.spine)
     sizes: list | None = None  # explored nodes in each node's subtree (its row's table)
     layers: tuple = ()         # iterative deepening: (depth, move, value, nodes) of each depth
     step: int | None = None
-    shown: dict | None = None  # node id -> ai.tree_view.Shown: what the picture may say
+    shown: dict | None = None  # node id -> ai.teach.tree_view.Shown: what the picture may say
     event: tuple | None = None
 
     def __post_init__(self):
@@ -308,14 +308,14 @@ class TreePanel:
                               now, self.result.stats.depth or None, self._zobrist(node))
 
     def _zobrist(self, node):
-        """Entering a Connect-4 node of a search with the table: how its move changed the
-        position's key (None otherwise)."""
-        if (self.event[0] != "enter" or node.parent is None
-                or not isinstance(self.g.rules, Connect4)
+        """Entering a node of a search with the table, in a game with Zobrist keys (its rules'
+        ``key_step``): how its move changed the position's key (None otherwise)."""
+        key_step = getattr(self.g.rules, "key_step", None)
+        if (key_step is None or self.event[0] != "enter" or node.parent is None
                 or self.g.settings.algorithm not in TABLE_ALGORITHMS):
             return None
         *before, move = path_of(self.result.tree, node)
-        return zobrist_step(self.g.rules, self.state_at(before), move)
+        return key_step(self.state_at(before), move)
 
     def state_at(self, path):
         """The position at the node ``path`` (moves from the searched position)."""
@@ -325,9 +325,10 @@ class TreePanel:
         return state
 
     def key_text(self, key: int) -> str:
-        """A table key as the page writes it: Connect-4's 64-bit Zobrist keys in hexadecimal
-        (16 digits, in groups of 4), other games' small keys in decimal."""
-        if isinstance(self.g.rules, Connect4):
+        """A table key as the page writes it: 64-bit Zobrist keys (a game whose rules have a
+        ``key_step``) in hexadecimal, 16 digits in groups of 4; other games' small keys in
+        decimal."""
+        if hasattr(self.g.rules, "key_step"):
             return key_text(key)
         return num(key) if isinstance(key, int) else str(key)
 
@@ -493,7 +494,7 @@ def tree_panel(g: Game, args, result: SearchResult | None = None
                       sizes=sizes, layers=layers)
     if "step" in args:
         # checked whatever the tree (a link's mistake is a 400); a large search has no steps
-        # (ai.record.Focus), and its picture is shown whole instead
+        # (ai.course.record.Focus), and its picture is shown whole instead
         step = read_int(args, "step", 0, 0, len(result.tree.events) if panel.steppable else 0)
         if panel.steppable:
             panel.go_to_step(step)

@@ -16,10 +16,12 @@ from flask import g as request_globals, has_request_context, request, url_for
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 
-from ai.heuristics import AdjustedCells, heuristics_for
+from ai.heuristics import heuristics_for
+
+from ai.games.connect4.heuristic import AdjustedCells
 from ai.levels import DEFAULT_LEVEL, LEVELS
 from ai.messages import GameError
-from ai.search import ALGORITHMS
+from ai.course.search import ALGORITHMS
 
 from .games import GAMES, GameSpec
 from .i18n import ALGORITHM_LABELS, NOTATIONS, set_matches_total
@@ -295,7 +297,7 @@ def level_settings(spec: GameSpec, level: str) -> dict:
     preset = LEVELS[level]
     return dict(algorithm=preset.algorithm, depth=preset.depth,
                 time_ms=int(preset.time_limit * 1000),
-                heuristic=preset.heuristics.get(spec.name) or "", order=spec.orders[0])
+                heuristic=preset.heuristic_for(spec.rules) or "", order=spec.orders[0])
 
 
 def default_settings(spec: GameSpec) -> Settings:

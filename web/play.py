@@ -20,10 +20,10 @@ from dataclasses import replace
 from flask import Blueprint, Response, redirect, render_template, request
 from markupsafe import escape
 
-from ai.compare import compare as compare_algorithms, variants_for
+from ai.teach.compare import compare as compare_algorithms, variants_for
 from ai.heuristics import make_heuristic
-from ai.nim import Nim
-from ai.nim_tree import nim_tree_size
+from ai.games.nim.rules import Nim
+from ai.games.nim.tree import nim_tree_size
 
 from .admission import Busy, admitted
 from .charts import comparison_charts

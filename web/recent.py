@@ -9,7 +9,7 @@ kept result is exactly what searching again would give (the same move, value, no
 tree); the summary's time is the search's own (``stats.elapsed``).
 
 Per worker and per app, least recently used first out; a recorded tree takes far more memory
-than a move (``ai.record``: up to a few thousand nodes), hence two sizes.
+than a move (``ai.course.record``: up to a few thousand nodes), hence two sizes.
 """
 from __future__ import annotations
 

@@ -11,8 +11,10 @@ from __future__ import annotations
 from flask import Blueprint, request, url_for
 
 from ai.heuristics import make_heuristic
-from ai.search import COURSE_SLOTS
-from ai.table_view import searched_table, window_table_demonstration, zobrist_terms
+from ai.course.search import COURSE_SLOTS
+from ai.games.connect4.zobrist import zobrist_terms
+from ai.games.nim.table_demo import window_table_demonstration
+from ai.teach.table_view import searched_table
 
 from .admission import Busy, admitted
 from .course import TABLE_STEPS

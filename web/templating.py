@@ -7,9 +7,9 @@ from flask import Flask, url_for
 
 from ai.heuristics import heuristics_for
 from ai.levels import LEVELS
-from ai.scores import HEURISTIC_MAX, MAX_SCORE, WIN_THRESHOLD
-from ai.table_view import key_text
-from ai.tree_view import fit_text, path_of, text_width, walk, width, wrap_text
+from ai.course.scores import HEURISTIC_MAX, MAX_SCORE, WIN_THRESHOLD
+from ai.teach.table_view import key_text
+from ai.teach.tree_view import fit_text, path_of, text_width, walk, width, wrap_text
 
 from .charts import iteration_chart
 from .games import GAMES, ORDER_LABELS

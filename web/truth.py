@@ -12,7 +12,7 @@ refuted the move leading there): the summary says so and judges nothing; a node 
 did not expand (its depth limit) gets the exact outcomes alone.
 
 Computed after the panel's own search, through the admission lanes, by the analysis of
-``ai.analysis`` (the table of solved positions and the book make most positions instant),
+``ai.games.connect4.analysis`` (the table of solved positions and the book make most positions instant),
 within ``TIME_LIMIT`` and ``MAX_NODES``; a move not proven in that budget is given as the
 interval proven ("at least a draw"), never a guess.
 """
@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ai import analysis
-from ai.tree_view import node_at
+from ai.games.connect4 import analysis
+from ai.teach.tree_view import node_at
 
 from .admission import Busy, admitted
 from .hints import Hints, hints_apply, hints_of

@@ -4,7 +4,7 @@ A position reached by two move orders is the same position: its search need not 
 The table remembers, for each position met, what its search proved. A position is found by its
 *key*, the game's Zobrist hash (``game.key(state)``: one random number per (cell, player) XORed
 together, updated by one XOR per move); two positions of the same key are the same position
-(the course's Connect-4 keys are exact, ``ai.position``).
+(Connect-4's keys are exact: ``ai.games.connect4.zobrist``).
 
 What a cut node knows is a *bound*, not a value (seed 004 stored (alpha, beta, depth) triples and
 "could not make it work"): a node that failed high only proves value >= beta, one that failed
@@ -15,7 +15,7 @@ the node (``to_table``, ``from_table``), so an entry is right wherever the posit
 """
 from __future__ import annotations
 
-from ..scores import EXACT, LOWER, UPPER, WIN_THRESHOLD
+from .scores import EXACT, LOWER, UPPER, WIN_THRESHOLD
 
 COURSE_SLOTS = 1 << 20      # the course's algorithms' table: 1,048,576 places
 

@@ -1,0 +1,2 @@
+"""The course's algorithms, naming no game: the game protocol (``game``), minimax and
+alpha-beta (``search``), the search's record (``record``) and its result (``scores``)."""

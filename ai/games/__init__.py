@@ -1,0 +1,19 @@
+"""One folder per game: its rules (``rules.py``), its heuristics (``heuristic.py``) and whatever
+else it alone needs. A game package exposes its rules class; shared code finds what a game can
+do through the rules' hooks (``ai.course.game``), never by its name."""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+
+def names() -> list[str]:
+    """The games that have a folder here, by name (``connect4``, ``nim``, ...)."""
+    return sorted(m.name for m in pkgutil.iter_modules(__path__) if m.ispkg)
+
+
+def load(name: str):
+    """The package of the game ``name`` (``ai.games.<name>``); ValueError for an unknown one."""
+    if name not in names():
+        raise ValueError(f"unknown game {name!r}: {', '.join(names())}")
+    return importlib.import_module(f"{__name__}.{name}")

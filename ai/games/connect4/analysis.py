@@ -1,0 +1,361 @@
+"""The exact score of every column of a Connect-4 position: what the hints, the perfect level
+and ``python -m ai analyse`` show.
+
+Scores are Pons' (``ai.games.connect4.solver``), from the side to move: playing this column leads, with
+perfect play on both sides, to a draw (0), a win with the mover's ``22 - s``-th stone (``s >
+0`` on 7x6), or a loss (``s < 0``). Each column's score comes from the first of these that
+knows it:
+
+1. ``rules``: the column wins at once, lets the opponent win at once, or fills the board;
+2. ``table``: the persistent table of solved positions (``ai.games.connect4.solved_store``), shared by the
+   server's workers and the command line;
+3. ``book``: the opening book, for the positions of 12 stones (``ai.games.connect4.opening_book``);
+4. ``search``: the compiled solver (``ai.games.connect4.solver_fast``), which probes the book at 12 stones.
+
+**The best move first.** The position itself is solved first (one null-window search, Pons'
+way): that gives its score and a column that reaches it, which is the first answer (the perfect
+level needs nothing more: ``best_only``). Every other column is then solved knowing it cannot
+score more than the best (a narrower window), centre first, its first null-window probes
+asking whether it reaches the best score, then the one below (most columns score one of
+those two: 6-9% fewer nodes at plies 12-14 than Pons' probe order, bench/bench_analysis.py).
+
+**Bounded.** ``time_limit`` and ``max_nodes`` cover the whole analysis; ``then_time_limit``
+bounds, in addition, the time spent on the other columns once the best move is known (the
+hints answer the best move at once and the rest in a second request when that runs out).
+When they run out, a column not solved keeps the interval proven so far (``lower <= score <=
+upper``), never a guess. Every exact score found is added to the table.
+"""
+from __future__ import annotations
+
+import collections
+import os
+import time
+from dataclasses import dataclass
+
+from . import opening_book
+from .bitboard import geometry, non_losing, winning_cells
+from .solved_store import SolvedStore, default_path
+from .solver import parse_moves
+from .solver_fast import DEFAULT_TABLE_SLOTS, FastSolver
+
+DEFAULT_TIME_LIMIT = 3.0      # seconds: the web's hints and the command line's default
+
+
+@dataclass(frozen=True)
+class ColumnScore:
+    """One column: its exact score when known, else the interval proven."""
+
+    column: int               # 0-indexed
+    lower: int
+    upper: int
+    source: str               # "rules", "table", "book", "search", or "" when not solved
+    nodes: int = 0
+
+    @property
+    def exact(self) -> bool:
+        return self.lower == self.upper
+
+    @property
+    def score(self) -> int | None:
+        return self.lower if self.exact else None
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Every column of a position (None for a full one), and how the answer was found."""
+
+    moves: str
+    width: int
+    height: int
+    plies: int
+    columns: tuple            # ColumnScore | None, one per column
+    best_move: int | None     # 0-indexed column reaching the position's score (None: unknown)
+    score: int | None         # the position's exact score, when known
+    nodes: int
+    elapsed: float            # seconds, the whole analysis
+    best_elapsed: float       # seconds until the best move was known
+    complete: bool            # every open column has its exact score
+
+    @property
+    def scores(self) -> list[int | None]:
+        """One value per column: its exact score, None for a full or unsolved column."""
+        return [None if c is None else c.score for c in self.columns]
+
+    def as_dict(self) -> dict:
+        return {"moves": self.moves, "width": self.width, "height": self.height,
+                "scores": self.scores,
+                "intervals": [None if c is None else [c.lower, c.upper] for c in self.columns],
+                "sources": [None if c is None else c.source for c in self.columns],
+                "best_move": None if self.best_move is None else self.best_move + 1,
+                "score": self.score, "complete": self.complete, "nodes": self.nodes,
+                "elapsed_ms": round(self.elapsed * 1000, 3),
+                "best_ms": round(self.best_elapsed * 1000, 3)}
+
+
+# -- the solvers and the table of one process ---------------------------------------------------
+
+# Solvers, each with its ~42 MB table, lent to one analysis at a time: a process makes as many
+# as it runs analyses at once (the server's admission lanes bound that). A deque's append and
+# pop are atomic, under threads as under gevent.
+_idle: dict[tuple, collections.deque] = collections.defaultdict(collections.deque)
+_stores: dict[str, SolvedStore] = {}
+
+
+def table_slots() -> int:
+    """``SOLVER_TABLE_SLOTS`` (a prime is best), else ``ai.games.connect4.solver_fast``'s default."""
+    return int(os.environ.get("SOLVER_TABLE_SLOTS", DEFAULT_TABLE_SLOTS))
+
+
+def _borrow(width: int, height: int, use_book: bool) -> FastSolver:
+    try:
+        return _idle[(width, height, use_book)].pop()
+    except IndexError:
+        book = opening_book.shared() if use_book else None
+        return FastSolver(width, height, book=book, table_slots=table_slots())
+
+
+def _give_back(s: FastSolver, use_book: bool) -> None:
+    _idle[(s.width, s.height, use_book)].append(s)
+
+
+def store_at(path: str | None) -> SolvedStore | None:
+    """The store at ``path`` (one object per path in a process), None for no store."""
+    if not path:
+        return None
+    if path not in _stores:
+        _stores[path] = SolvedStore(path)
+    return _stores[path]
+
+
+_chosen: list[str | None] = []      # use_store's path, when a program chose one
+
+
+def use_store(path: str | None) -> None:
+    """Make ``path`` the default table of solved positions of this process (the web app
+    passes its instance folder's); None, "" or "off": no table."""
+    _chosen[:] = [None if path in (None, "", "off") else path]
+
+
+def default_store() -> SolvedStore | None:
+    """The table chosen by ``use_store``, else ``ai.games.connect4.solved_store.default_path()``'s."""
+    return store_at(_chosen[0] if _chosen else default_path())
+
+
+# -- the analysis -----------------------------------------------------------------------------
+
+def _mirror(x: int, g) -> int:
+    out = 0
+    for c in range(g.width):
+        out |= ((x >> (c * g.h1)) & ((1 << g.height) - 1)) << ((g.width - 1 - c) * g.h1)
+    return out
+
+
+def table_key(current: int, mask: int, g) -> int:
+    """The key of a position in the table: the smaller of its own and its mirror image's."""
+    return min(current + mask, _mirror(current, g) + _mirror(mask, g))
+
+
+class _Budget:
+    def __init__(self, time_limit, max_nodes, start):
+        self.deadline = None if time_limit is None else start + time_limit
+        self.nodes_left = max_nodes
+
+    def left(self) -> tuple[float | None, int | None]:
+        t = None if self.deadline is None else max(0.0, self.deadline - time.perf_counter())
+        return t, self.nodes_left
+
+    def narrow(self, seconds: float | None) -> None:
+        """No more than ``seconds`` from now (None: no change)."""
+        if seconds is not None:
+            until = time.perf_counter() + seconds
+            self.deadline = until if self.deadline is None else min(self.deadline, until)
+
+    def spend(self, nodes: int) -> None:
+        if self.nodes_left is not None:
+            self.nodes_left = max(0, self.nodes_left - nodes)
+
+
+def analyse(moves: str = "", width: int = 7, height: int = 6, *, time_limit: float | None =
+            DEFAULT_TIME_LIMIT, max_nodes: int | None = None, best_only: bool = False,
+            store: SolvedStore | None | str = "default", use_book: bool = True,
+            then_time_limit: float | None = None) -> Analysis:
+    """Every column's exact score in the position after ``moves``.
+
+    Args:
+        moves: 1-indexed columns played from the empty board (``""`` or ``"-"``: empty board).
+        width, height: board size, 4 to 9 each (the book serves 7x6 only).
+        time_limit, max_nodes: budgets of the whole analysis (None: none).
+        best_only: stop once the best move and the position's score are known.
+        then_time_limit: seconds for the other columns once the best move is known (None:
+            what is left of ``time_limit``).
+        store: a ``SolvedStore``, None for none, or "default" for ``default_store()``.
+        use_book: probe the opening book (7x6).
+
+    Returns:
+        An :class:`Analysis`.
+
+    Raises:
+        ValueError: a bad move string or board size, or a game already over.
+    """
+    start = time.perf_counter()
+    moves = "" if moves.strip() == "-" else moves.strip()
+    current, mask, nb = parse_moves(moves, width, height)
+    return analyse_position(current, mask, nb, width, height, time_limit=time_limit,
+                            max_nodes=max_nodes, best_only=best_only, store=store,
+                            use_book=use_book, moves=moves, start=start,
+                            then_time_limit=then_time_limit)
+
+
+def analyse_position(current: int, mask: int, plies: int, width: int = 7, height: int = 6, *,
+                     time_limit: float | None = DEFAULT_TIME_LIMIT, max_nodes: int | None = None,
+                     best_only: bool = False, store: SolvedStore | None | str = "default",
+                     use_book: bool = True, moves: str = "", start: float | None = None,
+                     then_time_limit: float | None = None) -> Analysis:
+    """:func:`analyse` for a position given as Pons' bitboards (``current``: the side to move;
+    ``ai.games.connect4.rules.C4State`` has them)."""
+    start = time.perf_counter() if start is None else start
+    if store == "default":
+        store = default_store()
+    g = geometry(width, height)
+    nb = plies
+    solver = _borrow(width, height, use_book)
+    try:
+        solver._validate(current, mask, nb)
+        return _analyse(solver, g, moves, current, mask, nb, _Budget(time_limit, max_nodes, start),
+                        best_only, store, start, then_time_limit)
+    finally:
+        _give_back(solver, use_book)
+
+
+def _analyse(solver, g, moves, current, mask, nb, budget, best_only, store, start,
+             then_time_limit=None) -> Analysis:
+    AREA = g.cells
+    possible = (mask + g.bottom) & g.board
+    opponent = current ^ mask
+    # Children: the column, its move bit, and the child position (the opponent to move).
+    children = {c: possible & g.colmask[c] for c in g.order if possible & g.colmask[c]}
+    found: dict[int, ColumnScore] = {}
+    nodes = 0
+    wins_now = winning_cells(current, mask, g) & possible
+    for c, m in children.items():
+        if wins_now & m:
+            s = (AREA + 1 - nb) // 2
+            found[c] = ColumnScore(c, s, s, "rules")
+    if nb + 1 == AREA:
+        for c in children:
+            if c not in found:          # the last cell, no four: a draw (no search: the
+                found[c] = ColumnScore(c, 0, 0, "rules")     # solver takes no full board)
+    safe = non_losing(possible, winning_cells(opponent, mask, g))
+    if not wins_now:
+        for c, m in children.items():
+            if not safe & m:
+                # The opponent then wins at once (or it had two threats): a known score.
+                lost = -((AREA - nb) // 2)
+                found[c] = ColumnScore(c, lost, lost, "rules")
+    keys = {c: table_key(opponent, mask | m, g) for c, m in children.items() if c not in found}
+    parent_key = table_key(current, mask, g)
+    stored = store.get_many(g.width, g.height, [*keys.values(), parent_key]) if store else {}
+    for c, k in keys.items():
+        if k in stored:
+            found[c] = ColumnScore(c, -stored[k], -stored[k], "table")
+    book = solver.book
+    if book is not None and nb + 1 == book.ply:
+        for c, m in children.items():
+            if c not in found:
+                s = book.score(opponent, mask | m)
+                if s is not None:
+                    found[c] = ColumnScore(c, -s, -s, "book")
+
+    # The best move first: the position's own score and a column that reaches it.
+    best = score = None
+    best_elapsed = None
+    parent_upper = (AREA + 1 - nb) // 2
+    exact_now = [f for f in found.values() if f.exact]
+    if len(exact_now) == len(children):
+        score = max(f.score for f in exact_now)
+    elif parent_key in stored:
+        score = stored[parent_key]
+    elif (booked := book.score(current, mask)
+          if book is not None and nb == book.ply else None) is not None:
+        # The position itself is in the book: its score at once (one look-up); the columns
+        # then each need one search, the first that reaches it being the best move.
+        score = booked
+    elif wins_now:
+        score = (AREA + 1 - nb) // 2
+    else:
+        t, n = budget.left()
+        r = solver.solve_bitboard(current, mask, nb, time_limit=t, max_nodes=n)
+        budget.spend(r.nodes)
+        nodes += r.nodes
+        if r.complete:
+            score = r.score
+            if r.best_move not in found:
+                found[r.best_move] = ColumnScore(r.best_move, r.score, r.score, "search", r.nodes)
+        else:
+            parent_upper = r.upper          # no column scores more than the position
+    if score is not None:
+        best = next((c for c in g.order if c in found and found[c].lower == score), None)
+        best_elapsed = time.perf_counter() - start
+    if best is not None:
+        budget.narrow(then_time_limit)
+
+    # Then every other column, knowing none scores more than the best.
+    top = score if score is not None else parent_upper
+    for c, m in children.items():
+        if c in found:
+            continue
+        if best_only and best is not None:
+            break
+        child = (opponent, mask | m, nb + 1)
+        t, n = budget.left()
+        if (t is not None and t <= 0) or n == 0:
+            found[c] = ColumnScore(c, -((AREA - nb) // 2), top, "")
+            continue
+        # the first probes ask whether the column reaches the best score, then the one below
+        # (guess): the most common answers, settled in two probes instead of Pons' four or five
+        r = solver.solve_bitboard(*child, time_limit=t, max_nodes=n, known=(-top, AREA),
+                                  guess=-top)
+        budget.spend(r.nodes)
+        nodes += r.nodes
+        lower, upper = -r.upper, -r.lower
+        found[c] = ColumnScore(c, lower, min(upper, top), "search" if r.complete else "", r.nodes)
+        if best is None and score is not None and r.complete and lower == score:
+            best, best_elapsed = c, time.perf_counter() - start   # the stored score's move
+            budget.narrow(then_time_limit)
+    for c in children:
+        if c not in found:              # best_only: not searched, only bounded by the best
+            found[c] = ColumnScore(c, -((AREA - nb) // 2), top, "")
+    columns = tuple(found.get(c) if c in children else None for c in range(g.width))
+    open_cols = [x for x in columns if x is not None]
+    complete = all(x.exact for x in open_cols) and len(open_cols) == len(children)
+    if score is None and complete:
+        score = max(x.score for x in open_cols)
+    if best is None and score is not None:
+        # a column proven to reach the score; none when the budget ran out first (the score
+        # came from the book or the table, the columns' searches did not finish)
+        best = next((c for c in g.order if c in found and found[c].exact
+                     and found[c].score == score), None)
+        best_elapsed = None if best is None else time.perf_counter() - start
+    if store is not None:
+        new = {keys[x.column]: -x.score for x in open_cols
+               if x.exact and x.column in keys and x.source in ("search", "book")}
+        if score is not None and parent_key not in stored:
+            new[parent_key] = score
+        store.put_many(g.width, g.height, new)
+    elapsed = time.perf_counter() - start
+    return Analysis(moves, g.width, g.height, nb, columns, best, score, nodes, elapsed,
+                    elapsed if best_elapsed is None else best_elapsed, complete)
+
+
+def outcome(score: int, plies: int, cells: int = 42) -> tuple[str, int]:
+    """A column's score (Pons', for the side to move in a position of ``plies`` stones on a
+    board of ``cells``) in words: ``("win", k)``, the mover wins with its k-th move from now,
+    this one included; ``("loss", k)``, the opponent wins with its k-th move; ``("draw", 0)``.
+
+    A win at once scores ``(cells + 1 - plies) // 2``, and each further move of the winner
+    one less (Pons' convention)."""
+    if score > 0:
+        return "win", (cells + 1 - plies) // 2 - score + 1
+    if score < 0:
+        return "loss", (cells - plies) // 2 + score + 1
+    return "draw", 0

@@ -1,0 +1,57 @@
+"""Connect-4's perfect play: the exact analysis's best move (``ai.games.connect4.analysis``
+with ``best_only``: the position solved once, Pons' way; the opening book and the table of
+solved positions where they know). Pons' score counts the winner's stones, so its best move
+wins fastest and loses slowest. Among moves of equal score, which one is played can depend on
+what the solver's table and the table of solved positions already hold.
+
+Bounded like every level: when the budget runs out before the value is proven (a large
+board), the ``fallback`` level's move is played and the result says ``complete=False``.
+"""
+from __future__ import annotations
+
+import time
+
+from ai.course.scores import MAX_SCORE, SearchResult, SearchStats
+
+from .analysis import analyse_position
+
+ALGORITHM = "exact"     # as ai.perfect names it
+
+
+def pons_to_value(score: int, plies: int, cells: int) -> int:
+    """Pons' score (side to move, ``plies`` stones on the board) on the app's scale: a win
+    ``p`` plies ahead is ``MAX_SCORE - p``, a loss ``-(MAX_SCORE - p)``, a draw 0."""
+    if score > 0:
+        k = (cells + 1 - plies) // 2 - score + 1      # the mover's k-th move wins
+        return MAX_SCORE - (2 * k - 1)
+    if score < 0:
+        k = (cells - plies) // 2 + score + 1          # the opponent's k-th move wins
+        return -(MAX_SCORE - 2 * k)
+    return 0
+
+
+def exact_play(game, state, *, time_limit: float | None = 1.0, max_nodes: int | None = None,
+               fallback=None) -> SearchResult:
+    """The perfect move in ``state`` (``Connect4.exact_play``; see the module's text).
+
+    Returns:
+        a ``SearchResult`` without tree: the move, its value on the app's scale
+        (``pons_to_value``), ``complete=False`` when the budget ran out first.
+    """
+    if game.is_terminal(state):
+        return SearchResult(None, 0, (), SearchStats(), ALGORITHM, None)
+    start = time.perf_counter()
+    a = analyse_position(state.current, state.mask, state.moves, game.width, game.height,
+                         time_limit=time_limit, max_nodes=max_nodes, best_only=True)
+    stats = SearchStats(nodes=a.nodes, elapsed=time.perf_counter() - start)
+    if a.best_move is not None and a.score is not None:
+        value = pons_to_value(a.score, state.moves, game.cells)
+        return SearchResult(a.best_move, value, (a.best_move,), stats, ALGORITHM, None,
+                            root_values={a.best_move: value})
+    if fallback is not None:
+        r = fallback.play(game, state)
+        stats.nodes += r.stats.nodes
+        stats.elapsed = time.perf_counter() - start
+        return SearchResult(r.move, r.value, r.pv, stats, ALGORITHM, None, complete=False)
+    move = next(c for c in game.center_order if c in game.actions(state))
+    return SearchResult(move, 0, (move,), stats, ALGORITHM, None, complete=False)

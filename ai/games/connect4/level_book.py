@@ -1,0 +1,152 @@
+"""A level's replies in the first plies of 7x6 Connect-4, searched once and shipped with the
+app (``ai/games/connect4/data/<level>-replies.json.gz``), so that the first moves of a game cost no search.
+
+The default level decides by depth and node budget (``Level.load_independent``): its reply to
+a position is the same on every machine, so a stored reply is exactly the search it would
+make, stored whole (move, value, principal variation, root values, counts and the time it
+took when the book was built). The book holds every position where the level is to move
+within ``MAX_PLY`` plies when the other side plays anything and the level replies itself:
+the level first (plies 0, 2, 4, 6) or second (plies 1, 3, 5, 7), 3,200 positions. An
+opening book of the engine's own, the way chess engines ship one; the tree panel of a move
+from the book replays that search (``Level.with_tree``) as for any other.
+
+The file carries a fingerprint of everything that decides a reply: the level's settings and
+the source of the modules that search. If any changed, ``replies`` ignores the file (the
+level searches as usual) and ``tests/test_level_book.py`` fails until it is rebuilt:
+
+    python -m ai.games.connect4.level_book            # about a minute
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from .rules import C4State, Connect4
+from ai.levels import LEVELS
+from ai.course.scores import SearchResult, SearchStats
+
+HERE = Path(__file__).resolve().parent
+AI = HERE.parent.parent                  # ai/: the sources below are named from there
+BOOK_LEVELS = ("hard",)          # the default level: the cheaper ones need no book
+MAX_PLY = 7
+# What decides a reply besides the level's settings (comments included: any edit counts).
+SEARCH_SOURCES = ("games/connect4/bitboard.py", "games/connect4/rules.py",
+                  "games/connect4/fast_search.py", "games/connect4/heuristic.py", "engine.py",
+                  "heuristics.py", "course/scores.py", "course/search.py", "course/table.py")
+
+
+def path_of(level_name: str) -> Path:
+    return HERE / "data" / f"{level_name}-replies.json.gz"
+
+
+def fingerprint(level_name: str) -> str:
+    h = hashlib.sha256(repr(LEVELS[level_name]).encode())
+    for name in SEARCH_SOURCES:
+        h.update((AI / name).read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _entry(state: C4State, r: SearchResult) -> list:
+    s = r.stats
+    return [state.current, state.mask, r.move, r.value, list(r.pv), s.nodes, s.leaves,
+            s.cutoffs, s.tt_probes, s.tt_hits, s.depth, round(s.elapsed, 6), r.algorithm,
+            r.depth, r.complete, [[m, v] for m, v in r.root_values.items()],
+            [list(layer) for layer in r.iterations]]
+
+
+def _result(entry: list) -> SearchResult:
+    (_, _, move, value, pv, nodes, leaves, cutoffs, probes, hits, depth, elapsed, algorithm,
+     asked, complete, root_values, layers) = entry
+    return SearchResult(move, value, tuple(pv),
+                        SearchStats(nodes, leaves, cutoffs, probes, hits, depth, elapsed),
+                        algorithm, asked, complete, None, {m: v for m, v in root_values},
+                        tuple(tuple(layer) for layer in layers))
+
+
+def positions(game: Connect4, reply, max_ply: int = MAX_PLY):
+    """Every position, not over, where the level is to move within ``max_ply`` plies, the
+    other side playing any move and the level answering with ``reply(state)``."""
+    seen = set()
+    for level_first in (True, False):
+        frontier = [game.initial_state()]
+        for ply in range(max_ply + 1):
+            level_to_move = (ply % 2 == 0) == level_first
+            after = []
+            for state in frontier:
+                if game.is_terminal(state):
+                    continue
+                if level_to_move:
+                    if state not in seen:
+                        seen.add(state)
+                        yield state
+                    after.append(game.result(state, reply(state).move))
+                else:
+                    after.extend(game.result(state, m) for m in game.actions(state))
+            frontier = list(dict.fromkeys(after))       # transpositions once
+    return
+
+
+def build(level_name: str, max_ply: int = MAX_PLY) -> dict:
+    game, level = Connect4(), LEVELS[level_name]
+    entries, replies = [], {}
+
+    def reply(state):
+        if state not in replies:
+            replies[state] = level.play(game, state)
+            entries.append(_entry(state, replies[state]))
+        return replies[state]
+    for _ in positions(game, reply, max_ply):
+        pass
+    return {"level": level_name, "fingerprint": fingerprint(level_name), "max_ply": max_ply,
+            "width": 7, "height": 6, "entries": entries}
+
+
+@lru_cache(maxsize=None)
+def _load(level_name: str) -> dict | None:
+    path = path_of(level_name)
+    if level_name not in BOOK_LEVELS or not path.exists():
+        return None
+    with gzip.open(path, "rt") as f:
+        book = json.load(f)
+    if book["fingerprint"] != fingerprint(level_name):
+        return None                    # built for another version of the search: ignored
+    return {(e[0], e[1]): e for e in book["entries"]}
+
+
+def reply(level_name: str, game, state) -> SearchResult | None:
+    """The stored search of ``level_name`` in ``state``, or None (no book for that level or
+    board, a stale book, or a position outside it)."""
+    if not isinstance(game, Connect4) or (game.width, game.height) != (7, 6):
+        return None
+    entries = _load(level_name)
+    if entries is None:
+        return None
+    entry = entries.get((state.current, state.mask))
+    return None if entry is None else _result(entry)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m ai.games.connect4.level_book",
+        description="Search and store a level's replies in the first plies of 7x6 Connect-4 "
+                    f"(ai/games/connect4/data/<level>-replies.json.gz). Levels: {', '.join(BOOK_LEVELS)}.")
+    parser.add_argument("--level", default=BOOK_LEVELS[0], choices=BOOK_LEVELS)
+    parser.add_argument("--max-ply", type=int, default=MAX_PLY,
+                        help=f"the last ply where a reply is stored (default {MAX_PLY})")
+    args = parser.parse_args(argv)
+    book = build(args.level, args.max_ply)
+    path = path_of(args.level)
+    path.parent.mkdir(exist_ok=True)
+    with gzip.GzipFile(path, "wb", mtime=0) as f:          # mtime 0: the same bytes each time
+        f.write(json.dumps(book, separators=(",", ":")).encode())
+    print(f"{len(book['entries'])} replies of level {args.level} to ply {args.max_ply} "
+          f"in {path.relative_to(AI.parent)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

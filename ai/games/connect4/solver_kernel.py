@@ -1,0 +1,294 @@
+"""The compiled inner loop of the exact solver (``ai.games.connect4.solver_fast``): Pascal Pons' negamax, node
+for node the algorithm of ``ai.games.connect4.solver`` (the readable reference the tests compare against),
+compiled by numba (``@njit(cache=True, nogil=True)``) over 64-bit integer bitboards.
+
+Why compiled: the reference explores ~400,000 nodes a second in CPython (a node is ~45 integer
+operations on Python ints, each an object); compiled, a node is a few dozen machine
+instructions, and the early positions that need millions of nodes become a matter of a second.
+
+What differs from the reference, and why:
+
+- bitboards are ``int64`` (``width * (height + 1) <= 55``: 7x6 uses 49 bits; see ``fits``);
+  the winning cells are computed once per child, not on a wide board (that trick saves
+  Python operations, not machine ones);
+- the transposition table is Pons' own: a prime number of slots indexed by ``key % size``,
+  each a 32-bit partial key and an 8-bit value (``2 * bound + is_lower + 64``; 0: empty). Two
+  positions with the same slot and partial key have the same key (Chinese remainder theorem,
+  since keys are below ``size * 2**32``), so a hit is never a collision. A new entry replaces
+  the old one: the table never grows, and stays valid from one solve to the next;
+- the opening book (``ai.games.connect4.opening_book``): at 12 stones on 7x6 the node reads its exact score
+  from the book's sorted keys by binary search, the position or its mirror image;
+- the GIL: compiled with ``nogil=True``, a search lets the other threads of the process run
+  (the server's event loop keeps answering pages while a worker thread searches), except for
+  the instant the clock is read;
+- the budget: the node count is compared with ``max_nodes`` at every node, the clock read
+  every ``CLOCK_EVERY`` nodes (through numba's object mode, which takes the GIL: ~1 µs, so
+  rarely; numba warns at compile time that this part is not GIL-free: this module, and
+  pyproject.toml's pytest settings, silence that one warning). When either runs
+  out the search unwinds at once and reports ``aborted``; the caller keeps only what was
+  proven before.
+
+Arrays passed down (so that a node allocates nothing): ``geo`` (the board's constants, see
+``GEO_*``), the table, the book, ``state`` (``ST_*``: counters and flags), ``deadline``
+(seconds of ``time.perf_counter``, inf for none), and two scratch rows per ply for the moves.
+"""
+from __future__ import annotations
+
+import time
+import warnings
+
+from . import numba_cache  # noqa: F401  (sets NUMBA_CACHE_DIR before numba is imported)
+
+import numba
+import numpy as np
+
+# Compiling, numba notes that the clock reading (object mode, below) holds the GIL: known and
+# meant (see above); not a message for the people running the app or the command line.
+warnings.filterwarnings("ignore", message="Code running in object mode won't allow parallel",
+                        category=numba.NumbaWarning)
+
+# geo: the constants of one board size
+GEO_W, GEO_H, GEO_BOTTOM, GEO_BOARD, GEO_CELLS, GEO_BOOK_PLY, GEO_ORDER = 0, 1, 2, 3, 4, 5, 6
+# GEO_ORDER .. +W: columns centre first; then W column masks
+# state: counters and flags of one search
+ST_NODES, ST_MAX_NODES, ST_ABORTED, ST_NEXT_CLOCK, ST_BOOK_HITS = 0, 1, 2, 3, 4
+STATE_SIZE = 5
+CLOCK_EVERY = 1 << 14
+EMPTY = 0
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def popcount(x):
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101) >> 56 & 0xFF
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def wins(p, h):
+    """Pons' compute_winning_position before masking: every cell where ``p`` would complete
+    a four (vertical: the three below; then the three other directions)."""
+    r = (p << 1) & (p << 2) & (p << 3)
+    for s in (h, h + 1, h + 2):
+        t = (p << s) & (p << 2 * s)
+        r |= t & (p << 3 * s)
+        r |= t & (p >> s)
+        t = (p >> s) & (p >> 2 * s)
+        r |= t & (p << s)
+        r |= t & (p >> 3 * s)
+    return r
+
+
+@numba.njit(cache=True, nogil=True)
+def book_key(cur, mask, w, h, mirror):
+    """The opening book's key of a position (``ai.games.connect4.opening_book.huffman_key``, compiled):
+    columns left to right (right to left for the mirror image), each bottom to top, a stone
+    of the side to move ``10``, of the other ``11``, ``0`` after each column, one more ``0``
+    at the end; as a signed 32-bit number."""
+    h1 = h + 1
+    v = 0
+    for i in range(w):
+        c = w - 1 - i if mirror else i
+        for r in range(h):
+            bit = 1 << (c * h1 + r)
+            if mask & bit == 0:
+                break
+            v = (v << 2) | (2 if cur & bit else 3)
+        v <<= 1
+    v <<= 1
+    if v >= 1 << 31:
+        v -= 1 << 32
+    return v
+
+
+@numba.njit(cache=True, nogil=True)
+def book_find(keys, k):
+    lo, hi = 0, keys.shape[0] - 1
+    while lo <= hi:
+        mid = (lo + hi) >> 1
+        x = keys[mid]
+        if x == k:
+            return mid
+        if x < k:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return -1
+
+
+@numba.njit(cache=True, nogil=True)
+def book_probe(cur, mask, w, h, book_keys, book_scores):
+    """The book's score of the position (side to move), or -128 when it is not in the book."""
+    i = book_find(book_keys, book_key(cur, mask, w, h, False))
+    if i < 0:
+        i = book_find(book_keys, book_key(cur, mask, w, h, True))
+    return book_scores[i] if i >= 0 else -128
+
+
+@numba.njit(cache=True, nogil=True)
+def _clock():
+    with numba.objmode(t="float64"):
+        t = time.perf_counter()
+    return t
+
+
+@numba.njit(cache=True, nogil=True)
+def negamax(cur, mask, nb, alpha, beta, geo, tt_keys, tt_vals, book_keys, book_scores,
+            state, deadline, moves, scores):
+    """Pons' negamax: the score of (cur, mask) within [alpha, beta] (the exact score if it lies
+    strictly inside, else a bound on the right side). The side to move cannot win at once.
+    Long on purpose: the solver's inner loop."""
+    nodes = state[ST_NODES] + 1
+    state[ST_NODES] = nodes
+    if nodes > state[ST_MAX_NODES]:
+        state[ST_ABORTED] = 1
+        return 0
+    if nodes >= state[ST_NEXT_CLOCK]:
+        state[ST_NEXT_CLOCK] = nodes + CLOCK_EVERY
+        if _clock() > deadline[0]:
+            state[ST_ABORTED] = 1
+            return 0
+    w, h, bottom, board, cells = geo[GEO_W], geo[GEO_H], geo[GEO_BOTTOM], geo[GEO_BOARD], geo[GEO_CELLS]
+    empty = board ^ mask
+    opp_wins = wins(cur ^ mask, h) & empty
+    possible = (mask + bottom) & board
+    # Anticipate direct losing moves: two threats lose, one must be blocked, and never
+    # play under an opponent's winning cell.
+    forced = possible & opp_wins
+    if forced:
+        if forced & (forced - 1):
+            return -((cells - nb) // 2)
+        possible = forced
+    possible &= ~(opp_wins >> 1)
+    if possible == 0:
+        return -((cells - nb) // 2)
+    if nb >= cells - 2:
+        return 0                                   # our stone and theirs fill the board
+    lo = -((cells - 2 - nb) // 2)
+    if alpha < lo:
+        alpha = lo
+        if alpha >= beta:
+            return alpha
+    hi = (cells - 1 - nb) // 2
+    if beta > hi:
+        beta = hi
+        if alpha >= beta:
+            return beta
+    key = cur + mask
+    size = tt_keys.shape[0]
+    slot = key % size
+    partial = np.uint32(key & 0xFFFFFFFF)
+    v = tt_vals[slot]
+    if v != EMPTY and tt_keys[slot] == partial:
+        b = (np.int64(v) - 64) >> 1
+        if (np.int64(v) - 64) & 1:                 # a lower bound
+            if alpha < b:
+                alpha = b
+                if alpha >= beta:
+                    return alpha
+        elif beta > b:                             # an upper bound
+            beta = b
+            if alpha >= beta:
+                return beta
+    if nb == geo[GEO_BOOK_PLY]:
+        s = book_probe(cur, mask, w, h, book_keys, book_scores)
+        if s != -128:
+            state[ST_BOOK_HITS] += 1
+            return s
+    # Moves with the most new winning cells first, centre first among equals.
+    n = 0
+    for i in range(w):
+        col = geo[GEO_ORDER + i]
+        m = possible & geo[GEO_ORDER + w + col]
+        if m:
+            sc = popcount(wins(cur | m, h) & empty)
+            j = n
+            while j > 0 and scores[nb, j - 1] < sc:
+                moves[nb, j] = moves[nb, j - 1]
+                scores[nb, j] = scores[nb, j - 1]
+                j -= 1
+            moves[nb, j] = m
+            scores[nb, j] = sc
+            n += 1
+    opp = cur ^ mask
+    for i in range(n):
+        m = moves[nb, i]
+        score = -negamax(opp, mask | m, nb + 1, -beta, -alpha, geo, tt_keys, tt_vals,
+                         book_keys, book_scores, state, deadline, moves, scores)
+        if state[ST_ABORTED]:
+            return 0
+        if score >= beta:
+            tt_keys[slot] = partial
+            tt_vals[slot] = np.int8(2 * score + 1 + 64)
+            return score                           # beta cut-off
+        if score > alpha:
+            alpha = score
+    tt_keys[slot] = partial
+    tt_vals[slot] = np.int8(2 * alpha + 64)
+    return alpha
+
+
+@numba.njit(cache=True, nogil=True)
+def root(cur, mask, nb, alpha, beta, geo, tt_keys, tt_vals, book_keys, book_scores,
+         state, deadline, moves, scores):
+    """negamax at the root, also telling which column reached the score (-1: none did, the
+    window was decided by the bounds alone). Returns (score, column)."""
+    nodes = state[ST_NODES] + 1
+    state[ST_NODES] = nodes
+    w, h, bottom, board, cells = geo[GEO_W], geo[GEO_H], geo[GEO_BOTTOM], geo[GEO_BOARD], geo[GEO_CELLS]
+    h1 = h + 1
+    empty = board ^ mask
+    opp_wins = wins(cur ^ mask, h) & empty
+    possible = (mask + bottom) & board
+    forced = possible & opp_wins
+    if forced:
+        if forced & (forced - 1):
+            return -((cells - nb) // 2), -1
+        possible = forced
+    possible &= ~(opp_wins >> 1)
+    if possible == 0:
+        return -((cells - nb) // 2), -1
+    if nb >= cells - 2:
+        return 0, -1
+    lo = -((cells - 2 - nb) // 2)
+    if alpha < lo:
+        alpha = lo
+        if alpha >= beta:
+            return alpha, -1
+    hi = (cells - 1 - nb) // 2
+    if beta > hi:
+        beta = hi
+        if alpha >= beta:
+            return beta, -1
+    n = 0
+    for i in range(w):
+        col = geo[GEO_ORDER + i]
+        m = possible & geo[GEO_ORDER + w + col]
+        if m:
+            sc = popcount(wins(cur | m, h) & empty)
+            j = n
+            while j > 0 and scores[nb, j - 1] < sc:
+                moves[nb, j] = moves[nb, j - 1]
+                scores[nb, j] = scores[nb, j - 1]
+                j -= 1
+            moves[nb, j] = m
+            scores[nb, j] = sc
+            n += 1
+    opp = cur ^ mask
+    best = -1
+    for i in range(n):
+        m = moves[nb, i]
+        col = 0
+        while not (m >> (col * h1)) & ((1 << h) - 1):
+            col += 1
+        score = -negamax(opp, mask | m, nb + 1, -beta, -alpha, geo, tt_keys, tt_vals,
+                         book_keys, book_scores, state, deadline, moves, scores)
+        if state[ST_ABORTED]:
+            return 0, best
+        if score >= beta:
+            return score, col                      # beta cut-off
+        if score > alpha:
+            alpha = score
+            best = col
+    return alpha, best

@@ -1,0 +1,233 @@
+"""An explicit game tree for textbook exercises: nested lists of leaf values.
+
+``[[3, 12, 8], [2, 4, 6], [14, 5, 2]]`` is the classic three-by-three exercise (AIMA
+Figure 5.2): a max root, three min nodes, nine leaves; its minimax value is 3. The leaf
+values are scores from MAX's point of view, as every textbook writes them.
+
+A state is the path from the root, a tuple of child indices, so it is hashable and cheap.
+The same search functions that play Nim and Connect-4 run on it unchanged.
+"""
+from __future__ import annotations
+
+import ast
+import math
+from numbers import Real
+from ai.messages import GameError
+
+MAX_LEAVES = 4096
+MAX_DEPTH = 12
+MAX_TEXT = 20_000
+MAX_ABS_VALUE = 10**6
+
+
+def parse_tree(text: str):
+    """Parse ``"[[3,12,8],[2,4,6]]"`` into nested lists of numbers, with readable errors.
+
+    Only lists and numbers are accepted (no names, no calls: ``ast.literal_eval`` on a
+    checked syntax tree), within size limits, so a typed tree can never run code or
+    exhaust the server.
+    """
+    if not isinstance(text, str):
+        raise GameError("a tree is written as nested lists, e.g. [[3,12,8],[2,4,6]]")
+    text = text.strip()
+    if not text:
+        raise GameError("the tree is empty: write nested lists, e.g. [[3,12,8],[2,4,6]]")
+    if len(text) > MAX_TEXT:
+        raise GameError("the tree text is too long (%(n)s characters, at most %(most)s)",
+                        n=len(text), most=MAX_TEXT)
+    try:
+        node = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        raise GameError("the tree is not well formed: use numbers, commas and square brackets, "
+                        "e.g. [[3,12,8],[2,4,6]]") from None
+    return _convert(node, 0, [0])
+
+
+def _convert(node, depth, leaves):
+    if depth > MAX_DEPTH:
+        raise GameError("the tree is too deep (at most %(most)s levels)", most=MAX_DEPTH)
+    if isinstance(node, ast.List):
+        if not node.elts:
+            raise GameError("an inner node has no children: every [ ] needs at least one value")
+        return [_convert(child, depth + 1, leaves) for child in node.elts]
+    value = None
+    if isinstance(node, ast.Constant):
+        value = node.value
+    elif (isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd))
+          and isinstance(node.operand, ast.Constant)):
+        value = node.operand.value
+        if isinstance(value, Real) and not isinstance(value, bool) and isinstance(node.op, ast.USub):
+            value = -value
+    if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
+        raise GameError("a leaf must be a number, e.g. 3 or -2.5; found %(found)r",
+                        found=ast.unparse(node)[:40])
+    if abs(value) > MAX_ABS_VALUE:
+        raise GameError("leaf values must lie between -%(most)s and %(most)s", most=MAX_ABS_VALUE)
+    leaves[0] += 1
+    if leaves[0] > MAX_LEAVES:
+        raise GameError("the tree has too many leaves (at most %(most)s)", most=MAX_LEAVES)
+    return value
+
+
+def format_tree(tree) -> str:
+    """The inverse of ``parse_tree``: ``[[3, 12, 8], [2, 4, 6]]``."""
+    if isinstance(tree, list):
+        return "[" + ", ".join(format_tree(t) for t in tree) + "]"
+    return str(int(tree)) if float(tree).is_integer() else str(tree)
+
+
+class ExerciseTree:
+    """The game whose positions are the nodes of ``tree``; MAX (player 0) or MIN at the root.
+
+    Leaves carry scores from MAX's side: ``utility`` returns them as they are (negated for
+    MIN), and ``leaf_scores = True`` tells the search to use them as values unchanged
+    instead of treating them as win/draw/loss.
+    """
+
+    name = "tree"
+    leaf_scores = True
+
+    def __init__(self, tree, root: str = "max"):
+        # A list given from Python goes through the same checks as typed text.
+        tree = parse_tree(tree if isinstance(tree, str) else repr(tree))
+        if root not in ("max", "min"):
+            raise ValueError(f"the root is 'max' or 'min', not {root!r}")
+        self.tree, self.root = tree, root
+        # The course's maxScore for this tree: the window [-maxScore, +maxScore] holds every leaf.
+        self.max_score = max(1, max(abs(v) for v in _leaves(tree)))
+        self._first = 0 if root == "max" else 1
+
+    def __repr__(self):
+        return f"ExerciseTree({format_tree(self.tree)}, root={self.root!r})"
+
+    def node(self, state):
+        t = self.tree
+        for i in state:
+            t = t[i]
+        return t
+
+    # -- the protocol -------------------------------------------------------------------
+    def initial_state(self):
+        return ()
+
+    def to_move(self, state) -> int:
+        return (len(state) + self._first) & 1
+
+    def actions(self, state) -> list[int]:
+        t = self.node(state)
+        return list(range(len(t))) if isinstance(t, list) else []
+
+    def result(self, state, move):
+        t = self.node(state)
+        if not isinstance(t, list):
+            raise GameError("a leaf has no children")
+        if isinstance(move, bool) or not isinstance(move, int) or not 0 <= move < len(t):
+            raise GameError("this node has children 1 to %(n)s, not %(move)s", n=len(t),
+                            move=self.format_move(move))
+        return state + (move,)
+
+    def is_terminal(self, state) -> bool:
+        return not isinstance(self.node(state), list)
+
+    def utility(self, state, player: int):
+        value = self.node(state)
+        return value if player == 0 else -value
+
+    def key(self, state) -> int:
+        return hash(state)
+
+    def parse_move(self, text: str) -> int:
+        text = str(text).strip()
+        if not text.isascii() or not text.isdigit():
+            raise ValueError(f"a child is numbered from 1, not {text!r}")
+        return int(text) - 1
+
+    def format_move(self, move) -> str:
+        return str(move + 1) if isinstance(move, int) else repr(move)
+
+    # -- counting -----------------------------------------------------------------------
+    def size(self) -> int:
+        """Number of nodes in the whole tree (root and leaves included)."""
+        def count(t):
+            return 1 + sum(count(c) for c in t) if isinstance(t, list) else 1
+        return count(self.tree)
+
+    def leaf_count(self) -> int:
+        def count(t):
+            return sum(count(c) for c in t) if isinstance(t, list) else 1
+        return count(self.tree)
+
+
+def _leaves(t):
+    if isinstance(t, list):
+        for c in t:
+            yield from _leaves(c)
+    else:
+        yield t
+
+
+# -- the course's trees, and random ones ---------------------------------------------------------
+
+def nim_tree(n: int, k: int = 3, *, misere: bool = False, depth: int | None = None,
+             max_score: float = 1):
+    """The Nim game tree of ``n`` matches (take 1 to ``k``) as nested lists, the maximiser first,
+    children in the order "take 1, take 2, ..." (the matches left: n-1, n-2, ...).
+
+    A leaf with no match left scores ``+max_score`` when the maximiser wins there: in the
+    normal game whoever took the last match wins (the node is then the loser's turn), in the
+    misère game (seed 000's Listing VIII.2: a ``max`` leaf returns +1) he loses. With
+    ``depth``, a node at that depth still in play is scored by seed 003's evaluation
+    ``+maxScore − remaining/n`` (the maximiser's score)."""
+    def build(left, ply):
+        maximiser_to_move = ply % 2 == 0
+        if left == 0:
+            maximiser_won = maximiser_to_move == misere
+            return max_score if maximiser_won else -max_score
+        if depth is not None and ply == depth:
+            return round(max_score - left / n, 6)
+        return [build(left - t, ply + 1) for t in range(1, min(k, left) + 1)]
+    return build(n, 0)
+
+
+COURSE_TREES = {
+    # seed 000, Listing VIII.1-2: N = 4, J0 (max) first, +1 where J0 wins, -1 where J1 wins;
+    # the listing's game is the misère one (a ``max`` leaf returns +1): 15 nodes, root +1
+    "nim4": dict(tree=nim_tree(4, misere=True), root="max", window="infinite", order="natural"),
+    # seed 003: the tree of dimension 5, the maximiser first, ±maxScore written ±1: 28 nodes,
+    # root +maxScore; alpha-beta in the course's window, children tried 3-2-1 as its figures
+    "nim5": dict(tree=nim_tree(5), root="max", window="course", order="reverse"),
+    # seed 003: depth 2 with +maxScore − remaining/5 (maxScore = 1) and pruning: "Seuls 9
+    # sommets sur 28 sont explorés" (here 9 of the 13 nodes down to depth 2)
+    "nim5d2": dict(tree=nim_tree(5, depth=2), root="max", window="course", order="reverse"),
+}
+
+RANDOM_DEPTHS = (2, 3, 4)
+# children per inner node at each depth: wide enough to prune, narrow enough for a phone
+RANDOM_BRANCHING = {2: (2, 4), 3: (2, 3), 4: (2, 2)}
+
+
+def random_tree(seed: int, depth: int = 3, *, low: int = 0, high: int = 20):
+    """A tree for an exercise, the same for the same ``seed`` and ``depth`` (a link holds
+    them): every leaf at ``depth``, 2 to 4 children per node (fewer the deeper the tree),
+    whole leaf values from ``low`` to ``high``. Of the trees the seed draws, the first on
+    which alpha-beta (children left to right, window [−∞, +∞]) cuts at least once, so that
+    there is something to prune."""
+    if depth not in RANDOM_DEPTHS:
+        raise GameError("the depth of a random tree is one of %(depths)s, not %(depth)s",
+                        depths=", ".join(map(str, RANDOM_DEPTHS)), depth=depth)
+    import random
+    from ai.course.search import alphabeta
+
+    rng = random.Random(f"{seed}/{depth}")
+    lo, hi = RANDOM_BRANCHING[depth]
+
+    def build(d):
+        if d == depth:
+            return rng.randint(low, high)
+        return [build(d + 1) for _ in range(rng.randint(lo, hi))]
+
+    for _ in range(100):
+        tree = build(0)
+        if alphabeta(ExerciseTree(tree), record=True).tree.cutoffs:
+            return tree
+    return tree
