@@ -26,7 +26,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from ai import level_book  # noqa: E402
+from ai.games.connect4 import level_book  # noqa: E402
 from ai.games.connect4.rules import Connect4  # noqa: E402
 from ai.levels import DEFAULT_LEVEL, LEVELS  # noqa: E402
 from app import create_app  # noqa: E402
