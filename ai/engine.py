@@ -24,7 +24,8 @@ the memory: a search of more nodes keeps no tree. A search that a budget stopped
 tree of what it explored (iterative deepening: of its deepest finished depth, or none if not
 even depth 1).
 
-Recording slows a search (about 1.5 times), and a search that its clock stops would then
+Recording slows a search (by about 0.7 times the search at the default level), and a search
+that its clock stops would then
 stop earlier and might play another move. The levels' moves are decided by counts (depth
 and nodes, ``ai.levels``), the clock being only a guard set far above; so a recording search
 that ends before its time budget is exactly the search without a tree. One whose clock may
@@ -37,7 +38,10 @@ levels' book of first replies).
 """
 from __future__ import annotations
 
+import gc
 import random
+import threading
+from contextlib import contextmanager
 from dataclasses import replace
 from functools import partial
 
@@ -82,8 +86,9 @@ def search(algorithm: str, game, state=None, depth=None, *, fast: bool = False,
         return run(game, state, depth, **options)
     _check_recording(options)
     focus = tuple(focus)
-    result = run(game, state, depth, record=Recording(focus, WHOLE_TREE_NODES, record_limit),
-                 **options)
+    with _collector_paused():
+        result = run(game, state, depth,
+                     record=Recording(focus, WHOLE_TREE_NODES, record_limit), **options)
     seconds = options.get("time_limit")
     if seconds is not None and result.stats.elapsed >= seconds:
         # the clock may have stopped the recording search earlier than the search alone
@@ -171,9 +176,10 @@ def _with_tree(algorithm, alphabeta, game, state, result: SearchResult, record_l
                                   options)
     if every_depth:                             # only the last depth's tree is kept: record it
         alphabeta = _recording_only_at(result.depth, alphabeta)
-    again = _runner(algorithm, alphabeta)(game, state, result.depth, record=record,
-                                          **dict(options, time_limit=None,
-                                                 max_nodes=result.stats.nodes))
+    with _collector_paused():
+        again = _runner(algorithm, alphabeta)(game, state, result.depth, record=record,
+                                              **dict(options, time_limit=None,
+                                                     max_nodes=result.stats.nodes))
     if ((again.move, again.value, again.complete) != (result.move, result.value, True)
             or not every_depth and again.stats.nodes != result.stats.nodes):
         raise RuntimeError(f"the recorded replay of a {algorithm} search differs from it: "
@@ -188,14 +194,43 @@ def _with_partial_tree(algorithm, alphabeta, game, state, result: SearchResult, 
     replayed with no clock and a node budget that stops it at the very node where it stopped
     (a search counts the node that broke its budget, and aborts on entering one node more
     than its ``max_nodes``)."""
-    again = _runner(algorithm, alphabeta)(game, state, result.depth, record=record,
-                                          **dict(options, time_limit=None,
-                                                 max_nodes=result.stats.nodes - 1))
+    with _collector_paused():
+        again = _runner(algorithm, alphabeta)(game, state, result.depth, record=record,
+                                              **dict(options, time_limit=None,
+                                                     max_nodes=result.stats.nodes - 1))
     if (again.complete or again.stats.nodes != result.stats.nodes
             or (again.move, again.value) != (result.move, result.value)):
         raise RuntimeError(f"the recorded replay of a stopped {algorithm} search differs from "
                            f"it: {again.stats.nodes} nodes, not {result.stats.nodes}")
     return _kept(replace(result, tree=again.tree), None, focus)
+
+
+_paused = [0]                   # recording searches running with the collector paused
+_paused_lock = threading.Lock()
+
+
+@contextmanager
+def _collector_paused():
+    """Python's cycle collector paused while a search records: a recording keeps every node
+    it enters until the search ends (``ai.course.record.Recording``), tens of thousands of
+    objects that live just long enough to reach the collector's oldest generation, whose
+    full passes over a worker's whole memory (the books, the tables) then cost up to ~200 ms
+    each (bench/tree_panel.py --cpu: the tree panel's p95 went from 79 to 133 ms). The
+    recording's objects are freed by their counts when it ends, so nothing waits for the
+    collector; it resumes when the last recording search of the process ends."""
+    with _paused_lock:
+        _paused[0] += 1
+        if _paused[0] == 1:
+            was_enabled = gc.isenabled()
+            gc.disable()
+            _paused.append(was_enabled)
+    try:
+        yield
+    finally:
+        with _paused_lock:
+            _paused[0] -= 1
+            if _paused[0] == 0 and _paused.pop():
+                gc.enable()
 
 
 def _recording_only_at(depth: int, alphabeta):
