@@ -30,9 +30,7 @@
     if (!game) return;
     var key = event.key, done = false;
     if (/^[1-9]$/.test(key)) {
-      done = game.dataset.game === "nim"
-        ? press('#game button[data-take="' + key + '"]')
-        : press('#game button[data-col="' + key + '"]');
+      done = press('#game button[data-move="' + key + '"]');   // the move of that number
     } else if (key === "ArrowLeft") {
       done = press('#game [data-key="prev"]');
     } else if (key === "ArrowRight") {
@@ -177,7 +175,7 @@
   });
   // While the AI thinks (or while our own move is on its way), a move is refused visibly:
   // the buttons are aria-disabled (so focus can stay on them) and a click shows why.
-  var MOVES = "#game .drop-button, #game .take button";
+  var MOVES = "#game button[data-move]";
   document.addEventListener("click", function (event) {
     var button = event.target.closest(MOVES);
     if (!button || button.getAttribute("aria-disabled") !== "true") return;
@@ -189,21 +187,20 @@
     if (live && note) { live.textContent = note.textContent; }
   }, true);
 
-  // What had the focus before a swap, to give it back after (same column, node, control).
+  // What had the focus before a swap, to give it back after (same move, node, control).
   var focused = null;
   function describe(el) {
     if (!el || el === document.body) return null;
     var node = el.closest("[data-path]");
-    if (el.dataset.col) return '#game [data-col="' + el.dataset.col + '"]';
-    if (el.dataset.take) return '#game [data-take="' + el.dataset.take + '"]';
+    if (el.dataset.move) return '#game [data-move="' + el.dataset.move + '"]';
     if (node) return '[data-path="' + node.dataset.path + '"]';
     if (el.dataset.key) return '[data-key="' + el.dataset.key + '"]';
     return null;
   }
   document.addEventListener("htmx:beforeRequest", function (event) {
     focused = describe(document.activeElement);
-    var form = event.detail.elt.closest && event.detail.elt.closest("form.drop, form.take");
-    if (form) {
+    var form = event.detail.elt.closest && event.detail.elt.closest("form");
+    if (form && form.querySelector("button[data-move]")) {
       document.querySelectorAll(MOVES).forEach(function (b) { b.setAttribute("aria-disabled", "true"); });
     }
   });

@@ -91,7 +91,7 @@ class TreeGeometry:
         return spot.x - spot.r - 16, spot.y + 7
 
 
-def tree_geometry(view: ViewNode, shown: dict, *, spine: bool = False, matches: bool = False,
+def tree_geometry(view: ViewNode, shown: dict, *, spine: bool = False, counted: bool = False,
                   hide: bool = False, names: bool = False, projector: bool = False,
                   standalone: bool = False, value_label: Callable = str,
                   size_label: Callable = str, plain_value: Callable = str,
@@ -101,8 +101,9 @@ def tree_geometry(view: ViewNode, shown: dict, *, spine: bool = False, matches: 
     Args:
         view: the laid-out view; shown: node id -> ``Shown`` (what may be drawn).
         spine: a large search's row of moves and line of best replies (``tree_view.spine``).
-        matches: Nim in the course's notation: the matches left in each node, its value
-            beside it. hide: a question (nothing the search found; closer rows).
+        counted: the course's notation on its small game: what the game counts in each node
+            (Nim: the matches left), its value beside it.
+        hide: a question (nothing the search found; closer rows).
         names: each node's name above it, instead of the moves on the edges.
         projector: the projector's sizes; standalone: a picture on its own (a file, a
             thumbnail: the projector's larger text is for the page only).
@@ -120,21 +121,21 @@ def tree_geometry(view: ViewNode, shown: dict, *, spine: bool = False, matches: 
     r = 27 if projector else 21
     value_size = 22 if big else 15
     drawn = [v for v in walk(view) if v.node.id in shown]
-    if not matches and not hide:
+    if not counted and not hide:
         # a node wide enough for its longest value at full size ("≤ −14", "W13"), up to 1.6
         # times the usual; past that the value is drawn smaller to stay inside (fit_text)
         widest = max((text_width(value_label(shown[v.node.id]), value_size) for v in drawn
                       if shown[v.node.id].value is not None and not shown[v.node.id].pruned),
                      default=0)
         r = max(r, min(math.ceil((widest + 8) / 2), int(r * 1.6)))
-    ux = (158 if projector else 124) if spine else (150 if projector else 112) if matches \
+    ux = (158 if projector else 124) if spine else (150 if projector else 112) if counted \
         else (94 if projector else 72)
     if spine:           # the row of moves: columns wide enough for the sizes under them
         size_font = 20 if big else 13
         wide = max((text_width(size_label(shown[c.node.id].searched), size_font)
                     for c in view.children if c.node.id in shown), default=0)
         ux = max(ux, int(round(wide * 0.92 + 20, 0)))
-    if matches:         # the value beside each node ("M − 1/5"): room for the widest
+    if counted:         # the value beside each node ("M − 1/5"): room for the widest
         wide = max((text_width(plain_value(shown[v.node.id].value) + "≤ ",
                                22 if projector else 15)
                     for v in drawn if shown[v.node.id].value is not None), default=0)
@@ -159,7 +160,7 @@ def tree_geometry(view: ViewNode, shown: dict, *, spine: bool = False, matches: 
     depth = max((v.y for v in walk(view)), default=0)
     side = 140 if spine and view.children and view.children[-1].children else 0
     geometry = TreeGeometry(
-        width=(cols - 1) * ux + 2 * mx + side + (r + 40 if matches else 0),
+        width=(cols - 1) * ux + 2 * mx + side + (r + 40 if counted else 0),
         height=row_y(depth) + r + 3 * lh + 12, fit=fit, lh=lh, fs=fs, value_size=value_size)
 
     def radius(v) -> int:
@@ -170,7 +171,7 @@ def tree_geometry(view: ViewNode, shown: dict, *, spine: bool = False, matches: 
         nr = radius(v)
         lines = not hide and not s.pruned and (not spine or v.y <= 1)
         scale = 1.0
-        if not hide and not s.pruned and not matches:
+        if not hide and not s.pruned and not counted:
             scale = round(fit_text(str(value_label(s)), 2 * nr - 8, value_size) / value_size, 3)
         geometry.nodes[v.node.id] = NodeSpot(
             x=mx + v.x * ux, y=row_y(v.y), r=nr, window=lines and s.alpha is not None,
@@ -204,50 +205,30 @@ class HandoutGeometry:
     """The handout (the tree panel's picture standing alone, to print or project from a
     file): its size and where its parts go."""
 
-    width: float
+    width: int
     height: int
     caption_y: list             # each caption line's baseline
-    board_y: int                # the top of the position's picture
+    board_y: int                # the top of the position's drawing (the game's: GameSpec.boards)
     tree_y: int                 # the top of the tree
     legend_lines: list          # (baseline, text) of the legend, wrapped
-    cells: list = field(default_factory=list)   # (x, y, player or None) of a board's cells
-    board_size: tuple = (0, 0)  # the board's frame (width, height)
 
 
-def handout_geometry(tree: TreeGeometry, caption_lines: int, legend_parts: list, *,
-                     board: list | None = None) -> HandoutGeometry:
+def handout_geometry(tree: TreeGeometry, caption_lines: int, legend_parts: list,
+                     board_height: int) -> HandoutGeometry:
     """Where the handout's parts go: the title and settings, ``caption_lines`` lines of
-    caption, the position (``board``: rows of cells from the top, each a player or None, or
-    None for a position told in words: one line), the tree, and the legend's
+    caption, the position (its drawing ``board_height`` high), the tree, and the legend's
     ``legend_parts`` wrapped to the page (SVG text does not wrap).
 
     Returns:
         the ``HandoutGeometry``."""
     w = max(int(tree.width), 760)
-    legend = [line for part in legend_parts for line in wrap_text(part.strip(), (w - 32) / 0.9, 13)]
+    legend = [line for part in legend_parts
+              for line in wrap_text(part.strip(), (w - 32) / 0.9, 13)]
     by = 70 + 22 * caption_lines
-    cells, frame = [], (0, 0)
-    if board is not None:
-        rows, cols = len(board), len(board[0]) if board else 0
-        frame = (20 * cols + 4, 20 * rows + 4)
-        cells = [(28 + 20 * c, by + 14 + 20 * r, who) for r in reversed(range(rows))
-                 for c, who in enumerate(board[r])]           # the bottom row first
-    top = by + (150 if board is not None else 50)
+    top = by + board_height
     height = top + int(tree.height) + 30 + 18 * len(legend)
     return HandoutGeometry(
-        width=w, height=int(height), caption_y=[80 + 22 * i for i in range(caption_lines)],
+        width=w, height=height, caption_y=[80 + 22 * i for i in range(caption_lines)],
         board_y=by, tree_y=top,
-        legend_lines=[(int(top + tree.height + 24 + 18 * i), line) for i, line in enumerate(legend)],
-        cells=cells, board_size=frame)
-
-
-def board_rows(rules, state) -> list | None:
-    """The position as rows of cells from the top, each the player in it or None, for a
-    game whose rules tell a cell's player (``rules.cell(state, col, row)``, row 0 at the
-    bottom, on a ``width`` x ``height`` board); None for a game told in words (Nim's matches
-    left)."""
-    cell = getattr(rules, "cell", None)
-    if cell is None or not hasattr(rules, "width") or not hasattr(rules, "height"):
-        return None
-    return [[cell(state, c, r) for c in range(rules.width)]
-            for r in reversed(range(rules.height))]
+        legend_lines=[(top + int(tree.height) + 24 + 18 * i, line)
+                      for i, line in enumerate(legend)])
