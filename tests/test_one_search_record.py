@@ -40,8 +40,10 @@ def replayed(level, game, state, result, focus):
     return again.tree
 
 
+# (positions the default level searches: where the exact solver proves the move within the
+# level's budget, ai.levels, there is no tree to compare)
 CASES = [("hard", "", ()), ("hard", "4453", ()), ("hard", "4453", (3, 2)),
-         ("hard", "44", (2, 4, 4)), ("hard", "4455331", (5,)), ("hard", "274552224131661", ()),
+         ("hard", "44", (2, 4, 4)), ("hard", "445343", (5,)), ("hard", "274552224131661", ()),
          ("medium", "4", ()), ("medium", "4453", (2,)), ("easy", "4453", ()),
          ("beginner", "", ())]
 
