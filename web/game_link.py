@@ -81,8 +81,10 @@ class Settings:
     def player_name(self, player: int, naming: str | None = None) -> str:
         """Player 0 or 1 named as the setting (or ``naming``) says: Yellow/Red, J0/J1 (the
         minmax chapter, seed 000) or Player 1/Player 2 ("joueur 1", "joueur 2": the MIN-MAX
-        chapter, seed 003)."""
+        chapter, seed 003) or X/O, the marks of a game played with marks."""
         names = naming or self.player_names
+        if names == "marks":
+            return "X" if player == 0 else "O"
         if names == "colours":
             return gettext("Yellow") if player == 0 else gettext("Red")
         if names == "numbers":
