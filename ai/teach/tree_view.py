@@ -4,7 +4,8 @@
   and grandchildren; deeper subtrees are folded and counted. A path is all the server needs
   to rebuild any view, so unfolding keeps no state between requests.
 - ``layout(view)``: x/y for every visible node (leaves side by side, parents centred over
-  their children), in abstract units the SVG template scales.
+  their children), in abstract units (``ai.teach.tree_layout`` turns them into the picture's
+  geometry, which one template draws).
 - ``replay(tree, step)``: what the search knew after ``step`` events, for step-by-step play.
 - ``caption_counts(tree)``: explored and pruned counts for "alpha-beta explored 9 of 28".
 - What the picture may say about each node (``Shown``): ``finished_search`` (everything the

@@ -38,8 +38,8 @@ MAX_PLY = 7
 # the rules' ``exact_within``).
 SEARCH_SOURCES = ("games/connect4/bitboard.py", "games/connect4/rules.py",
                   "games/connect4/fast_search.py", "games/connect4/heuristic.py", "engine.py",
-                  "heuristics.py", "course/scores.py", "course/search.py", "levels.py",
-                  "games/connect4/exact.py", "games/connect4/opening_book.py",
+                  "heuristics.py", "course/scores.py", "course/search.py", "course/table.py",
+                  "levels.py", "games/connect4/exact.py", "games/connect4/opening_book.py",
                   "games/connect4/solver.py", "games/connect4/solver_fast.py",
                   "games/connect4/solver_kernel.py")
 
