@@ -7,7 +7,7 @@ Which engine runs is chosen here, explicitly:
 - by default the course's algorithms (``ai.course.search``): minimax and alpha-beta over the game
   protocol, with the seeds' node counts ("9 sommets sur 28");
 - with ``fast=True``, the game's own fast alpha-beta where it has one (its rules'
-  ``fast_alphabeta`` hook: Connect-4's loop in ``ai.games.connect4.fast_search``), wherever it
+  ``fast_alphabeta`` hook), wherever it
   returns the same values for the options asked: the same value, a best move, far
   fewer nodes (it orders moves by threats and settles forced positions at once).
 
@@ -107,7 +107,7 @@ def with_tree(algorithm: str, game, state, result: SearchResult, depth=None, *,
               fast: bool = False, record_limit: int | None = None, focus=(),
               **options) -> SearchResult:
     """``result``, a search made before with exactly these arguments (kept by a cache, read
-    from ``ai.games.connect4.level_book``), with its tree: ``search(..., record=True)`` without searching
+    from a game's book of first replies), with its tree: ``search(..., record=True)`` without searching
     first, since the replay needs only the search's outcome.
 
     Returns:

@@ -1,11 +1,11 @@
 """Difficulty presets: which search, how deep, with which heuristic, within what budget, and
 the one way to ask for the AI's move: ``LEVELS[name].play(game, state)``, which runs
 ``ai.engine.search``. The app (its custom settings too, as a ``Level`` of their own), the
-command line (``python -m ai search connect4 --level hard``) and the benchmarks all ask
+command line (``python -m ai search GAME --level hard``) and the benchmarks all ask
 this way. The app's default level and the benchmark's "a move at the default level" are the
 same preset, ``DEFAULT_LEVEL``.
 
-The presets run the fast Connect-4 loop (``fast=True``): the same values as the course's
+The presets run a game's own fast loop where it has one (``fast=True``): the same values as the course's
 alpha-beta, far fewer nodes. Every preset has a depth, a node budget and a time budget. The
 depth and the node budgets decide the move: they are counts, so the same position gives the
 same move whatever the machine, its load and what the worker did before (a shared link shows
@@ -49,7 +49,7 @@ class Level:
     max_nodes: int = 400_000  # nodes: with the depth, what decides the move
     order: str = "center"     # how the course's algorithms try moves (ai.course.search.move_orderer)
     window: str = "infinite"  # alpha-beta's first window: "infinite" or the course's ±maxScore
-    fast: bool = True         # the fast Connect-4 loop where it applies (ai.engine)
+    fast: bool = True         # the game's fast loop where it applies (ai.engine)
     heuristic_options: dict = field(default_factory=dict)   # e.g. {"alpha": 0.3}: seed 004's
     #                           adjusted heuristic's weight (ai.heuristics.make_heuristic)
     heuristic: str | None = None    # this heuristic (custom settings), else the game's choice
@@ -113,9 +113,9 @@ class Level:
 # them where the level worsens the exact outcome): beginner ~38%, easy ~29%, medium ~18%,
 # hard ~10%, expert ~4%, perfect 0. Each game's heuristic: its rules' level_heuristics.
 LEVELS = {
-    # one ply (Connect-4: the course's cell values): sees a win in one, not the reply
+    # one ply: sees a win in one, not the reply
     "beginner": Level("beginner", "alphabeta", 1, 0.5, 10_000),
-    # two plies (the course's cell values): sees the opponent's reply
+    # two plies: sees the opponent's reply
     "easy": Level("easy", "alphabeta", 2, 0.5, 10_000),
     # five plies (open windows and threats)
     "medium": Level("medium", "alphabeta-tt", 5, 1.0, 200_000),

@@ -183,7 +183,7 @@ def test_the_race_tree_peek_and_handout(race):
 def test_the_nav_the_home_card_and_the_keys_help_list_the_race(race):
     home = race.get("/").get_data(as_text=True)
     nav = home.split('<nav aria-label="Games">')[1].split("</nav>")[0]
-    assert '<a href="/race">Race to 7</a>' in nav
+    assert '<a href="/race" data-game="race">Race to 7</a>' in nav
     card = re.search(r'<a class="card" href="/race">(.*?)</a>', home, re.S)
     assert card and "Race to 7" in card.group(1)
     assert "Add 1 or 2; who reaches the goal wins." in card.group(1)

@@ -42,8 +42,8 @@ class Node:
     beta: float | None = None
     value: float | None = None   # value sent to the parent, root player's side
     kind: str = "inner"     # "inner", "terminal" (game over), "horizon" (depth limit: heuristic),
-    #                         "settled" (a rule gave the value without its children: the fast
-    #                         Connect-4 loop's forced losses and full boards, ai.games.connect4.fast_search)
+    #                         "settled" (a rule gave the value without its children: a game's
+    #                         fast loop settles forced losses and full boards so)
     cutoff: bool = False    # this node stopped exploring its children early
     pruned: bool = False    # this node was never explored: a cut at its parent skipped it
     table: str | None = None  # "hit" when a table entry gave the value, "move" when it ordered
@@ -255,7 +255,7 @@ class SearchTree:
 
     def hidden_leaves(self, node_id, count: int, cut: bool, skipped: int) -> None:
         """``count`` children of a node that is not kept, scored without being entered
-        (the fast Connect-4 loop's depth-1 nodes); a cut there skipped ``skipped`` more."""
+        (a game's fast loop scores depth-1 nodes so); a cut there skipped ``skipped`` more."""
         self.explored += count
         self.hidden[~node_id] += count
         if cut:
@@ -263,8 +263,8 @@ class SearchTree:
             self.pruned_count += skipped
 
     def scored_later(self, node_id, count: int, cut: bool, skipped: tuple, fill) -> None:
-        """``count`` children of the node ``node_id``, scored without being entered (the fast
-        Connect-4 loop's depth-1 nodes), recorded by ``fill(node_id)`` only if the tree keeps
+        """``count`` children of the node ``node_id``, scored without being entered (a game's
+        fast loop's depth-1 nodes), recorded by ``fill(node_id)`` only if the tree keeps
         them (``finish``); a cut there skipped the moves ``skipped``. Only while ``defers``."""
         self.explored += count
         if cut:

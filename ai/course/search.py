@@ -1,7 +1,7 @@
 """Game-tree search as the course teaches it: minimax, alpha-beta, alpha-beta with a
 transposition table, and iterative deepening under a time budget. Pure functions over the game
 protocol (``ai.course.game``), one result type, the seeds' node counts (seed 003: "9 sommets sur 28").
-Nothing here knows a particular game: the fast Connect-4 loop (``ai.games.connect4.fast_search``) is
+Nothing here knows a particular game: a game's own fast loop (its rules' ``fast_alphabeta``) is
 chosen one level above, by ``ai.engine``.
 
 Every function takes a game (the protocol of ``ai.course.game``) and a state, and returns a
@@ -69,8 +69,8 @@ def _zero_heuristic(state, player):
 
 def move_orderer(game, order) -> Callable[[object, list], list]:
     """How children are tried: ``None``/"natural" (the game's order), "reverse", "center"
-    (Connect-4 centre columns first; the natural order elsewhere), or an explicit priority
-    list such as ``(3, 2, 1)`` for Nim (seed 003's example), unlisted moves last."""
+    (the game's ``center_order`` where it has one; the natural order elsewhere), or an
+    explicit priority list such as ``(3, 2, 1)`` (seed 003's example), unlisted moves last."""
     if order is None or order == "natural":
         return lambda state, moves: moves
     if order == "reverse":
@@ -404,9 +404,8 @@ def alphabeta(game, state=None, depth=None, *, heuristic=None, order=None, quick
     [-maxScore, +maxScore] as seed 003 starts ("le processus d'évaluation peut être
     initialisé avec les valeurs -maxScore, +maxScore"), or an explicit pair. ``table``: a
     ``TranspositionTable`` to use (``alphabeta_tt`` makes one). Other arguments as
-    ``minimax``. This is the course's algorithm, node for node, on every game; the fast
-    Connect-4 loop (``ai.games.connect4.fast_search``) runs only where ``ai.engine`` is asked
-    for it.
+    ``minimax``. This is the course's algorithm, node for node, on every game; a game's
+    own fast loop runs only where ``ai.engine`` is asked for it.
 
     Returns:
         a ``SearchResult`` as ``minimax``'s: the same value at the same depth; the root
@@ -422,7 +421,7 @@ def alphabeta_tt(game, state=None, depth=None, *, table=None, search=alphabeta, 
     """Alpha-beta with a transposition table keyed by the game's Zobrist hash (what seed 004
     tried, done right: see ``TranspositionTable``). A fresh table unless one is given: of
     ``COURSE_SLOTS`` places for the course's alpha-beta (``ai.course.table``).
-    ``search`` is the alpha-beta that runs (``ai.engine`` passes the fast Connect-4 loop).
+    ``search`` is the alpha-beta that runs (``ai.engine`` may pass a game's fast loop).
 
     Returns:
         the ``SearchResult`` of ``search`` with that table: the value of ``alphabeta``.
@@ -451,8 +450,8 @@ def iterative_deepening(game, state=None, depth=None, *, time_limit=0.3, max_nod
     iterations; with ``record``, each iteration records its tree and the result keeps the last
     finished one's (a ``Recording``: only the search at ``depth`` records, and a result of
     another depth has no tree); ``iterations`` gives each finished depth's move, value and nodes (how the
-    choice converged). ``search`` is the alpha-beta run at each depth (``ai.engine`` passes
-    the fast Connect-4 loop).
+    choice converged). ``search`` is the alpha-beta run at each depth (``ai.engine`` may pass
+    a game's fast loop).
 
     Returns:
         the ``SearchResult`` of the deepest finished depth, with the statistics of every

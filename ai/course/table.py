@@ -4,7 +4,7 @@ A position reached by two move orders is the same position: its search need not 
 The table remembers, for each position met, what its search proved. A position is found by its
 *key*, the game's Zobrist hash (``game.key(state)``: one random number per (cell, player) XORed
 together, updated by one XOR per move); two positions of the same key are the same position
-(Connect-4's keys are exact: ``ai.games.connect4.zobrist``).
+(a game whose keys could collide says so).
 
 What a cut node knows is a *bound*, not a value (seed 004 stored (alpha, beta, depth) triples and
 "could not make it work"): a node that failed high only proves value >= beta, one that failed
@@ -31,8 +31,8 @@ class TranspositionTable:
     position goes to place ``key mod slots`` (``slot``), keeps its whole key there so that a
     probe can tell it from another position of the same place, and a new entry replaces the
     old one (a replaced entry only costs a new search). The course's algorithms get one from
-    ``fresh_table``, and the step-by-step replay shows each place. Without ``slots`` (the
-    fast Connect-4 loop's table, which keeps its own entries in ``data``), a plain dictionary
+    ``fresh_table``, and the step-by-step replay shows each place. Without ``slots`` (a
+    game's fast loop's table, which keeps its own entries in ``data``), a plain dictionary
     by key, emptied when it passes ``max_entries``.
     """
 
@@ -85,7 +85,7 @@ class TranspositionTable:
 def fresh_table(slots: int | None = COURSE_SLOTS) -> TranspositionTable:
     """Returns a new, empty table: of ``COURSE_SLOTS`` places for the course's alpha-beta (the
     default), or a plain one (``slots=None``) for a search that keeps its own entries in it
-    (the fast Connect-4 loop)."""
+    (a game's fast loop)."""
     return TranspositionTable(slots=slots)
 
 

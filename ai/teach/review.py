@@ -2,17 +2,16 @@
 class, and for a mistake the line that refutes it and one sentence why.
 
 It names no game. The exact value of a position comes from the game's own ``exact_score``
-hook when it has one (Connect-4: the compiled solver with the opening book; Nim: the course's
-theory), else from a memoized solve of the whole tree below the position (any small game:
-tic-tac-toe), so a new small game is reviewed with no code here.
+hook when it has one (an exact solver with its opening book, a game's theory), else from a
+memoized solve of the whole tree below the position (any small game), so a new small game is reviewed with no code here.
 
 **Scores** are always from the side to move, and *negamax-exact*: a position's score is the
 best of ``-score(child)`` over its moves, so the value of a move for the player who made it
 is ``-score`` of the position it leads to, and both sit on the same scale:
 
-- Connect-4: Pons' score (``ai.solver``): 0 a draw, ``22 - s`` for a win with the winner's
-  ``s``-th stone on 7x6 (a quicker win scores more), negative for a loss;
-- Nim: +1 or -1, as the course's theory gives (a multiple of k+1 loses, seed 003);
+- a game with an ``exact_score`` hook: its own scale, negamax-exact (Pons' score for a
+  solver of his kind: 0 a draw, ``22 - s`` for a win with the winner's ``s``-th stone on 7x6;
+  +1 or -1 for a game solved by a theory);
 - any other game (the generic solve): ``MAX_SCORE - p`` for a win that ends the game at ply
   ``p`` of the game (counted from its first move), ``-(MAX_SCORE - p)`` for a loss, 0 a draw:
   the app's search scale, counted from the start so that it negates exactly.
@@ -77,7 +76,7 @@ class Budget:
 
 class GenericSolver:
     """A memoized negamax over the whole tree below a position, with distance: the winner
-    hurries, the loser delays. For small games (tic-tac-toe: 5,478 positions)."""
+    hurries, the loser delays. For small games (a few thousand positions)."""
 
     def __init__(self, game):
         self.game = game
@@ -155,7 +154,7 @@ class _Scorer:
     def words(self, state, ply: int, score: int) -> tuple[str, int | None]:
         """``("win", k)``: the side to move wins with its k-th move from now; ``("loss",
         k)``: the opponent wins with its k-th move; ``("draw", None)``; k None when the
-        game's scores do not count moves (Nim's theory)."""
+        game's scores do not count moves (a theory's +1 / -1)."""
         if self.words_hook is not None:
             return self.words_hook(state, score)
         if score == 0:
@@ -278,7 +277,7 @@ def review(game, moves, *, time_limit: float | None = DEFAULT_TIME_LIMIT,
 
     Args:
         game: the rules (any game of the protocol; its ``exact_score`` hook if it has one).
-        moves: the moves played, as the rules take them (Connect-4: 0-indexed columns).
+        moves: the moves played, as the rules take them (``game.result``'s moves).
         time_limit, max_nodes: the budget of the whole review (None: none).
         lines: also find the refutation line and the sentence of each erring move.
 
@@ -297,7 +296,7 @@ def review(game, moves, *, time_limit: float | None = DEFAULT_TIME_LIMIT,
     first = None
     # From the first position on (the first answer comes at once): each position scores at
     # least minus its parent's score (equal when the move was best), which a game's solver
-    # can use (Connect-4's first null-window probe asks exactly that).
+    # can use (a null-window probe asks exactly that).
     for i in range(n + 1):
         at_least = None if i == 0 or solved[i - 1] is None else -solved[i - 1][0]
         solved[i] = scorer.score(states[i], i, budget, at_least=at_least, need_move=False)

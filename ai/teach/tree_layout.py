@@ -42,7 +42,7 @@ class NodeSpot:
 
     @property
     def side_x(self) -> float:
-        """Where a text beside the node starts (Nim's value in the course's notation)."""
+        """Where a text beside the node starts (a value in the course's notation)."""
         return self.x + self.r + 6
 
 
@@ -102,7 +102,7 @@ def tree_geometry(view: ViewNode, shown: dict, *, spine: bool = False, counted: 
         view: the laid-out view; shown: node id -> ``Shown`` (what may be drawn).
         spine: a large search's row of moves and line of best replies (``tree_view.spine``).
         counted: the course's notation on its small game: what the game counts in each node
-            (Nim: the matches left), its value beside it.
+            (what the game counts there), its value beside it.
         hide: a question (nothing the search found; closer rows).
         names: each node's name above it, instead of the moves on the edges.
         projector: the projector's sizes; standalone: a picture on its own (a file, a

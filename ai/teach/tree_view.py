@@ -351,12 +351,12 @@ def question(view: ViewNode) -> dict[int, Shown]:
 def full_tree_size(game, state, depth: int, limit: int = 25_000) -> int | None:
     """Nodes minimax visits from ``state`` to ``depth`` (root included): the "M" of
     "explored N of M". None when the count would pass ``limit``.
-    Nim's whole tree is counted at once by ``ai.games.nim.tree.nim_tree_size`` instead.
+    A game may count its whole tree faster (its rules' ``tree_size``).
 
     Counted level by level, each position once with the number of move orders that reach
     it: a transposition has the same subtree wherever it is met (the game protocol's states
     compare equal exactly then), so the work is the distinct positions, not the tree's nodes
-    (a Connect-4 depth-6 tree of 137,000 nodes holds about 2,000 of them)."""
+    (a 7x6 depth-6 tree of 137,000 nodes holds about 2,000 of them)."""
     count = 1
     level = {state: 1}
     for _ in range(depth):
