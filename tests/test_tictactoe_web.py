@@ -214,7 +214,7 @@ def test_the_handout_draws_the_searched_position_and_its_tree(client):
 
 def test_the_home_page_and_the_nav_lead_to_the_game(client):
     html = client.get("/?lang=fr").get_data(as_text=True)
-    assert '<a href="/tictactoe?lang=fr">Morpion</a>' in html
+    assert '<a href="/tictactoe?lang=fr" data-game="tictactoe">Morpion</a>' in html
     assert '<a class="card" href="/tictactoe?lang=fr">' in html
 
 
