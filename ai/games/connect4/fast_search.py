@@ -83,7 +83,7 @@ import time
 from functools import lru_cache, partial
 
 from .bitboard import Geometry, geometry, non_losing, winning_cells
-from .rules import C4State, Connect4
+from .state import C4State
 from ai.games.connect4.heuristic import CellValues, Threats, cell_values
 from ai.course.record import SearchTree, new_tree
 from ai.course.scores import (EXACT, HEURISTIC_MAX, INF, LOWER, MAX_SCORE, UPPER, WIN_THRESHOLD,
@@ -188,7 +188,7 @@ def _tables(width: int, height: int) -> _Tables:
 
 def _kind(game, heuristic):
     """_THREATS, _CELLS or _ZERO for a supported heuristic on ``game``, else None."""
-    if type(game) is not Connect4 or getattr(game, "leaf_scores", False):
+    if getattr(game, "name", None) != "connect4" or getattr(game, "leaf_scores", False):
         return None
     if heuristic is None:
         return _ZERO

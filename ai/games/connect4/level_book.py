@@ -25,7 +25,9 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from .rules import C4State, Connect4
+from ai.games import load
+
+from .state import C4State
 from ai.levels import LEVELS
 from ai.course.scores import SearchResult, SearchStats
 
@@ -36,7 +38,7 @@ MAX_PLY = 7
 # What decides a reply besides the level's settings (comments included: any edit counts).
 # The solver's too: the default level asks it first, within a count of nodes (ai.levels,
 # the rules' ``exact_within``).
-SEARCH_SOURCES = ("games/connect4/bitboard.py", "games/connect4/rules.py",
+SEARCH_SOURCES = ("games/connect4/bitboard.py", "games/connect4/rules.py", "games/connect4/state.py",
                   "games/connect4/fast_search.py", "games/connect4/heuristic.py", "engine.py",
                   "heuristics.py", "course/scores.py", "course/search.py", "course/table.py",
                   "levels.py", "games/connect4/exact.py", "games/connect4/opening_book.py",
@@ -72,7 +74,7 @@ def _result(entry: list) -> SearchResult:
                         tuple(tuple(layer) for layer in layers))
 
 
-def positions(game: Connect4, reply, max_ply: int = MAX_PLY):
+def positions(game, reply, max_ply: int = MAX_PLY):
     """Every position, not over, where the level is to move within ``max_ply`` plies, the
     other side playing any move and the level answering with ``reply(state)``."""
     seen = set()
@@ -96,7 +98,7 @@ def positions(game: Connect4, reply, max_ply: int = MAX_PLY):
 
 
 def build(level_name: str, max_ply: int = MAX_PLY) -> dict:
-    game, level = Connect4(), LEVELS[level_name]
+    game, level = load("connect4").Rules(), LEVELS[level_name]    # 7x6
     entries, replies = [], {}
 
     def reply(state):
@@ -126,7 +128,7 @@ def _load(level_name: str) -> dict | None:
 def reply(level_name: str, game, state) -> SearchResult | None:
     """The stored search of ``level_name`` in ``state``, or None (no book for that level or
     board, a stale book, or a position outside it)."""
-    if not isinstance(game, Connect4) or (game.width, game.height) != (7, 6):
+    if game.name != "connect4" or (game.width, game.height) != (7, 6):
         return None
     entries = _load(level_name)
     if entries is None:

@@ -25,29 +25,12 @@ in another order are the same state: a transposition, as the course's table find
 """
 from __future__ import annotations
 
-from typing import NamedTuple
 
 from ai.messages import GameError
 
-from .board import CELLS, FULL, LINES, MARKS, SYMMETRIES, bits as _bits, wins as _wins
+from .board import (CELLS, CENTER_ORDER, FULL, LINES, MARKS, TicTacToeState, bits as _bits,
+                    canonical_key, wins as _wins)
 from .heuristic import HEURISTICS, LEVEL_HEURISTICS
-
-
-class TicTacToeState(NamedTuple):
-    """An immutable position: ``x`` and ``o`` are bitboards (bit ``i``: cell ``i + 1``)."""
-
-    x: int
-    o: int
-
-    @property
-    def moves(self) -> int:
-        """Stones on the board: the plies played."""
-        return (self.x | self.o).bit_count()
-
-    @property
-    def to_move(self) -> int:
-        """0 (X) when the counts are equal, else 1 (O)."""
-        return 0 if self.x.bit_count() == self.o.bit_count() else 1
 
 
 class TicTacToe:
@@ -57,7 +40,7 @@ class TicTacToe:
     cells = CELLS                  # the most plies a game lasts (iterative deepening reads it)
     # Centre first, then the corners, then the edges: the cells in the most lines first (4, 3,
     # 2 lines; seed 000's "cotation" of each cell), so alpha-beta meets good moves early.
-    center_order = (4, 0, 2, 6, 8, 1, 3, 5, 7)
+    center_order = CENTER_ORDER
     heuristics = HEURISTICS                 # ai.heuristics.make_heuristic's choice
     level_heuristics = LEVEL_HEURISTICS     # ai.levels
 
@@ -186,13 +169,7 @@ class TicTacToe:
     def canonical(self, state: TicTacToeState) -> int:
         """The smallest key among the position's 8 images by rotation and reflection: two
         positions that are the same up to symmetry share it."""
-        best = None
-        for s in SYMMETRIES:
-            x = sum(1 << s[i] for i in _bits(state.x))
-            o = sum(1 << s[i] for i in _bits(state.o))
-            k = x | o << CELLS
-            best = k if best is None or k < best else best
-        return best
+        return canonical_key(state)
 
     # -- the hooks shared code reads (ai/course/game.py) --------------------------------------
 

@@ -22,11 +22,9 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ai.course.scores import MAX_SCORE, SearchResult, SearchStats
-from .board import CELLS, FULL, wins as _wins
-from .rules import TicTacToe, TicTacToeState
+from .board import CELLS, CENTER_ORDER, FULL, TicTacToeState, canonical_key, wins as _wins
 
 ALGORITHM = "exact"          # as ai.perfect names the exact player's results
-GAME = TicTacToe()
 
 
 def _children(state: TicTacToeState):
@@ -91,7 +89,7 @@ def best_move(state: TicTacToeState):
     if not values:
         return None
     top = max(values.values())
-    return next(m for m in GAME.center_order if values.get(m) == top)
+    return next(m for m in CENTER_ORDER if values.get(m) == top)
 
 
 def principal_variation(state: TicTacToeState) -> tuple:
@@ -99,7 +97,7 @@ def principal_variation(state: TicTacToeState) -> tuple:
     pv = []
     while (m := best_move(state)) is not None:
         pv.append(m)
-        state = GAME.result(state, m)
+        state = state.play(m)
     return tuple(pv)
 
 
@@ -164,13 +162,13 @@ def facts() -> dict:
     """The game's numbers, for the course card and the notes: the whole tree's nodes, the
     games (its leaves) by result, the positions play can reach and how many remain up to
     symmetry, and the value of the empty board with perfect play."""
-    start = GAME.initial_state()
+    start = TicTacToeState(0, 0)
     x, o, draws = _games(start)
     positions = _reachable(start, set())
     outcome, plies = solve(start)
     return {"nodes": tree_size(start), "games": x + o + draws, "x_wins": x, "o_wins": o,
             "draws": draws, "positions": len(positions),
-            "positions_up_to_symmetry": len({GAME.canonical(s) for s in positions}),
+            "positions_up_to_symmetry": len({canonical_key(s) for s in positions}),
             "value": value(outcome, plies)}
 
 
