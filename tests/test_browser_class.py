@@ -81,8 +81,8 @@ def test_three_students_follow_the_teacher_and_vote(contexts, live_server, artif
         expect(s.locator("#class-board .disc")).to_have_count(3)
         expect(s.locator("#class-vote")).to_contain_text("The vote is closed.")
     teacher.keyboard.press("r")
-    expect(teacher.locator(".ai-choice")).to_contain_text("The AI would play column")
-    expect(students[1].locator("#class-vote")).to_contain_text("The AI would play column")
+    expect(teacher.locator(".ai-choice")).to_contain_text("The AI would have played column")
+    expect(students[1].locator("#class-vote")).to_contain_text("The AI would have played column")
     # its tree is that of the vote's position: the board goes back to it (the class's move
     # kept, one click away), the students' boards too
     teacher.locator('[data-key="class-tree"]').click()
