@@ -1,11 +1,12 @@
-"""minimax-lab: play Connect-4 and Nim against a game-tree search AI, and see how it thinks.
+"""minimax-lab: play games against a game-tree search AI, and see how it thinks.
 
 ``create_app`` puts the pieces together: the search engine is ``ai/`` (plain Python), the web
 layer is ``web/`` (blueprints, the URL-as-game parser, htmx, languages, headers). Routes:
 
-- ``/``: home; ``/<game>`` for each game of the games table (``/connect4``, ``/nim``), with
+- ``/``: home; ``/<game>`` for each game of the games table (``web.games``), with
   ``/<game>/move``, ``/ai``, ``/tree``, ``/tree.svg``, ``/compare``, ``/peek`` (``web.play``);
-- ``/tree``: the exercise lab; ``/nim/theory``: the whole Nim tree and the theory (``web.lab``);
+  a game's own pages come from its web package (``GameSpec.web``: ``web.connect4``, ...);
+- ``/tree``: the exercise lab (``web.lab``); ``/course``: the course's figures (``web.course``);
 - ``/class/...`` (the teacher) and ``/c/<code>`` (students): class mode (``web.classroom``).
 
 Serve it with ``scripts/serve`` (gunicorn, ``gunicorn.conf.py``).
@@ -15,8 +16,8 @@ from __future__ import annotations
 from flask import Flask
 from werkzeug.routing import BaseConverter, ValidationError
 
-from web import (admission, classroom, course, editor, hints, i18n, inspector, lab, lesson, pages,
-                 play, projector, security, table_page, templating)
+from web import (admission, class_activities, classroom, course, i18n, lab, lesson, pages, play,
+                 projector, security, templating)
 from web.games import GAMES
 
 
@@ -47,13 +48,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     templating.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(course.bp)
-    app.register_blueprint(editor.bp)    # before play: /connect4/edit is not a game action
-    app.register_blueprint(inspector.bp)  # /connect4/heuristic neither
-    app.register_blueprint(table_page.bp)
+    for spec in GAMES.values():          # each game's own pages, before play's /<game>/...
+        init_game = spec.hook("init_app")
+        if init_game is not None:
+            init_game(app)
     app.register_blueprint(lab.bp)       # before play: /tree is the lab, not a game
     app.register_blueprint(play.bp)
     classroom.init_app(app)              # class mode: /class/..., /c/<code>
-    hints.init_app(app)                  # /<game>/hints, the solved table, the solver warmed up
+    class_activities.init_app(app)       # what the class answers: questions, exercises
     admission.init_app(app)
     security.init_app(app)
     return app

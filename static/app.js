@@ -30,9 +30,7 @@
     if (!game) return;
     var key = event.key, done = false;
     if (/^[1-9]$/.test(key)) {
-      done = game.dataset.game === "nim"
-        ? press('#game button[data-take="' + key + '"]')
-        : press('#game button[data-col="' + key + '"]');
+      done = press('#game button[data-move="' + key + '"]');   // the move of that number
     } else if (key === "ArrowLeft") {
       done = press('#game [data-key="prev"]');
     } else if (key === "ArrowRight") {
@@ -177,7 +175,7 @@
   });
   // While the AI thinks (or while our own move is on its way), a move is refused visibly:
   // the buttons are aria-disabled (so focus can stay on them) and a click shows why.
-  var MOVES = "#game .drop-button, #game .take button";
+  var MOVES = "#game button[data-move]";
   document.addEventListener("click", function (event) {
     var button = event.target.closest(MOVES);
     if (!button || button.getAttribute("aria-disabled") !== "true") return;
@@ -189,21 +187,20 @@
     if (live && note) { live.textContent = note.textContent; }
   }, true);
 
-  // What had the focus before a swap, to give it back after (same column, node, control).
+  // What had the focus before a swap, to give it back after (same move, node, control).
   var focused = null;
   function describe(el) {
     if (!el || el === document.body) return null;
     var node = el.closest("[data-path]");
-    if (el.dataset.col) return '#game [data-col="' + el.dataset.col + '"]';
-    if (el.dataset.take) return '#game [data-take="' + el.dataset.take + '"]';
+    if (el.dataset.move) return '#game [data-move="' + el.dataset.move + '"]';
     if (node) return '[data-path="' + node.dataset.path + '"]';
     if (el.dataset.key) return '[data-key="' + el.dataset.key + '"]';
     return null;
   }
   document.addEventListener("htmx:beforeRequest", function (event) {
     focused = describe(document.activeElement);
-    var form = event.detail.elt.closest && event.detail.elt.closest("form.drop, form.take");
-    if (form) {
+    var form = event.detail.elt.closest && event.detail.elt.closest("form");
+    if (form && form.querySelector("button[data-move]")) {
       document.querySelectorAll(MOVES).forEach(function (b) { b.setAttribute("aria-disabled", "true"); });
     }
   });
@@ -453,15 +450,7 @@
     if (!event.detail.successful) { ballotFailed(event); }
   });
 
-  // A vote's time left, counted down between two updates from the server (which closes the
-  // vote at its time whatever a page shows).
-  setInterval(function () {
-    document.querySelectorAll("[data-countdown]").forEach(function (el) {
-      var left = Math.max(0, parseInt(el.dataset.countdown, 10) - 1);
-      el.dataset.countdown = left;
-      el.textContent = Math.floor(left / 60) + ":" + ("0" + (left % 60)).slice(-2);
-    });
-  }, 1000);
+  // (A vote's time left counts down with the discussion's timer: [data-left], below.)
 
   // The teacher's join screen (a large QR code, who joined): at the start of a class it is
   // the top of the page until "Start" or the first move; its button or the j key shows it
@@ -485,4 +474,22 @@
     if (event.key !== "j" || event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
     if (openLobby()) { event.preventDefault(); }
   });
+})();
+
+// -- class mode's answers (i26-answer): a discussion's timer counts down on every page that
+// shows one ([data-left]: seconds left when the page drew it; counted from its arrival here,
+// so a phone whose clock is wrong counts the same minutes).
+(function () {
+  "use strict";
+  function tick() {
+    var now = Date.now();
+    document.querySelectorAll("[data-left]").forEach(function (el) {
+      if (!el.dataset.end) { el.dataset.end = String(now + 1000 * Number(el.dataset.left)); }
+      var left = Math.max(0, Math.ceil((Number(el.dataset.end) - now) / 1000));
+      el.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+      el.classList.toggle("done", left === 0);
+    });
+  }
+  setInterval(tick, 1000);
+  document.addEventListener("htmx:afterSettle", tick);
 })();

@@ -61,7 +61,9 @@ def test_three_students_follow_the_teacher_and_vote(contexts, live_server, artif
         expect(s.locator("#class-board .disc")).to_have_count(2)
         expect(s.locator("#class-board .status")).to_contain_text("Yellow to play")
 
-    # the vote: students choose on their phones, the projector counts
+    # the vote: students choose on their phones, the projector counts (live: the teacher
+    # turns off "counts hidden until the vote closes", on by default)
+    teacher.get_by_role("button", name="Show them live").click()
     teacher.keyboard.press("v")
     for s, col in zip(students, "443"):
         s.locator(f'#class-vote button[value="{col}"]').click()
@@ -113,7 +115,8 @@ def test_the_projector_view_in_french_and_a_student_after_the_class_ends(
     expect(student.locator("h1")).to_contain_text(f"Classe {code}")
     teacher.keyboard.press("v")
     student.locator('#class-vote button[value="3"]').click()
-    expect(teacher.locator(".vote-title")).to_have_text("Vote ouvert\u202f: 1 vote")
+    expect(teacher.locator(".vote-title")).to_have_text("Vote ouvert")      # counts hidden
+    expect(teacher.locator(".answered-count")).to_have_text("1 sur 1 a répondu")
     expect(teacher.locator("#class-followers")).to_have_text("1 élève suit")
     teacher.screenshot(path=str(artifacts / "class-projector-fr.png"))
     student.screenshot(path=str(artifacts / "class-phone-student-fr.png"), full_page=True)
@@ -149,7 +152,7 @@ def test_a_server_restarted_mid_lesson_loses_nothing_and_pages_reconnect(context
         expect(student.locator("#class-board .disc")).to_have_count(1)
         teacher.keyboard.press("v")
         student.locator('#class-vote button[value="5"]').click()
-        expect(teacher.locator(".vote-title")).to_have_text("Vote open: 1 vote")
+        expect(teacher.locator(".answered-count")).to_have_text("1 of 1 answered")
 
         children = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text()
         workers = [int(pid) for pid in children.split()]
@@ -165,7 +168,8 @@ def test_a_server_restarted_mid_lesson_loses_nothing_and_pages_reconnect(context
         expect(student.locator("#class-board .disc")).to_have_count(1)
         expect(student.locator("#class-vote")).to_contain_text("Your vote: column 5")
         # the teacher's page goes on: the next move reaches the student, the count is kept
-        expect(teacher.locator(".vote-title")).to_have_text("Vote open: 1 vote", timeout=30_000)
+        expect(teacher.locator(".answered-count")).to_have_text("1 of 1 answered",
+                                                                timeout=30_000)
         teacher.locator('#game button[data-col="3"]').click()
         expect(student.locator("#class-board .disc")).to_have_count(2)
     finally:
@@ -264,9 +268,9 @@ def test_a_ballot_sent_while_the_store_is_locked_is_told_to_try_again(contexts, 
         finally:
             shell.execute("ROLLBACK")
             shell.close()
-        expect(teacher.locator(".vote-title")).to_have_text("Vote ouvert\u202f: 0 vote")
+        expect(teacher.locator(".answered-count")).to_have_text("0 sur 1 a répondu")
         student.locator('#class-vote button[value="4"]').click()      # the same button again
         expect(student.locator("#class-vote")).to_contain_text("Votre vote")
-        expect(teacher.locator(".vote-title")).to_have_text("Vote ouvert\u202f: 1 vote")
+        expect(teacher.locator(".answered-count")).to_have_text("1 sur 1 a répondu")
     finally:
         stop_gunicorn(server)

@@ -103,3 +103,165 @@ def test_a_game_added_to_the_table_rejects_bad_input_with_its_own_labels(race_cl
 
 def test_a_game_not_in_the_table_is_a_404(client):
     assert client.get("/race").status_code == 404
+
+
+# -- the same checks as the real games, for a game the table alone adds ----------------------
+# (issue 23: before the shared pages read the table, the class page answered 500, three pages
+# spoke of matches, there was no nav link or home card and the number keys did nothing)
+
+import re
+
+from werkzeug.datastructures import MultiDict
+
+from web.games import Words
+
+GAME_WORDS = re.compile(r"\b(match|matches|allumettes?|columns?|colonnes?|discs?|pions?)\b", re.I)
+
+
+def visible(html: str) -> str:
+    """The text a person reads (and the labels read out), without markup."""
+    labels = " ".join(re.findall(r'aria-label="([^"]*)"', html))
+    text = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    return re.sub(r"<[^>]+>", " ", text) + " " + labels
+
+
+def speaks_of_another_game(html: str) -> list:
+    """Words of the real games in what a page shows of its game (its main part: the keyboard
+    help of a page that is not a game's lists every game's keys)."""
+    main = html.split("<main>", 1)[-1].split("</main>", 1)[0]
+    return GAME_WORDS.findall(visible(main))
+
+
+@pytest.fixture()
+def race_app(monkeypatch, tmp_path):
+    monkeypatch.setitem(GAMES, "race", GameSpec(
+        "race", "Race to 7", Race, (Param("goal", "goal", "Goal", 7, 3, 30),), "add",
+        card_text="Add 1 or 2; who reaches the goal wins."))
+    return create_app({"TESTING": True, "CLASS_DB": str(tmp_path / "classes.sqlite3"),
+                       "SOLVER_WARM_UP": False})
+
+
+@pytest.fixture()
+def race(race_app):
+    return race_app.test_client()
+
+
+def test_the_race_page_has_its_board_its_moves_for_the_keys_and_its_own_words(race):
+    html = race.get("/race?goal=10").get_data(as_text=True)
+    assert "total 0 of 10" in html
+    # each move button carries data-move, which the number keys press (static/app.js)
+    assert re.findall(r'data-move="(\d)"', html) == ["1", "2"]
+    assert 'aria-label="move 2"' in html                  # the generic words for a move
+    assert speaks_of_another_game(html) == []
+    # its own parameters as fields of "New game with other rules"
+    assert 'name="goal" min="3" max="30" value="10"' in html
+
+
+def test_the_ai_replies_with_its_tree_in_the_race(race):
+    r = race.get("/race/ai?moves=1&mode=human-human&tree=1", headers=HX)
+    assert r.status_code == 400                           # two people: not the AI's turn
+    r = race.get("/race/ai?moves=1&tree=1&mode=ai-ai&play=0", headers=HX)
+    html = r.get_data(as_text=True)
+    assert r.status_code == 200 and 'id="tree-panel"' in html and "The search behind" in html
+    assert re.search(r"AI: [^<]*depth", html)              # the AI's summary
+    assert "AI plays" in html                              # read out, in the generic words
+    assert speaks_of_another_game(html) == []
+
+
+def test_the_race_tree_peek_and_handout(race):
+    html = race.get("/race?moves=12&tree=1&mode=human-human").get_data(as_text=True)
+    assert 'id="tree-panel"' in html and "nodes" in html
+    peek = race.get("/race/peek?moves=121").get_data(as_text=True)
+    assert "total 4 of 7" in peek and "J1 to move" in peek
+    svg = race.get("/race/tree.svg?moves=12&mode=human-human&tree=1")
+    text = svg.get_data(as_text=True)
+    assert svg.status_code == 200 and svg.mimetype == "image/svg+xml"
+    assert "total 3 of 7" in text and "Race to 7" in text
+    assert speaks_of_another_game(peek + text) == []
+
+
+def test_the_nav_the_home_card_and_the_keys_help_list_the_race(race):
+    home = race.get("/").get_data(as_text=True)
+    nav = home.split('<nav aria-label="Games">')[1].split("</nav>")[0]
+    assert '<a href="/race">Race to 7</a>' in nav
+    card = re.search(r'<a class="card" href="/race">(.*?)</a>', home, re.S)
+    assert card and "Race to 7" in card.group(1)
+    assert "Add 1 or 2; who reaches the goal wins." in card.group(1)
+    # the keyboard help says what the number keys do on this page
+    page = race.get("/race").get_data(as_text=True)
+    keys = page.split('id="help"')[1]
+    assert "play the move of that number" in keys and not speaks_of_another_game(keys)
+    assert 'aria-current="page">Race to 7</a>' in page
+
+
+def test_a_class_follows_and_votes_on_the_race(race_app):
+    teacher = race_app.test_client()
+    created = teacher.post("/class", data={"link": "/race?mode=human-human&moves=1"})
+    assert created.status_code == 303
+    code = re.search(r"cls=([A-Z0-9]{6})", created.headers["Location"]).group(1)
+    student = race_app.test_client()
+    page = student.get(f"/c/{code}")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and "Race to 7" in html and "total 1 of 7" in html
+    assert "Player 2 to play." in html and speaks_of_another_game(html) == []
+    assert teacher.post(f"/class/{code}/vote", data={"action": "open"},
+                        headers={"HX-Request": "true"}).status_code == 200
+    vote = student.get(f"/c/{code}").get_data(as_text=True)
+    assert "Choose a move. One vote per round." in vote
+    assert re.findall(r'name="choice" value="(\d)" aria-label="([^"]*)"', vote) == [
+        ("1", "move 1"), ("2", "move 2")]
+    voted = student.post(f"/c/{code}/vote", data={"round": "1", "choice": "2"},
+                         headers={"HX-Request": "true"})
+    assert voted.status_code == 200 and "Your vote: move 2." in voted.get_data(as_text=True)
+    assert race_app.extensions["class_store"].tally(code, 1)["2"] == 1
+    closed = teacher.post(f"/class/{code}/vote", data={"action": "close"},
+                          headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "Play the class's choice: move 2" in closed
+
+
+def test_a_game_says_its_moves_in_its_own_words(race_app, monkeypatch):
+    """A game gives its words in its entry: the class page and the page read them."""
+    spec = GAMES["race"]
+    monkeypatch.setitem(GAMES, "race", GameSpec(
+        spec.name, spec.title, spec.rules, spec.params, spec.move_param,
+        words=Words(move=lambda m: f"add {m}", vote=lambda: "Add one or two.")))
+    html = race_app.test_client().get("/race").get_data(as_text=True)
+    assert 'aria-label="add 2"' in html
+
+
+def test_the_shared_templates_and_script_name_no_game():
+    """The shared web modules, templates and script read the games table: none names a game
+    (a game's own pages are in web/<game>/ and templates/games/<game>/)."""
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    names = [spec.name for spec in GAMES.values()] + ["connect-4", "nim", "matches",
+                                                      "allumette", "colonne"]
+    shared = ([*root.glob("web/*.py"), *root.glob("templates/*.html"), root / "static/app.js"])
+    # games.py is the table; the course's figures (course.py) and its exercise trees
+    # (exercise.py: "the Nim tree N = 4") are course material, which names its games
+    exempt = {"games.py", "course.py", "exercise.py"}
+    found = {}
+    for path in shared:
+        if path.name in exempt:
+            continue
+        text = path.read_text().replace(".matches(", ".")    # the DOM's Element.matches()
+        hits = [n for n in names if re.search(rf"\b{re.escape(n)}\b", text, re.I)]
+        hits += re.findall(r"isinstance\([^)]*\b(?:Connect4|Nim|TicTacToe)\b", text)
+        if hits:
+            found[str(path.relative_to(root))] = hits
+    assert len(shared) > 30 and found == {}
+
+
+def test_the_settings_know_the_adjusted_heuristics_alpha_as_it_gives_it():
+    from ai.games.connect4.heuristic import AdjustedCells
+    from web.game_link import ADJUSTED, DEFAULT_ALPHA
+    assert (ADJUSTED, DEFAULT_ALPHA) == (AdjustedCells.name, AdjustedCells.DEFAULT_ALPHA)
+
+
+def test_each_games_templates_have_no_unmarked_text():
+    """tests/test_i18n.py's check, on the templates a game keeps in its own folder."""
+    from pathlib import Path
+    from test_i18n import unmarked
+    found = sorted((Path(__file__).resolve().parent.parent / "templates/games").rglob("*.html"))
+    assert len(found) >= 10
+    assert {p.name: unmarked(p.read_text()) for p in found if unmarked(p.read_text())} == {}

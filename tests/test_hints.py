@@ -292,7 +292,7 @@ def test_an_unproven_column_says_what_its_interval_proves_and_nothing_more():
     # second player's best loses (-1) and after 3 it draws (0):
     # every other column is then a loss, or at most a draw, which the full analysis confirms.
     from ai.games.connect4.analysis import analyse
-    from web.hints import hints_of
+    from web.connect4.hints import hints_of
     holds = {"win": lambda s: s > 0, "loss": lambda s: s < 0, "at-least-draw": lambda s: s >= 0,
              "at-most-draw": lambda s: s <= 0}
     for moves, expected in (("4", "loss"), ("3", "at-most-draw")):

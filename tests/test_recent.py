@@ -44,10 +44,10 @@ def test_a_move_s_tree_opened_again_is_the_same_tree_without_a_new_search():
 def test_the_expert_level_whose_move_depends_on_the_clock_is_searched_every_time(monkeypatch):
     # (counted, not timed: expert's move often comes from the exact solver and the table of
     # solved positions, in far less than the 1 ms allowance)
-    import web.panel
+    import web.ai_move
     calls = []
-    real = web.panel.run_search
-    monkeypatch.setattr(web.panel, "run_search", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = web.ai_move.run_search
+    monkeypatch.setattr(web.ai_move, "run_search", lambda *a, **k: calls.append(1) or real(*a, **k))
     client = create_app({"TESTING": True}).test_client()
     client.get("/connect4")
     url = "/connect4/ai?moves=4&mode=human-ai&level=expert"

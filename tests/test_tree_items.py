@@ -27,7 +27,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-import web.panel
+import web.ai_move
 
 HX = {"HX-Request": "true"}
 SEED_003 = ("/nim?n=5&mode=ai-human&tree=1&level=custom&algo=alphabeta&depth=2&heur=course"
@@ -263,8 +263,8 @@ def test_the_reported_link_says_in_words_what_it_searched(client):
 def test_a_search_stopped_by_its_budget_and_too_large_to_draw_says_both(client, monkeypatch):
     """Seen on a loaded machine: a search the clock stopped after more nodes than the panel
     draws said "explored 110,592 nodes to depth 0". Made deterministic with a node budget."""
-    monkeypatch.setattr(web.panel, "MAX_NODES", 500)
-    monkeypatch.setattr(web.panel, "TREE_MAX_NODES", 100)
+    monkeypatch.setattr(web.ai_move, "MAX_NODES", 500)
+    monkeypatch.setattr(web.ai_move, "TREE_MAX_NODES", 100)
     text = caption(client.get(ITEM_3, headers=HX).get_data(as_text=True))
     assert text == ("minimax stopped at its budget of 500 nodes before finishing depth 6, after "
                     "500 nodes: too many to draw here (at most 100). A smaller depth shows its "
@@ -277,7 +277,7 @@ def test_the_node_budget_caption_and_the_partial_tree(client, monkeypatch):
     picture follows the line being searched when the budget ran out (issue 12: a large tree
     is its root's row and one line), every node on it unfinished but the last leaf, and the
     folded sizes account for the other nodes: 500 in all."""
-    monkeypatch.setattr(web.panel, "MAX_NODES", 500)      # a custom search's node budget
+    monkeypatch.setattr(web.ai_move, "MAX_NODES", 500)      # a custom search's node budget
     html = client.get(ITEM_3, headers=HX).get_data(as_text=True)
     assert caption(html) == ("minimax stopped at its budget of 500 nodes before finishing "
                              "depth 6; shown: the 500 nodes it explored · 0 pruned subtrees, "
@@ -311,7 +311,7 @@ def test_the_ai_summary_says_which_budget_stopped_its_search(client, monkeypatch
                     r"\([\d,]+ nodes, [\d,]+ ms\): (best move found so far|no move was "
                     r"searched to the end, it plays the first one it tried) → ", summary), summary
     assert "depth 0" not in summary and "value" not in summary
-    monkeypatch.setattr(web.panel, "MAX_NODES", 300)
+    monkeypatch.setattr(web.ai_move, "MAX_NODES", 300)
     html = client.get("/connect4/ai?moves=445&level=custom&algo=minimax&depth=6&time=1000",
                       headers=HX).get_data(as_text=True)
     summary = one_line(re.search(r'id="ai-summary">(.*?)</p>', html, re.S).group(1))
@@ -333,7 +333,7 @@ def test_a_search_too_large_to_draw_says_so_instead_of_an_empty_panel(client, mo
     """The expert level searches some 400,000 nodes, more than the panel draws: the panel
     said nothing at all. It now gives the search's size in words, and the handout refuses
     with a message. (A drawing limit of 100 nodes stands in for the 60,000 here.)"""
-    monkeypatch.setattr(web.panel, "TREE_MAX_NODES", 100)
+    monkeypatch.setattr(web.ai_move, "TREE_MAX_NODES", 100)
     html = client.get("/connect4?moves=4453&tree=1&level=medium").get_data(as_text=True)
     assert re.match(r"alpha-beta \+ table explored [\d,]+ nodes to depth 5: too many to draw "
                     r"here \(at most 100\)\. A smaller depth shows its tree\.$", caption(html))
@@ -372,7 +372,7 @@ def test_a_search_stopped_by_its_budget_after_more_nodes_than_can_be_drawn_says_
     names the budget and the depth it did not finish, never "to depth 0" (seen on a loaded
     machine, where the 1 s clock stopped the report's search after 115,712 nodes). The clock
     stands still here, so the node budget alone stops the search, however slow the machine."""
-    monkeypatch.setattr(web.panel, "MAX_NODES", 70_000)
+    monkeypatch.setattr(web.ai_move, "MAX_NODES", 70_000)
     monkeypatch.setattr(time, "perf_counter", lambda: 0.0)
     text = caption(client.get(ITEM_3, headers=HX).get_data(as_text=True))
     assert re.match(r"minimax stopped at its budget of 70,000 nodes before finishing "

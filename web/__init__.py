@@ -1,9 +1,12 @@
 """minimax-lab's web layer: Flask blueprints that read a game from its URL, call ``ai/`` and
 render a page or one block of it. ``app.create_app`` puts the pieces together:
 
-- ``params``: the URL is the game: every parameter read and checked, ``Settings`` and ``Game``;
-- ``games``: the table of games (rules, URL parameters, move parameter, templates);
-- ``panel``: the AI's move and the tree panel behind it;
+- ``params``: the value readers: every parameter of a link read and checked (``BadRequest``);
+- ``game_link``: the URL is the game: ``Settings`` and ``GameLink`` (one position of a game);
+- ``games``: the table of games (rules, URL parameters, move parameter, templates, words);
+  each game's own pages and hooks in its package (``web/<game>/``, ``GameSpec.web``);
+- ``ai_move``: the AI's move (the one search a request makes); ``tree_panel``: the tree
+  panel behind it;
 - ``exercise``: the lab's typed tree and the student's answer;
 - ``charts``: geometry of the comparison charts;
 - ``htmx``: the one place that reads ``HX-*`` headers (a page or a block);
@@ -11,7 +14,7 @@ render a page or one block of it. ``app.create_app`` puts the pieces together:
 - ``security``: security headers and gzip;
 - ``class_store``: class mode's state, in SQLite or Redis behind one interface;
   ``class_live``: a worker's live streams; ``class_view``: what the class pages show;
-- blueprints: ``play`` (the games), ``lab`` (the exercise lab and the Nim theory),
+- blueprints: ``play`` (the games), ``lab`` (the exercise lab),
   ``classroom`` (class mode: the teacher's board, the students' pages, the vote),
   ``pages`` (home, errors).
 """

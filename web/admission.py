@@ -6,7 +6,7 @@ of connections, slow ones included), a search is CPU work that would block that 
 a native thread of gevent's pool, so the loop keeps answering pages, static files and cheap
 clicks meanwhile. Searches run in two lanes per worker:
 
-- light (the preset levels up to "hard" on a click, their tree panel too, Nim, small custom
+- light (the preset levels up to "hard" on a click, their tree panel too, small games, small custom
   depths): a few slots, waited for briefly;
 - heavy (expert, deep custom searches and their trees, the comparison): ``HEAVY_SEARCHES``
   slots (1 by default), waited for at most ``HEAVY_WAIT`` seconds: beyond, the answer is a 503

@@ -42,7 +42,7 @@ TABLE_ALGORITHMS = ("alphabeta-tt", "iterative")    # the searches that use the 
 class TableStep:
     """The table at a probe or a store (``ai.course.record``'s "probe" and "store" events)."""
     store: bool           # False: a probe (look-up); True: the node's entry is written
-    key: int              # the position's key (Zobrist's on Connect-4)
+    key: int              # the position's key (a game's own, such as Zobrist's)
     slot: int             # its place: key mod the number of places
     other: int | None     # a probe: the key of another position found in that place;
     #                       a store: the key of the position it replaces there
@@ -62,8 +62,8 @@ class AlgorithmStep:
     beta: object = None
     value: object = None
     table: TableStep | None = None    # the table's step, at a probe or a store
-    zobrist: object = None            # entering a Connect-4 node with the table: how the
-    #                                   move changed the key (ai.games.connect4.zobrist.ZobristStep)
+    zobrist: object = None            # entering a node with the table, where the game shows it: how the
+    #                                   move changed the key (a game's ZobristStep)
 
 
 def table_step(event) -> TableStep | None:

@@ -125,7 +125,7 @@ class ClassState:
     """One class as the pages need it."""
 
     code: str
-    game: str              # a name of the games table: connect4, nim
+    game: str              # a name of the games table (web.games.GameSpec.name)
     query: str             # the game's link parameters (no proj, lang or cls): the board
     version: int           # bumps with every change of the board
     round: int             # the current vote round, 0 before the first

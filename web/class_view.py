@@ -16,14 +16,15 @@ from werkzeug.datastructures import MultiDict
 from .class_store import ClassState, ClassStore
 from .games import GAMES
 from .network import SERVE_ON_NETWORK, is_loopback, network_addresses, url_host
-from .params import BadRequest, Game, parse_game, read_int
+from .game_link import GameLink, parse_game
+from .params import BadRequest, read_int
 
 CHART_WIDTH = 60            # SVG units per bar of the vote chart
 CHART_HEIGHT = 100          # the tallest bar: the chart stays low on the projector
 VOTE_SECONDS = (0, 15, 20, 30, 45, 60, 90, 120)   # the time limits a teacher may give a vote
 
 
-def board_query(g: Game, args) -> str:
+def board_query(g: GameLink, args) -> str:
     """The class's board as stored: the game's link without projector mode, class code or
     language (each page adds its own), and the tree step the teacher is at."""
     g = replace(g, settings=replace(g.settings, projector=False, class_code=""))
@@ -34,7 +35,7 @@ def board_query(g: Game, args) -> str:
 
 
 def game_from_link(link: str):
-    """A game page's link (``/connect4?moves=44``, from the teacher's address bar) as
+    """A game page's link (``/<game>?moves=44``, from the teacher's address bar) as
     (spec, game, args); BadRequest when it is not one."""
     try:
         parts = urlsplit(link or "")
@@ -47,7 +48,7 @@ def game_from_link(link: str):
     return spec, parse_game(spec, args), args
 
 
-def stored_game(game: str, query: str, **settings) -> Game:
+def stored_game(game: str, query: str, **settings) -> GameLink:
     """The game of a stored link, with ``settings`` changed (projector mode, class code)."""
     g = parse_game(GAMES[game], MultiDict(parse_qsl(query)))
     return replace(g, settings=replace(g.settings, **settings)) if settings else g
@@ -55,7 +56,7 @@ def stored_game(game: str, query: str, **settings) -> Game:
 
 @dataclass(frozen=True)
 class Choice:
-    label: str              # the move as people write it: "4" (a column), "2" (matches)
+    label: str              # the move as people write it (GameSpec.words.move says it in words)
     count: int
     height: float           # the bar's height in the chart
     legal: bool = True
@@ -76,7 +77,7 @@ class ClassView:
         return self.state.code
 
     @cached_property
-    def g(self) -> Game:
+    def g(self) -> GameLink:
         """The board now, its links keeping class mode (and projector mode for the teacher)."""
         return stored_game(self.state.game, self.state.query, class_code=self.code,
                            projector=self.projector)
@@ -87,7 +88,7 @@ class ClassView:
         return int(value) if value is not None else None
 
     @cached_property
-    def vote_g(self) -> Game | None:
+    def vote_g(self) -> GameLink | None:
         """The position of the current vote round (None before the first round)."""
         if not self.state.round:
             return None
@@ -111,9 +112,9 @@ class ClassView:
         """A vote is on a person's move: not when the game is over or the AI is to move."""
         return not self.g.over and not self.g.ai_to_move
 
-    def moves_of(self, g: Game) -> list[str]:
-        """The moves people may choose in ``g``, in the board's order (columns left to right,
-        takes 1 to k)."""
+    def moves_of(self, g: GameLink) -> list[str]:
+        """The moves people may choose in ``g``, in the board's order (the rules' own order of
+        its moves, sorted)."""
         return [g.rules.format_move(m) for m in sorted(g.rules.actions(g.state))]
 
     @cached_property
@@ -268,7 +269,7 @@ class ClassView:
         if self.step is None or not self.g.settings.show_tree:
             return None
         from .admission import Busy
-        from .panel import tree_panel
+        from .tree_panel import tree_panel
         try:
             panel = tree_panel(self.g, {"step": str(self.step)})
         except (Busy, BadRequest):

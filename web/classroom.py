@@ -55,8 +55,9 @@ from .class_view import VOTE_SECONDS, ClassView, board_query, game_from_link, wa
 from .htmx import is_htmx
 from .i18n import tr
 from .security import client_address
-from .panel import ai_move
-from .params import CLASS_CODE, BadRequest, Game, read_int
+from .ai_move import ai_move
+from .game_link import GameLink
+from .params import CLASS_CODE, BadRequest, read_int
 
 bp = Blueprint("classroom", __name__)
 
@@ -689,7 +690,7 @@ def store_failed(err: StoreError):
     return problem(Refused(503, retry, message))
 
 
-def class_bar(g: Game) -> ClassView | None:
+def class_bar(g: GameLink) -> ClassView | None:
     """The class bar of a game page opened with ``cls=``: the class as its teacher or anyone
     else sees it (None when the class is gone, or its store cannot be reached just now: the
     page is then an ordinary game)."""

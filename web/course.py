@@ -21,9 +21,10 @@ from ai.games.connect4.position import cell_value_terms, columns_of, format_colu
 from ai.teach.tree_view import Shown, unfold, walk
 
 from .games import GameSpec
-from .panel import SMALL_TREE_NODES, TreePanel, tree_panel
+from .tree_panel import SMALL_TREE_NODES, TreePanel, tree_panel
 from .i18n import tr
-from .params import BadRequest, parse_game
+from .game_link import parse_game
+from .params import BadRequest
 
 
 bp = Blueprint("course", __name__)
@@ -51,6 +52,47 @@ ELEVEN_MATCHES = dict(n=11, moves="32213", at=0, mode="human-human")
 # 35 nodes to depth 4, small enough to draw whole, with two positions met twice (table hits).
 TABLE_STEPS = dict(w=4, h=4, moves="1111222", mode="human-human", level="custom",
                    algo="alphabeta-tt", depth=4, order="natural", tree=1)
+
+
+@dataclass(frozen=True)
+class Use:
+    """One of the home page's ways into a lesson: a link to the app in a state of the course."""
+
+    title: object
+    text: object
+    endpoint: str
+    args: dict = field(default_factory=dict)
+
+
+# The home page's lesson part: the course's alpha-beta figure (seed 003, NINE_OF_28: 5
+# matches, depth 2, 9 nodes of 28 explored), and the ways into the app a lesson takes. The
+# course names its games, so these do; the home page only draws them.
+HOME_FIGURE = Use(_l("Alpha-beta with pruning on the game of 5 matches, depth 2: only 9 nodes "
+                     "of 28 are explored (course: “Depth-limited search and pruning”)."),
+                  _l("The search tree of alpha-beta on 5 matches at depth 2: 9 nodes explored, "
+                     "the others pruned"), "play.show", dict(game="nim", **NINE_OF_28))
+HOME_USES = [
+    Use(_l("The course, figure by figure"),
+        _l("Every figure of the course, each one click from the app in its state."),
+        "course.course"),
+    Use(_l("Alpha-beta step by step"),
+        _l("The course's example, one node at a time: alpha and beta as they change, each cut "
+           "as it happens."), "play.show", dict(game="nim", step=0, **NINE_OF_28)),
+    Use(_l("The search tree of a Connect-4 move"),
+        _l("Every position the AI explored before it played: values, alpha and beta, pruned "
+           "branches, the best line."),
+        "play.show", dict(game="connect4", moves="4453", tree=1, level="medium")),
+    Use(_l("Exercise lab"),
+        _l("The course's trees, a random one or your own: students give α and β on entry, the "
+           "values and the pruned branches; the app names each mistake without giving the "
+           "answer away, and gives a score."), "lab.lab", dict(mode="exercise", ex="nim5d2")),
+    Use(_l("The whole Nim tree and the theory"),
+        _l("The 28 nodes of the 5-match game with their MIN-MAX values; why the multiples of "
+           "4 lose."), "nim.theory"),
+    Use(_l("Compare the algorithms"),
+        _l("Minimax, alpha-beta and alpha-beta with a transposition table on one position: "
+           "nodes, cut-offs, time."), "play.compare", dict(game="connect4", moves="4453")),
+]
 
 
 def _board_of(moves: str) -> str:
@@ -98,11 +140,11 @@ CHAPTERS = [
     (_l("Minmax algorithm, using a heuristic (course, minmax chapter)"), [
         Figure(_l("Listing VIII.1 – the Nim tree (N = 4) as a dictionary"),
                _l("constrarbreNIM(4, {}, 0, 0): every node named max_/min_, matches left, number."),
-               "lab.nim_theory", dict(n=4, variant="misere"), "dict"),
+               "nim.theory", dict(n=4, variant="misere"), "dict"),
         Figure(_l("Labelling the tree with minmax (N = 4)"),
                _l("+1 where the maximiser wins, −1 where he loses; the course's game is the one "
                   "where taking the last match loses (misère)."),
-               "lab.nim_theory", dict(n=4, variant="misere"), "",
+               "nim.theory", dict(n=4, variant="misere"), "",
                exercise=dict(ex="nim4", algo="minimax")),
         Figure(_l("Minmax with a heuristic, depth-limited"),
                _l("Connect-4, minimax to depth 3, each leaf scored by the cell values."),
@@ -170,7 +212,7 @@ CHAPTERS = [
                exercise=dict(ex="nim5d2", algo="alphabeta")),
         Figure(_l("A computable game: the multiples of 4 lose"),
                _l("The whole tree beside the theory."),
-               "lab.nim_theory", dict(n=8), ""),
+               "nim.theory", dict(n=8), ""),
     ]),
     (_l("Project report: misère Nim, Connect-4, memory"), [
         Figure(_l("Misère Nim"), _l("Whoever takes the last match loses."),

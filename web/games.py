@@ -1,16 +1,20 @@
 """The table of games: what the web layer needs to know about each game, in one place.
 
 Each game declares its rules class and the URL parameters that build it, the parameter that
-carries a person's move, the move orders that mean something for it, its page template and
-how to count its whole tree for the tree panel's caption. The blueprints loop over this table:
-adding a game means one rules module in ``ai/``, one entry here and its template (or the
-generic ``game.html``).
+carries a person's move, the move orders that mean something for it, its templates (its page,
+its board's macros), how the pages speak of its moves (``Words``), its home card, how its
+players are named, how to count its whole tree for the tree panel's caption, and the package
+of its own pages and hooks (``web.connect4``, ``web.nim``). Every shared module, template and
+script reads this table and names no game: adding a game means its rules in ``ai/games/``,
+one entry here and, if it wants more than the generic page, its folder ``templates/games/<name>/``.
 """
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
 from typing import Callable
 
+from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 
 from ai.games.connect4.rules import Connect4
@@ -38,21 +42,76 @@ ORDER_LABELS = {"center": _l("centre first"), "natural": _l("natural: 1, 2, 3…
 
 
 @dataclass(frozen=True)
+class Words:
+    """How the pages speak of a game's moves, each a function called as a page is drawn (so in
+    its language; a count chooses the plural, ``ngettext``). The defaults fit any game whose
+    moves are written as numbers or short names ("move 2")."""
+
+    # a move in words: "column 4", "2 matches" (the vote's buttons, its chart, the reveal)
+    move: Callable[[str], str] = lambda m: gettext("move %(move)s", move=m)
+    # read out after the AI's move: "AI plays column 4;", "AI takes 2;"
+    ai_played: Callable[[str], str] = lambda m: gettext("AI plays %(move)s;", move=m)
+    # under a class's vote buttons
+    vote: Callable[[], str] = lambda: gettext("Choose a move. One vote per round.")
+    # the number keys, in the keyboard help: "drop a disc in that column"
+    keys: Callable[[], str] = lambda: gettext("play the move of that number")
+    # a node's name in the tree panel, after its path, when ``GameSpec.left`` counts
+    # something there: "(5 matches left)"
+    left: Callable[[int], str] = lambda n: ngettext("(%(n)s left)", "(%(n)s left)", n, n=n)
+    # the legend of the course's estimate at the depth limit, when the search used it
+    estimate: Callable[[str], str] | None = None
+
+
+def _tree_size(rules, state, depth):
+    return full_tree_size(rules, state, depth)
+
+
+@dataclass(frozen=True)
 class GameSpec:
     name: str                        # the link's first segment: /connect4
-    title: object                    # as the page names it
+    title: object                    # as the nav and the page's title name it
     rules: Callable                  # builds the rules from its parameters: Connect4(width=7, ...)
     params: tuple[Param, ...]        # the rules' own URL parameters
     move_param: str                  # the parameter of a person's move: /connect4/move?col=4
     template: str = "game.html"      # the page; its "game" and "tree" blocks are the fragments
+    boards: str = "_boards.html"     # its board's macros: board(g), class_board(g), peek(g),
+    #                                  handout(g, state, y), card() (_boards.html: the generic ones)
+    heading: object = None           # the page's heading (default: the title)
+    card_title: object = None        # the home page's card (default: the title)
+    card_text: object = ""
+    words: Words = Words()
+    namings: tuple = ("j", "numbers")   # how its players may be named, its default first
+    class_naming: str = "numbers"    # how the class pages name them (students know no J0/J1)
     orders: tuple[str, ...] = ("natural", "reverse")   # move orders that mean something here
     compare_depth: int = 8           # the comparison page's default depth (minimax must fit)
     # nodes of the whole tree from ``state`` to ``depth``: the "M" of "explored N of M"
-    tree_size: Callable = field(default=lambda rules, state, depth: full_tree_size(rules, state, depth))
+    tree_size: Callable = _tree_size
+    # nodes of the whole game tree from ``state`` (the comparison page), when countable
+    whole_tree_size: Callable | None = None
+    # what the course writes in a node besides its value (Nim: the matches left), or None
+    left: Callable | None = None
     new_game_label: object = _l("New game with other rules")
+    tree_notes: str = ""             # a template the tree panel includes under its caption
+    web: str = ""                    # the package of its own pages and hooks (web.connect4)
 
     def param(self, name: str) -> Param:
         return next(p for p in self.params if p.name == name)
+
+    @property
+    def page_heading(self):
+        return self.heading or self.title
+
+    @property
+    def card_name(self):
+        return self.card_title or self.title
+
+    def hook(self, name: str):
+        """The game's own function ``name`` from its web package (``web``), or None: what
+        the shared pages ask a game for (``page_context``, ``exact_run``, ``prepare``,
+        ``zobrist_words``, ``term_names``, ``inspect_url``, ``last_cell``, ``init_app``)."""
+        if not self.web:
+            return None
+        return getattr(importlib.import_module(self.web), name, None)
 
 
 def _nim_tree_size(rules, state, depth):
@@ -63,15 +122,38 @@ def _nim_tree_size(rules, state, depth):
 CONNECT4 = GameSpec(
     "connect4", _l("Connect-4"), Connect4,
     (Param("w", "width", _l("Columns"), 7, 4, 9), Param("h", "height", _l("Rows"), 6, 4, 9)),
-    "col", "connect4.html", orders=("center", "natural", "reverse"),
+    "col", "games/connect4/page.html", "games/connect4/boards.html",
+    card_text=_l("Drop discs, line up four. The AI searches with alpha-beta and a "
+                 "transposition table."),
+    words=Words(move=lambda m: gettext("column %(c)s", c=m),
+                ai_played=lambda m: gettext("AI plays column %(move)s;", move=m),
+                vote=lambda: gettext("Choose a column. One vote per round."),
+                keys=lambda: gettext("drop a disc in that column")),
+    namings=("colours", "j", "numbers"), class_naming="colours",
+    orders=("center", "natural", "reverse"),
     # depth 5 is about 20,000 minimax nodes: the comparison stays within its time budget
     compare_depth=5, new_game_label=_l("New game with another board"),
-    tree_size=lambda rules, state, depth: rules.tree_size(state, depth))
+    tree_size=lambda rules, state, depth: rules.tree_size(state, depth),
+    tree_notes="games/connect4/truth.html", web="web.connect4")
 
 NIM = GameSpec(
     "nim", _l("Nim"), Nim,
     (Param("n", "n", _l("Matches"), 21, 1, 99), Param("k", "k", _l("Take at most"), 3, 1, 9),
      Param("variant", "variant", _l("Variant"), "normal", choices=("normal", "misere"))),
-    "take", "nim.html", tree_size=_nim_tree_size)
+    "take", "games/nim/page.html", "games/nim/boards.html",
+    heading=_l("Nim: the matches game"), card_title=_l("Nim (the matches game)"),
+    card_text=_l("Take 1 to 3 matches; who takes the last one wins (or loses, in the misère "
+                 "variant)."),
+    words=Words(move=lambda m: ngettext("%(num)s match", "%(num)s matches", int(m)),
+                ai_played=lambda m: gettext("AI takes %(move)s;", move=m),
+                vote=lambda: gettext("Choose how many matches to take. One vote per round."),
+                keys=lambda: gettext("take that many matches"),
+                left=lambda n: ngettext("(%(n)s match left)", "(%(n)s matches left)", n, n=n),
+                estimate=lambda h: gettext(
+                    "M − r/n: the course's estimate at the depth limit, r matches left of n; "
+                    "below every won position (the app counts it from %(h)s)", h=h)),
+    tree_size=_nim_tree_size,
+    whole_tree_size=lambda rules, state: nim_tree_size(state.remaining, rules.k),
+    left=lambda state: state.remaining, web="web.nim")
 
 GAMES = {spec.name: spec for spec in (CONNECT4, NIM)}

@@ -76,7 +76,7 @@ def lang_field() -> Markup | str:
 
 def num(value, digits=None) -> str:
     """A number in the page's locale: 1,234 in English, 1 234 in French (a narrow no-break
-    space). Whole numbers of any size (a Nim tree of 99 matches has 10^28 nodes) are grouped
+    space). Whole numbers of any size (a game tree may have 10^28 nodes) are grouped
     by hand: Babel's decimal context would raise on them."""
     if isinstance(value, int) and digits is None:
         group = g.get("_group")
@@ -109,7 +109,7 @@ def this_page(**changes) -> str:
     args = {k: v for k, v in request.args.to_dict().items()
             if k != "endpoint" and not k.startswith("_")}
     args.update(changes)
-    # the path's own values win over a query parameter of the same name (/connect4?game=x,
+    # the path's own values win over a query parameter of the same name (/<game>?game=x,
     # /c/K7PQMX?code=x), which otherwise made every such page a 500
     values = {**args, **(request.view_args or {})}
     return url_for(request.endpoint or "pages.home", **values)
@@ -137,23 +137,23 @@ def course_notation() -> bool:
     """Whether the page writes values in the course's notation (the ``notation`` setting,
     read in one place: ``web.params.current_notation``): a win or a loss is +maxScore or
     −maxScore, flat, as seed 003 scores a final position, instead of W3/L3 (won or lost in
-    3 plies), and the course's Nim estimate is written as it computes it, M − 3/5."""
+    3 plies), and the course's estimate is written as it computes it, M − 3/5."""
     from .params import current_notation     # web.params imports this module
     return current_notation() == "course"
 
 
-def set_matches_total(n: int) -> None:
-    """The Nim game of this page has ``n`` matches: the course's estimate
-    ``maxScore − remaining/total`` is written with it ("M − 3/5")."""
-    g._matches_total = n
+def set_estimate_total(n: int) -> None:
+    """The game of this page started from ``n`` (the course's small game, seed 003): the
+    course's estimate ``maxScore − remaining/total`` is written with it ("M − 3/5")."""
+    g._estimate_total = n
 
 
 def course_estimate(value) -> str | None:
-    """The course's Nim estimate (``ai.heuristics.NimCourse``: HEURISTIC_MAX − r/n, from the
+    """The course's estimate (``ai.heuristics.NimCourse``: HEURISTIC_MAX − r/n, from the
     root player's side) as the course writes it, "M − 3/5" ("−M + 3/5" for the other side),
     or None for any other value."""
     gap = HEURISTIC_MAX - abs(value)
-    total = g.get("_matches_total") if has_request_context() else None
+    total = g.get("_estimate_total") if has_request_context() else None
     if not total or not 0 <= gap < 1:
         return None
     left = round(gap * total)

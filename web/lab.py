@@ -1,5 +1,5 @@
 """Blueprint ``lab``: the exercise lab (``/tree``: type a tree, see minimax or alpha-beta on it,
-or answer and be checked) and the whole Nim tree beside its theory (``/nim/theory``)."""
+or answer and be checked), and how trees grow (``/tree/growth``)."""
 from __future__ import annotations
 
 from flask import Blueprint, copy_current_request_context, request
@@ -7,21 +7,15 @@ from flask import Blueprint, copy_current_request_context, request
 from ai.teach.exercise import Answer, check as check_answer
 from ai.teach.exercise_tree import RANDOM_DEPTHS
 from ai.teach.growth import growth
-from ai.games.nim.rules import Nim
-from ai.games.nim.tree import checked_tree
-from ai.teach.tree_view import unfold
 
 from .charts import growth_chart
 from .i18n import num
-from .course import dictionary_lines
 from .admission import in_lane, offload
 from .exercise import (COURSE_TREE_TITLES, LAB_EXAMPLES, LabPanel, new_seed, parse_answer,
                        parse_lab, source_params)
 from .htmx import render
 from .i18n import tr
-from .params import BadRequest, as_bad_request, read_choice, read_int
-
-DICTIONARY_MAX_N = 6     # the theory page prints the dictionary up to 52 keys (6 matches)
+from .params import BadRequest, as_bad_request, read_int
 
 bp = Blueprint("lab", __name__)
 
@@ -70,28 +64,6 @@ def lab_links(lab: dict) -> dict:
     tree (its seed drawn now, kept by its link), and the link's part naming this tree."""
     return dict(examples=LAB_EXAMPLES, course_trees=COURSE_TREE_TITLES, new_seed=new_seed(),
                 source=source_params(lab), random_depths=RANDOM_DEPTHS)
-
-
-@bp.get("/nim/theory")
-def nim_theory():
-    """The whole Nim game tree with its minimax labels (the course's +1/-1), beside the
-    theory: the player to move loses on the multiples of k+1 (normal play), or one more
-    (misère)."""
-    error, status = None, 200
-    try:
-        n = read_int(request.args, "n", 5, 1, 8)
-        k = read_int(request.args, "k", 3, 1, 4)
-        variant = read_choice(request.args, "variant", "normal", ("normal", "misere"))
-    except BadRequest as err:
-        n, k, variant, error, status = 5, 3, "normal", tr(err), 400
-    game = Nim(n, k, variant)
-    result, agree = checked_tree(game)
-    # seed 000's Listing VIII.1 (constrarbreNIM): the same tree as the course's dictionary
-    dictionary = dictionary_lines(n, k) if n <= DICTIONARY_MAX_N else []
-    return render("nim_theory.html", block="theory", status=status, error=error, game=game,
-                  result=result, view=unfold(result.tree, (), levels=99), agree=agree,
-                  n_nodes=len(result.tree.nodes), remaining_of=lambda v: n - sum(v.path),
-                  dictionary=dictionary)
 
 
 @bp.get("/tree/growth")

@@ -5,7 +5,7 @@ from flask import Blueprint, redirect, render_template, url_for
 from flask_babel import lazy_gettext as _l
 from werkzeug.exceptions import HTTPException
 
-from .course import NINE_OF_28
+from .course import HOME_FIGURE, HOME_USES
 
 bp = Blueprint("pages", __name__)
 
@@ -28,7 +28,7 @@ HTTP_ERRORS = {
 @bp.get("/")
 def home():
     """The home page: what the app does for a lesson and for a game."""
-    return render_template("home.html", course=NINE_OF_28)
+    return render_template("home.html", figure=HOME_FIGURE, uses=HOME_USES)
 
 
 @bp.get("/favicon.ico")

@@ -2,7 +2,7 @@
 
 - ``GET /<game>``: show a position, as its link describes it; never plays a move, so a link
   can be opened, reloaded and shared safely. If the AI is to move, the page asks for its move.
-- ``GET /<game>/move``: a person's move (the game's move parameter: ``col=``, ``take=``), then
+- ``GET /<game>/move``: a person's move (the game's move parameter, ``GameSpec.move_param``), then
   the AI's reply if the AI is to move.
 - ``GET /<game>/ai``: the AI plays the side to move (AI first, AI against AI).
 - ``GET /<game>/tree``: the tree panel alone (unfold ``path=``, ``step=``);
@@ -22,24 +22,28 @@ from markupsafe import escape
 
 from ai.teach.compare import compare as compare_algorithms, variants_for
 from ai.heuristics import make_heuristic
-from ai.games.nim.rules import Nim
-from ai.games.nim.tree import nim_tree_size
 
 from .admission import Busy, admitted
+from .ai_move import ai_move
 from .charts import comparison_charts
+from .game_link import GameLink, parse_game, parse_game_keeping_what_is_right
 from .games import GameSpec
-from .hints import exact_run
 from .htmx import current_page_args, is_htmx, render
 from .i18n import tr
-from .panel import ai_move, board_game, tree_panel
-from .truth import truth_for
-from .params import (BadRequest, Game, as_bad_request, parse_game,
-                     parse_game_keeping_what_is_right, read_int)
+from .params import BadRequest, as_bad_request, read_int
+from .tree_panel import board_game, tree_panel
 
 bp = Blueprint("play", __name__)
 
 
-def game_page(g: Game, *, status=200, error=None, error_param=None, ai=None, push_url=None,
+def game_extras(g: GameLink, panel) -> dict:
+    """What the game's own page adds (its hook ``page_context``: the truth beside the
+    search, where the game has an exact solver), or nothing."""
+    extras = g.spec.hook("page_context")
+    return extras(g, panel) if extras is not None else {}
+
+
+def game_page(g: GameLink, *, status=200, error=None, error_param=None, ai=None, push_url=None,
               result=None, args=None) -> Response:
     """The game's page (or its ``game`` block), with the tree panel when it is on."""
     panel = None
@@ -49,7 +53,7 @@ def game_page(g: Game, *, status=200, error=None, error_param=None, ai=None, pus
         panel = tree_panel(g, args if args is not None else {}, result)
     return render(g.spec.template, block="game", status=status, push_url=push_url, g=g,
                   error=error, error_param=error_param, ai=ai, panel=panel,
-                  truth=truth_for(panel), board=board_game(g, panel))
+                  board=board_game(g, panel), **game_extras(g, panel))
 
 
 @bp.errorhandler(BadRequest)
@@ -69,7 +73,7 @@ def bad_request(err: BadRequest):
                      push_url=g.url())
 
 
-def with_tree(g: Game) -> Game:
+def with_tree(g: GameLink) -> GameLink:
     return replace(g, settings=replace(g.settings, show_tree=True))
 
 
@@ -112,7 +116,7 @@ def ai(game: GameSpec):
     return answer(*play_ai(g))
 
 
-def play_ai(g: Game):
+def play_ai(g: GameLink):
     """The AI's move in ``g``, recording its tree when the panel will show it."""
     reply, result = ai_move(g, record=g.settings.show_tree)
     g = g.play(reply.move)
@@ -121,7 +125,7 @@ def play_ai(g: Game):
     return g, reply, result
 
 
-def answer(g: Game, reply, result) -> Response:
+def answer(g: GameLink, reply, result) -> Response:
     """After a move: the new position's block for htmx, a redirect to its link otherwise."""
     if is_htmx():
         return game_page(g, ai=reply, push_url=g.url(), result=result)
@@ -145,8 +149,8 @@ def tree(game: GameSpec):
     # replay's end the move it played; a step replaces the history entry, never adds one
     return render(game.template, block="tree", push_url=None if stepping else page_url,
                   replace_url=page_url if stepping else None, g=g, panel=panel,
-                  error=None, ai=None, truth=truth_for(panel), board=board_game(g, panel),
-                  oob_board=is_htmx())
+                  error=None, ai=None, board=board_game(g, panel), oob_board=is_htmx(),
+                  **game_extras(g, panel))
 
 
 @bp.get("/<game:game>/tree.svg")
@@ -176,12 +180,13 @@ def compare(game: GameSpec):
         raise BadRequest("the game is over: there is nothing to search")
     depth = read_int(request.args, "cd", min(g.settings.depth or game.compare_depth,
                                              game.compare_depth), 1, 8)
+    exact_run = game.hook("exact_run")      # the game's exact solver, if it has one
     (runs, per_depth), exact = admitted(lambda: (compare_algorithms(
         g.rules, g.state, depth,
         make_heuristic(g.rules, g.settings.heuristic or None, alpha=g.settings.alpha),
-        window=g.settings.window), exact_run(g)), heavy=True)
-    # Nim: the whole game tree from here, counted (seed 003's "plus de 250'000" for 20)
-    whole = nim_tree_size(g.state.remaining, g.rules.k) if isinstance(g.rules, Nim) else None
+        window=g.settings.window), exact_run(g) if exact_run else None), heavy=True)
+    # the whole game tree from here, where the game counts it (seed 003's "plus de 250'000")
+    whole = game.whole_tree_size(g.rules, g.state) if game.whole_tree_size else None
     return render("compare.html", block="compare", g=g, runs=runs, per_depth=per_depth,
                   depth=depth, variants=variants_for(g.rules), exact=exact, whole=whole,
                   charts=comparison_charts(runs, per_depth, depth))

@@ -16,8 +16,8 @@ from .games import GAMES, ORDER_LABELS
 from .i18n import (ALGORITHM_LABELS, LANGUAGES, LEVEL_LABELS, PLAYER_NAMING_LABELS,
                    bound_shown, format_bound, format_long, format_shown, get_locale, lang_field, num, switch_lang, this_page,
                    tr)
-from .params import (MAX_DEPTH, MAX_TIME_MS, MODES, add_notation, current_notation,
-                     notation_field, player_namings)
+from .game_link import MAX_DEPTH, MAX_TIME_MS, MODES
+from .params import add_notation, current_notation, notation_field
 
 
 def init_app(app: Flask) -> None:
@@ -37,7 +37,7 @@ def init_app(app: Flask) -> None:
         MAX_TIME_MS=MAX_TIME_MS, LANGUAGES=LANGUAGES, heuristics_for=heuristics_for,
         fmt=format_bound, fmt_long=format_long, fmt_shown=format_shown, bound_shown=bound_shown, walk=walk, view_width=width, fit_text=fit_text, wrap_text=wrap_text, zobrist_key=key_text, text_width=text_width, path_of=path_of, lang_field=lang_field,
         num=num, switch_lang=switch_lang, tr=tr, iteration_chart=iteration_chart,
-        WIN_THRESHOLD=WIN_THRESHOLD, MAX_SCORE=MAX_SCORE, HEURISTIC_MAX=HEURISTIC_MAX, player_namings=player_namings,
+        WIN_THRESHOLD=WIN_THRESHOLD, MAX_SCORE=MAX_SCORE, HEURISTIC_MAX=HEURISTIC_MAX,
         PLAYER_NAMING_LABELS=PLAYER_NAMING_LABELS, current_notation=current_notation,
         notation_field=notation_field, switch_notation=lambda n: this_page(notation=n))
     app.url_defaults(add_notation)

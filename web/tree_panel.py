@@ -1,169 +1,30 @@
-"""The AI's move, and the tree panel: the search behind a move, folded around a node, or
-replayed step by step."""
+"""The tree panel: the search behind a move (``web.ai_move``), folded around a node, or
+replayed step by step; what the picture may say at each step, and the words of its nodes."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import cached_property
 
 from flask import url_for
-from flask_babel import gettext, ngettext
+from flask_babel import gettext
 
-from ai.games.connect4.rules import Connect4
-from ai.games.connect4.heuristic import AdjustedCells
-from ai.games.connect4.position import columns_of
-from ai.levels import LEVELS, Level
 from ai.perfect import ALGORITHM as PERFECT_ALGORITHM
 from ai.course.scores import SearchResult
 from ai.teach.table_view import key_text
 from ai.teach.tree_view import (at_step, caption_counts, counts_at, finished_search, node_at,
                           path_of, spine, subtree_sizes, unfold)
 
-from .admission import admitted
+from . import ai_move as moves     # its budgets read at each call (the tests lower them)
+from .ai_move import Stop, ai_level, is_heavy, searched, stop_of
 from .algorithm_text import TABLE_ALGORITHMS, algorithm_step
-from .i18n import ALGORITHM_LABELS, format_value, num
-from .inspector import inspect_url
-from .params import BadRequest, Game, Settings, label, read_int
-from .recent import recent
+from .game_link import GameLink
+from .i18n import num
+from .params import BadRequest, label, read_int
 
-MAX_NODES = 400_000          # no search may visit more nodes than this
-TREE_MAX_NODES = 60_000      # a search of more nodes is not recorded (ai.engine: record_limit)
 STEP_MAX_EVENTS = 2_000      # step-by-step replay for trees up to a few hundred nodes
-SMALL_TREE_NODES = 60        # a tree this small is drawn whole (every Nim tree of the course);
+SMALL_TREE_NODES = 60        # a tree this small is drawn whole (every small tree of the course);
 #                              a larger one as its root's row of moves and the line of best
 #                              replies (ai.teach.tree_view.spine), folded around the node in focus
-
-
-@dataclass(frozen=True)
-class Stop:
-    """Why a search ended before its depth: which budget ran out, and the depth it was
-    working on. The page says it in words ("stopped at its budget of 60,000 nodes before
-    finishing depth 6") instead of a depth 0 it never meant."""
-
-    budget: str          # "nodes" or "time"
-    limit: int           # nodes, or milliseconds
-    depth: int           # the depth it did not finish
-
-
-def stop_of(result: SearchResult, max_nodes: int | None, seconds: float | None) -> Stop | None:
-    """None when ``result`` finished; else which of its two budgets stopped it."""
-    if result.complete:
-        return None
-    # The search counts the node that broke the budget, so the count reaches the limit only
-    # when the node budget ran out; otherwise the clock did.
-    depth = result.depth or result.stats.depth + 1   # iterative deepening: the next depth
-    if max_nodes is not None and result.stats.nodes >= max_nodes:
-        return Stop("nodes", max_nodes, depth)
-    return Stop("time", round((seconds or 0) * 1000), depth)
-
-
-@dataclass(frozen=True)
-class AIMove:
-    """The AI's move as the page summarises it."""
-
-    move: object
-    label: str            # the move as people write it
-    value: float
-    nodes: int
-    depth: int
-    ms: float
-    algorithm: str
-    complete: bool
-    stop: Stop | None = None       # why it ended early, when it did
-    searched_to_end: bool = True   # some move was searched to the end (else: the first move)
-
-    @property
-    def value_text(self) -> str:
-        return format_value(self.value)
-
-
-def ai_level(settings: Settings) -> Level:
-    """The preset level of ``settings``, or their custom settings as a level of their own: the
-    course's algorithms as chosen (not the fast Connect-4 loop, whose order and node counts
-    are its own), bounded like every search."""
-    if settings.level in LEVELS:
-        return LEVELS[settings.level]
-    return Level("custom", settings.algorithm, settings.depth, settings.time_ms / 1000,
-                 MAX_NODES, order=settings.order, window=settings.window, fast=False,
-                 heuristic=settings.heuristic or None, heuristic_options={"alpha": settings.alpha})
-
-
-def run_search(settings: Settings, rules, state, *, record=False, depth=None,
-               focus=()) -> SearchResult:
-    """The AI's search as ``settings`` say (to ``depth`` when given), through the one way to
-    ask for a move (``ai.levels.Level.play``), always bounded by depth, nodes and time (a
-    preset level's own node budget, which makes its move independent of the server's load).
-    With ``record``, the tree is that of this same search (``ai.engine`` replays it), so
-    turning the tree on never changes the move; a search of more than ``TREE_MAX_NODES``
-    nodes keeps no tree; a large one is recorded around the node at ``focus`` (a path)."""
-    overrides = {"depth": depth} if depth else {}
-    return ai_level(settings).play(rules, state, record=record, record_limit=TREE_MAX_NODES,
-                                   focus=focus, **overrides)
-
-
-def searched(settings: Settings, rules, state, *, record=False, depth=None, focus=(),
-             heavy: bool) -> SearchResult:
-    """``run_search`` as a request asks for it. For the levels whose reply cannot depend on
-    the clock (``Level.load_independent``), a search made before is not made again: this
-    worker's recent searches (``web.recent``) and the level's book of first replies
-    (the rules' ``level_reply``: Connect-4's ``level_book``) give it at once, and its tree
-    costs only the replay that records it.
-    Every search that runs goes through admission control (``web.admission``) in its lane."""
-    level = ai_level(settings)
-    if not level.load_independent or settings.level not in LEVELS:
-        return admitted(lambda: run_search(settings, rules, state, record=record, depth=depth,
-                                           focus=focus), heavy=heavy)
-    if depth == level.depth:
-        depth = None                    # the level's own search (the tree panel's td=)
-    key = (level.name, repr(rules), state, depth)
-    tree_key = key + (tuple(focus),)
-    if record and (kept := recent("trees").get(tree_key)) is not None:
-        return kept
-    known = recent("moves").get(key)
-    if known is None and depth is None:
-        stored = getattr(rules, "level_reply", None)
-        known = stored(level.name, state) if stored else None
-    if known is not None and not record:
-        recent("moves").put(key, known)
-        return known
-    overrides = {"depth": depth} if depth else {}
-    if known is not None:
-        r = admitted(lambda: level.with_tree(rules, state, known, record_limit=TREE_MAX_NODES,
-                                             focus=focus, **overrides), heavy=heavy)
-    else:
-        r = admitted(lambda: run_search(settings, rules, state, record=record, depth=depth,
-                                        focus=focus), heavy=heavy)
-    if record:
-        recent("trees").put(tree_key, r)
-    recent("moves").put(key, replace(r, tree=None))
-    return r
-
-
-def is_heavy(settings: Settings, record: bool = False) -> bool:
-    """Whether a search may take long (the admission lanes of ``web.admission``): the expert
-    level, or a deep custom search, recorded or not. A preset level up to "hard" is light
-    even with its tree: recorded around what the panel draws (``ai.course.record.Focus``), its
-    replay costs about one more search (bench/tree_panel.py: p95 under 0.1 s at "hard")."""
-    if settings.level == "expert":
-        return True
-    if settings.level != "custom":
-        return False
-    return (record or settings.depth >= 7 or settings.time_ms > 500
-            or settings.algorithm == "minimax" and settings.depth >= 5)
-
-
-def ai_move(g: Game, record=False) -> tuple[AIMove, SearchResult]:
-    """The AI's move for the side to move, and the search behind it."""
-    r = searched(g.settings, g.rules, g.state, record=record, heavy=is_heavy(g.settings, record))
-    ms = r.stats.elapsed * 1000          # the search's own time (a kept one's too)
-    level = ai_level(g.settings)
-    stop = stop_of(r, level.max_nodes, level.time_limit)
-    # The node that broke a budget (more nodes than allowed, or the clock read past its
-    # deadline) is counted but was never searched, nor drawn in the panel.
-    nodes = r.stats.nodes - 1 if stop else r.stats.nodes
-    return (AIMove(r.move, g.rules.format_move(r.move), r.value, nodes, r.stats.depth, ms,
-                   ALGORITHM_LABELS[r.algorithm if r.algorithm == PERFECT_ALGORITHM
-                                    else g.settings.algorithm], r.complete, stop,
-                   bool(r.root_values)), r)
 
 
 @dataclass
@@ -172,7 +33,7 @@ class TreePanel:
 
     too_large = False
 
-    g: Game
+    g: GameLink
     base: int                  # the search was made in g.states[base]
     about: str                 # "last": the AI's last move; "next": what the AI would play
     result: SearchResult
@@ -262,28 +123,28 @@ class TreePanel:
         return [(self.path[:i], node_at(tree, self.path[:i])) for i in range(len(self.path))]
 
     @property
-    def labels_matches(self) -> bool:
-        """Whether the picture writes the matches left in each node (Nim in the course's
-        notation, as seed 003 draws it), its value beside it."""
-        return (self.g.settings.notation == "course"
-                and hasattr(self.g.states[self.base], "remaining"))
+    def labels_left(self) -> bool:
+        """Whether the picture writes in each node what the game counts there
+        (``GameSpec.left``, in the course's notation, as seed 003 draws
+        it), its value beside it."""
+        return self.g.settings.notation == "course" and self.g.spec.left is not None
 
     def node_name(self, node) -> str:
-        """A node named as the picture labels it. Drawn with its matches left (Nim in the
-        course's notation): "min 2 (after 3)", the number in the circle first; otherwise by
-        its path, the moves on its edges ("min 3", "max root"), on Nim with the matches left
-        ("max 23 (0 matches left)")."""
+        """A node named as the picture labels it. Drawn with what the game counts there (in
+        the course's notation): "min 2 (after 3)", the number in the circle first; otherwise
+        by its path, the moves on its edges ("min 3", "max root"), followed by that count in
+        the game's words (``Words.left``: "max 23 (0 left)")."""
         path = path_of(self.result.tree, node)
         kind = gettext("max") if node.is_max else gettext("min")
-        left = self.matches_left(path)
-        if left is not None and self.labels_matches:
+        left = self.left_at(path)
+        if left is not None and self.labels_left:
             # the moves as the edges label them, one by one ("after 3, 1, 1")
             moves = ", ".join(self.g.rules.format_move(m) for m in path)
             where = gettext("after %(moves)s", moves=moves) if path else gettext("root")
             return f"{kind} {left} ({where})"
         name = kind + " " + (self.path_text(path) or gettext("root"))
         if left is not None:
-            name += " " + ngettext("(%(n)s match left)", "(%(n)s matches left)", left, n=left)
+            name += " " + self.g.spec.words.left(left)
         return name
 
     @property
@@ -308,7 +169,7 @@ class TreePanel:
                               now, self.result.stats.depth or None, self._zobrist(node))
 
     def _zobrist(self, node):
-        """Entering a node of a search with the table, in a game with Zobrist keys (its rules'
+        """Entering a node of a search with the table, in a game with keys of its own (its rules'
         ``key_step``): how its move changed the position's key (None otherwise)."""
         key_step = getattr(self.g.rules, "key_step", None)
         if (key_step is None or self.event[0] != "enter" or node.parent is None
@@ -316,6 +177,11 @@ class TreePanel:
             return None
         *before, move = path_of(self.result.tree, node)
         return key_step(self.state_at(before), move)
+
+    def zobrist_words(self, z) -> str:
+        """The line of the key's change that names the move's own number (the game's words:
+        its hook ``zobrist_words``)."""
+        return self.g.spec.hook("zobrist_words")(self.g, z)
 
     def state_at(self, path):
         """The position at the node ``path`` (moves from the searched position)."""
@@ -325,8 +191,8 @@ class TreePanel:
         return state
 
     def key_text(self, key: int) -> str:
-        """A table key as the page writes it: 64-bit Zobrist keys (a game whose rules have a
-        ``key_step``) in hexadecimal, 16 digits in groups of 4; other games' small keys in
+        """A table key as the page writes it: 64-bit keys (a game whose rules have a
+        ``key_step``: Zobrist's) in hexadecimal, 16 digits in groups of 4; other games' small keys in
         decimal."""
         if hasattr(self.g.rules, "key_step"):
             return key_text(key)
@@ -334,15 +200,14 @@ class TreePanel:
 
     def leaf_terms(self, node) -> str:
         """A leaf at the depth limit: the heuristic's terms there, from the root player's
-        side ("windows of 1 stone 5 − 4 (×1), …"), or "" when the heuristic has none."""
+        side ("windows of 1 stone 5 − 4 (×1), …"), or "" when the heuristic has none (its
+        terms are named by the game's hook ``term_names``)."""
         heuristic = self.heuristic
-        if not hasattr(heuristic, "terms"):
+        names = self.g.spec.hook("term_names")
+        if not hasattr(heuristic, "terms") or names is None:
             return ""
         state, root_player = self._leaf(node)
-        names = {"windows1": gettext("windows of 1 stone"), "windows2": gettext("of 2 stones"),
-                 "windows3": gettext("of 3 stones (threats)"),
-                 "centre": gettext("stones in the centre column"),
-                 "cells": gettext("cell values under the stones")}
+        names = names()
         return ", ".join(f"{names[what]} {mine} − {theirs} (×{weight})"
                          for what, weight, mine, theirs in heuristic.terms(state, root_player))
 
@@ -352,22 +217,20 @@ class TreePanel:
         return self.state_at(path_of(self.result.tree, node)), root_player
 
     def inspect_url(self, node) -> str | None:
-        """A Connect-4 leaf scored by the heuristic: the inspector (``web.inspector``) on its
-        position, with this search's heuristic (and α), from the root player's side, as the
-        tree's values are; None on other games."""
-        rules, heuristic = self.g.rules, self.heuristic
-        if not isinstance(rules, Connect4) or heuristic is None:
+        """A leaf scored by the heuristic: the game's page that opens the heuristic up on its
+        position (its hook ``inspect_url``), with this search's
+        heuristic, from the root player's side, as the tree's values are; else None."""
+        hook = self.g.spec.hook("inspect_url")
+        if hook is None or self.heuristic is None:
             return None
         state, root_player = self._leaf(node)
-        return inspect_url(columns_of(rules, state), rules.width, rules.height,
-                           heur=heuristic.name, side=root_player,
-                           alpha=getattr(heuristic, "alpha", AdjustedCells.DEFAULT_ALPHA))
+        return hook(self.g.rules, state, self.heuristic, root_player)
 
-    def matches_left(self, path) -> int | None:
-        """Nim: the matches left at the node ``path``, which the course writes in its
-        nodes (seed 003); None for other games."""
-        state = self.g.states[self.base]
-        return state.remaining - sum(path) if hasattr(state, "remaining") else None
+    def left_at(self, path) -> int | None:
+        """What the game counts at the node ``path`` (``GameSpec.left``: what
+        the course writes in its nodes, seed 003); None for other games."""
+        count = self.g.spec.left
+        return None if count is None else count(self.state_at(path))
 
     def url(self, action="show", path=None, step=None, **more):
         extra = dict(more)
@@ -389,7 +252,7 @@ class TreePanel:
         return self.g.rules.format_moves(self.g.moves[:self.base] + list(path))
 
 
-def board_game(g: Game, panel) -> Game:
+def board_game(g: GameLink, panel) -> GameLink:
     """The game as its board shows it beside ``panel``: during a replay of the AI's last
     search (``TreePanel.replaying``), the position before that move, the move not yet played
     (nothing the search has not yet done, board included); else ``g`` itself."""
@@ -398,7 +261,7 @@ def board_game(g: Game, panel) -> Game:
     return g
 
 
-def searched_position(g: Game):
+def searched_position(g: GameLink):
     """Which search the panel shows: the one behind the AI's last move, or else the one the
     AI would make in the position shown. Returns (index in g.states, "last"|"next") or None."""
     if g.at > 0 and g.settings.ai_plays(g.rules.to_move(g.states[g.at - 1])):
@@ -410,13 +273,13 @@ def searched_position(g: Game):
 
 @dataclass(frozen=True)
 class UndrawnSearch:
-    """A search too large to draw (more than ``TREE_MAX_NODES`` nodes: the expert level, a
+    """A search too large to draw (more than ``moves.TREE_MAX_NODES`` nodes: the expert level, a
     deep custom search): the panel says so in words, with its size, instead of nothing."""
 
-    g: Game
+    g: GameLink
     about: str
     result: SearchResult
-    limit: int            # the drawing limit it passed (TREE_MAX_NODES)
+    limit: int            # the drawing limit it passed (moves.TREE_MAX_NODES)
     stop: Stop | None = None   # a budget stopped it too (it says so, not "depth 0")
     too_large = True
 
@@ -433,7 +296,7 @@ class SolvedMove:
     its move within its budget): no depth-limited search, so no tree; the panel says so, with
     the positions the solver searched, instead of a size that reads as a search's."""
 
-    g: Game
+    g: GameLink
     about: str
     result: SearchResult
     too_large = True          # no tree drawn (the same branches as a search too large)
@@ -444,7 +307,7 @@ class SolvedMove:
         return self.result.stats.nodes
 
 
-def tree_panel(g: Game, args, result: SearchResult | None = None
+def tree_panel(g: GameLink, args, result: SearchResult | None = None
                ) -> TreePanel | UndrawnSearch | SolvedMove | None:
     """The panel for ``g``: ``result`` when the search was just made, else the search
     recomputed; folded around the ``path`` parameter, at the ``step`` parameter."""
@@ -465,8 +328,8 @@ def tree_panel(g: Game, args, result: SearchResult | None = None
     if result.tree is None and result.algorithm == PERFECT_ALGORITHM:
         return SolvedMove(g, about, result)
     if result.tree is None:     # too large to record, or not even depth 1 finished
-        return (UndrawnSearch(g, about, result, TREE_MAX_NODES, stop_of(result, *budget))
-                if result.stats.nodes > TREE_MAX_NODES else None)
+        return (UndrawnSearch(g, about, result, moves.TREE_MAX_NODES, stop_of(result, *budget))
+                if result.stats.nodes > moves.TREE_MAX_NODES else None)
     small = result.tree.whole and len(result.tree.nodes) <= SMALL_TREE_NODES
     sizes = subtree_sizes(result.tree)
     try:
@@ -475,9 +338,9 @@ def tree_panel(g: Game, args, result: SearchResult | None = None
     except ValueError as err:
         raise BadRequest("%(field)s: %(err)s", "path", field=label("path"), err=err) from None
     stop = stop_of(result, *budget)
-    # Nim counts against its whole game tree, as the course does; a Connect-4 game tree is
-    # astronomically large, so there the count is the tree minimax would visit to the same
-    # depth, when it is small enough to count. A search cut short by its budget finished no
+    # The game says what the caption counts against (GameSpec.tree_size): its whole game tree,
+    # as the course does for its small games, or, where that is astronomically large, the
+    # tree minimax would visit to the same depth. A search cut short by its budget finished no
     # depth: its caption says so instead of counting against a depth-0 tree of 1 node.
     # An iterative deepening's caption counts every depth's nodes instead (_tree.html): the
     # count, which costs a few ms, is then not made.

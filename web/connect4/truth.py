@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from ai.games.connect4 import analysis
 from ai.teach.tree_view import node_at
 
-from .admission import Busy, admitted
+from ..admission import Busy, admitted
 from .hints import Hints, hints_apply, hints_of
 
 TIME_LIMIT = 1.0

@@ -15,10 +15,10 @@ from ai.messages import GameError
 from ai.games.connect4.position import (cell_value_terms, columns_of, format_columns, moves_reaching,
                          parse_columns)
 
-from .admission import in_lane, offload
-from .htmx import render
-from .i18n import tr
-from .params import BadRequest, read_int
+from ..admission import in_lane, offload
+from ..htmx import render
+from ..i18n import tr
+from ..params import BadRequest, read_int
 
 bp = Blueprint("editor", __name__)
 
@@ -71,7 +71,7 @@ def edit():
                            **({"h": height} if height != 6 else {}))
     yellow = sum(col.count(0) for col in columns)
     red = sum(col.count(1) for col in columns)
-    return render("editor.html", block="editor", status=status, error=error, problem=problem,
+    return render("games/connect4/editor.html", block="editor", status=status, error=error, problem=problem,
                   game=game, columns=columns, changed=changed, board_url=board_url,
                   play_url=play_url, moves=moves, yellow=yellow, red=red,
                   empty_url=board_url([[] for _ in range(width)]),

@@ -16,12 +16,13 @@ from ai.games.connect4.zobrist import zobrist_terms
 from ai.games.nim.table_demo import window_table_demonstration
 from ai.teach.table_view import searched_table
 
-from .admission import Busy, admitted
-from .course import TABLE_STEPS
-from .games import GAMES
-from .htmx import render
-from .i18n import set_matches_total, tr
-from .params import BadRequest, parse_game, read_int
+from ..admission import Busy, admitted
+from ..course import TABLE_STEPS
+from ..games import GAMES
+from ..htmx import render
+from ..i18n import set_estimate_total, tr
+from ..game_link import parse_game
+from ..params import BadRequest, read_int
 
 bp = Blueprint("table", __name__)
 MAX_NODES = 150_000        # the search behind the page: like the comparison's budget
@@ -34,7 +35,7 @@ def table():
         g = parse_game(GAMES["connect4"], request.args)
         depth = read_int(request.args, "ttd", 4, 1, 6)
     except BadRequest as err:
-        return render("table.html", block="table", status=400, error=tr(err), g=None, depth=4,
+        return render("games/connect4/table.html", block="table", status=400, error=tr(err), g=None, depth=4,
                       terms=[], result=None, size=0, entries=[])
     heuristic = make_heuristic(g.rules, "cells")
     result, size, entries = (None, 0, [])
@@ -47,8 +48,8 @@ def table():
         except Busy as err:     # no search now: the rest of the page, why, and when to retry
             busy = err
     demo = window_table_demonstration()
-    set_matches_total(demo["n"])    # its Nim values, in the course's notation: M − 1/8
-    response = render("table.html", block="table", status=busy.status if busy else 200,
+    set_estimate_total(demo["n"])    # its Nim values, in the course's notation: M − 1/8
+    response = render("games/connect4/table.html", block="table", status=busy.status if busy else 200,
                       error=None, busy=tr(busy) if busy else None, g=g, depth=depth,
                       terms=zobrist_terms(g.rules, g.state), result=result, size=size,
                       entries=entries, demo=demo, slots=COURSE_SLOTS,

@@ -36,11 +36,12 @@ from ai.games.connect4 import analysis, opening_book
 from ai.games.connect4.analysis import Analysis, outcome
 from ai.games.connect4.exact import pons_to_value
 
-from .admission import Busy, admitted
-from .games import GameSpec
-from .htmx import is_htmx, render
-from .i18n import tr
-from .params import BadRequest, Game, parse_game, read_flag
+from ..admission import Busy, admitted
+from ..games import GameSpec
+from ..htmx import is_htmx, render
+from ..i18n import tr
+from ..game_link import GameLink, parse_game
+from ..params import BadRequest, read_flag
 
 bp = Blueprint("hints", __name__)
 TIME_LIMIT = 3.0              # seconds: all columns take at most ~0.6 s here, 1.2 s loaded (README)
@@ -48,7 +49,7 @@ THEN_TIME_LIMIT = 0.3         # seconds for the other columns before the best mo
 _warm = threading.Event()
 
 
-def hints_apply(g: Game) -> bool:
+def hints_apply(g: GameLink) -> bool:
     """Hints exist for standard Connect-4 (7x6: the opening book's board)."""
     s = g.settings
     return s.game == "connect4" and (s.width, s.height) == (7, 6)
@@ -131,11 +132,11 @@ class ExactRun:
     seconds: float         # the budget it had
 
 
-def exact_run(g: Game) -> ExactRun | None:
+def exact_run(g: GameLink) -> ExactRun | None:
     """The exact solver on the position shown (Connect-4 of any size; None for other games),
     best move only, within 1 s on 7x6 (the book's board: enough nearly always) and 0.3 s on
     other sizes (enough only late in a game): to be run inside an admitted search."""
-    if g.settings.game != "connect4" or g.over:
+    if g.over:
         return None
     seconds = 1.0 if hints_apply(g) else 0.3
     s = g.state
@@ -148,7 +149,7 @@ def exact_run(g: Game) -> ExactRun | None:
                     kind, k, a.nodes, a.elapsed * 1000, seconds)
 
 
-def compute_hints(g: Game, rest: bool = False) -> Hints:
+def compute_hints(g: GameLink, rest: bool = False) -> Hints:
     """The hints of the position shown: the best move first, the other columns within
     ``THEN_TIME_LIMIT`` after it (``pending`` when some remain), or with ``rest`` (the second
     request) within the whole ``TIME_LIMIT``."""
@@ -166,18 +167,18 @@ def hints(game: GameSpec):
     try:
         g = parse_game(game, request.args)
     except BadRequest as err:
-        return render("_hints.html", block="hints", status=400, g=None, hints_error=tr(err))
+        return render("games/connect4/hints.html", block="hints", status=400, g=None, hints_error=tr(err))
     if not hints_apply(g) or g.over:
-        return render("_hints.html", block="hints", status=400, g=g, hints_error=tr(BadRequest(
+        return render("games/connect4/hints.html", block="hints", status=400, g=g, hints_error=tr(BadRequest(
             "hints are given for a 7x6 Connect-4 game that is not over")))
     try:
         rest = read_flag(request.args, "rest")
     except BadRequest as err:
-        return render("_hints.html", block="hints", status=400, g=g, hints_error=tr(err))
+        return render("games/connect4/hints.html", block="hints", status=400, g=g, hints_error=tr(err))
     try:
         h = compute_hints(g, rest=rest)
     except Busy as err:
-        response = render("_hints.html", block="hints", status=err.status, g=g,
+        response = render("games/connect4/hints.html", block="hints", status=err.status, g=g,
                           hints_error=tr(err))
         response.headers["Retry-After"] = str(err.retry_after)
         return response
@@ -185,10 +186,10 @@ def hints(game: GameSpec):
         # Without JavaScript: the whole page, the hints in it.
         return render(game.template, block="game", g=g, error=None, error_param=None, ai=None,
                       panel=None, hints=h)
-    return render("_hints.html", block="hints", g=g, hints=h)
+    return render("games/connect4/hints.html", block="hints", g=g, hints=h)
 
 
-def hints_url(g: Game, **extra) -> str:
+def hints_url(g: GameLink, **extra) -> str:
     return url_for("hints.hints", game=g.settings.game, **g.query(), **extra)
 
 

@@ -20,9 +20,9 @@ from ai.games.connect4.heuristic import HEURISTICS as CONNECT4_HEURISTICS, Adjus
 from ai.messages import GameError
 from ai.games.connect4.position import cell_value_terms, format_columns, parse_columns, state_of
 
-from .htmx import render
-from .i18n import tr
-from .params import BadRequest, read_choice, read_decimal, read_int
+from ..htmx import render
+from ..i18n import tr
+from ..params import BadRequest, read_choice, read_decimal, read_int
 
 bp = Blueprint("inspector", __name__)
 SIDES = ("0", "1")          # side=: J0 (yellow), J1 (red)
@@ -88,7 +88,7 @@ def inspect():
                            read_choice(args, "heur", "cells", tuple(CONNECT4_HEURISTICS)),
                            read_decimal(args, "alpha", AdjustedCells.DEFAULT_ALPHA, 0, 10))
     except (BadRequest, GameError) as err:
-        return render("inspector.html", block="inspector", status=400, error=tr(err), i=None)
-    return render("inspector.html", block="inspector", error=None, i=found,
+        return render("games/connect4/inspector.html", block="inspector", status=400, error=tr(err), i=None)
+    return render("games/connect4/inspector.html", block="inspector", error=None, i=found,
                   edit_url=url_for("editor.edit", board=args.get("board", ""),
                                    **{k: args[k] for k in ("w", "h") if k in args}))

@@ -1,0 +1,64 @@
+"""Connect-4's own web pages and the hooks the shared pages ask it for (``GameSpec.hook``).
+
+Its pages: the exact outcome of every column under the board and the truth beside the
+search in the tree panel (``hints``, ``truth``: 7x6, the solver), the position editor
+(``editor``: ``/connect4/edit``), the heuristics opened up (``inspector``:
+``/connect4/heuristic``) and the transposition table made visible (``table_page``:
+``/connect4/table``). ``init_app`` registers them, called by ``app.create_app`` for the games
+table's entry (``GameSpec.web``).
+"""
+from __future__ import annotations
+
+from flask import Flask
+from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
+
+from ai.games.connect4.heuristic import AdjustedCells
+from ai.games.connect4.position import columns_of
+
+from ..params import LABELS
+from . import editor, hints, inspector, table_page
+from .hints import exact_run  # noqa: F401  (a hook: the comparison page's exact solver)
+from .truth import truth_for
+
+# its pages' own parameters, as they are labelled in messages
+LABELS.update({"side": _l("From the side of"), "rest": _l("The other columns")})
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(editor.bp)
+    app.register_blueprint(inspector.bp)
+    app.register_blueprint(table_page.bp)
+    hints.init_app(app)          # /connect4/hints, the solved table, the solver warmed up
+
+
+def page_context(g, panel) -> dict:
+    """What its page adds to the shared game page: the truth beside the search."""
+    return {"truth": truth_for(panel)}
+
+
+def last_cell(g):
+    """(col, row) of the last disc shown: its column's discs so far, less one; None at the
+    start."""
+    col = g.last_move
+    return None if col is None else (col, g.moves[:g.at].count(col) - 1)
+
+
+def zobrist_words(g, z) -> str:
+    return gettext("XOR number of %(player)s in column %(col)s, row %(row)s",
+                   player=g.settings.player_name(z.player), col=z.col + 1, row=z.row + 1)
+
+
+def term_names() -> dict:
+    """The terms of its heuristics, as a leaf's tooltip names them."""
+    return {"windows1": gettext("windows of 1 stone"), "windows2": gettext("of 2 stones"),
+            "windows3": gettext("of 3 stones (threats)"),
+            "centre": gettext("stones in the centre column"),
+            "cells": gettext("cell values under the stones")}
+
+
+def inspect_url(rules, state, heuristic, side: int) -> str:
+    """The inspector on a leaf's position, with the search's heuristic (and α), from ``side``."""
+    return inspector.inspect_url(columns_of(rules, state), rules.width, rules.height,
+                                 heur=heuristic.name, side=side,
+                                 alpha=getattr(heuristic, "alpha", AdjustedCells.DEFAULT_ALPHA))
