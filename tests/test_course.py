@@ -262,7 +262,7 @@ def test_an_edited_thumbnail_link_is_a_400_in_words_never_a_500(client):
     for url, says in [("/course/nim/figure.svg?n=abc", "Matches: a whole number from 1 to 99"),
                       ("/course/nim/figure.svg?n=5&moves=5", "cannot take 5 matches"),
                       ("/course/nim/figure.svg?n=5&path=9", "no child '9' was searched there"),
-                      ("/course/connect4/figure.svg?level=expert",
+                      ("/course/connect4/figure.svg?level=perfect",
                        "the exact solver chose this move")]:
         r = client.get(url)
         assert r.status_code == 400 and says in r.get_data(as_text=True), url

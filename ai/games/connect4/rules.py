@@ -57,7 +57,6 @@ class Connect4:
     heuristics = HEURISTICS                 # ai.heuristics.make_heuristic's choice
     level_heuristics = {"beginner": "cells", "easy": "cells", "medium": "threats",
                         "hard": "threats", "expert": "threats"}     # ai.levels
-    exact_first = True      # expert asks the exact solver first, within a node budget (ai.levels)
 
     def __init__(self, width: int = 7, height: int = 6):
         g = geometry(width, height)         # raises ValueError outside 4..9
@@ -89,6 +88,13 @@ class Connect4:
         """The perfect move: the exact solver (``ai.games.connect4.exact``, ``ai.perfect``)."""
         from .exact import exact_play
         return exact_play(self, state, **budget)
+
+    def exact_within(self, state, max_nodes: int):
+        """The exact solver's move if it proves the value within ``max_nodes`` nodes, from an
+        empty table and without a clock, else None (``ai.games.connect4.exact``): the hard
+        and expert levels ask it first (``ai.levels``)."""
+        from .exact import exact_within
+        return exact_within(self, state, max_nodes)
 
     def level_reply(self, level_name: str, state):
         """A level's reply stored in its book of first replies (``ai.games.connect4.level_book``),
