@@ -209,7 +209,9 @@ def test_the_settings_stay_open_while_the_class_joins_votes_and_names_itself(
     expect(teacher.locator("#class-followers")).to_have_text("2 élèves suivent")
     # closed, its counts shown: the projector's main picture, the chart fills the right
     teacher.keyboard.press("v")
+    expect(settings).to_have_attribute("open", "")
     teacher.locator(".class-live").get_by_role("button", name="Montrer les décomptes").click()
+    expect(settings).to_have_attribute("open", "")                 # still open
     expect(teacher.locator(".vote-chart")).to_be_visible()
     chart = teacher.locator(".vote-chart").bounding_box()
     assert chart["width"] >= 900 and chart["y"] + chart["height"] <= 1080
