@@ -149,6 +149,9 @@ CARD_PAGES = {
     "O(b^m): the tree grows with the depth": ["O(b^m)"],
     "The same growth on a real position": ["minimax", "alpha-beta"],
     "The agent: perceive, decide, act": ["AI Yellow is thinking"],
+    "Tic-tac-toe (le morpion): the whole tree": [
+        "The whole game tree from here, to the end of the game: 6,812 nodes.",
+        "alpha-beta + table", "exact solver, to the end of the game"],
     "The game of 11 matches": ["11 matches left", "Viewing move 0 of 5.", "Next move"],
     "The tree of dimension 5 and its MIN-MAX values": ["explored 28 of 28 nodes"],
     "Dimension 20: more than 250,000 nodes": ["266,079 nodes"],

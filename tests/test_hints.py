@@ -301,7 +301,7 @@ def test_an_unproven_column_says_what_its_interval_proves_and_nothing_more():
              "at-most-draw": lambda s: s <= 0}
     for moves, expected in (("4", "loss"), ("3", "at-most-draw")):
         quick = hints_of(analyse(moves, store=None, then_time_limit=0))
-        full = analyse(moves, store=None)
+        full = analyse(moves, store=None, time_limit=None)
         unknown = [c for c in quick.columns if c.kind == "unknown"]
         assert unknown, moves
         for c in unknown:

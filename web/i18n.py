@@ -20,7 +20,7 @@ ALGORITHM_LABELS = {"minimax": _l("minimax"), "alphabeta": _l("alpha-beta"),
 LEVEL_LABELS = {"beginner": _l("beginner"), "easy": _l("easy"), "medium": _l("medium"),
                 "hard": _l("hard"), "expert": _l("expert"), "perfect": _l("perfect")}
 # How the players may be named (web.params.Settings.player_name), as the course's chapters do.
-PLAYER_NAMING_LABELS = {"colours": _l("Yellow and Red"),
+PLAYER_NAMING_LABELS = {"colours": _l("Yellow and Red"), "marks": _l("X and O"),
                         "j": _l("J0 and J1 (minmax chapter)"),
                         "numbers": _l("Player 1 and Player 2 (MIN-MAX chapter)")}
 

@@ -31,7 +31,8 @@ LABELS = {
     "tree": _l("Search tree"), "td": _l("Tree depth"), "proj": _l("Projector mode"),
     "path": _l("Tree node"), "step": _l("Step"), "cd": _l("Depth"), "ttd": _l("Depth"), "cls": _l("Class code"),
     "notation": _l("Notation"), "hints": _l("Hints"), "players": _l("Players' names"),
-    "alpha": _l("α (adjusted heuristic)"),
+    "alpha": _l("α (adjusted heuristic)"), "teach": _l("Teaching game"),
+    "ply": _l("Move reviewed"), "k": _l("Position to replay"), "try": _l("Move tried"),
 }
 
 _WHOLE = re.compile(r"[+-]?[0-9]{1,9}")

@@ -28,7 +28,14 @@ that adding a game touches only its own folder and one entry of the web's games 
 - ``level_reply(level, state)``  a level's stored reply (a book of first replies), or None;
 - ``key_step(state, move)``      how a move changes a Zobrist key (the step-by-step table);
 - ``tree_size(state, depth)``    nodes of the whole tree to ``depth`` (the tree panel's "of M");
-- ``move_json(move)``            a move as the command line's JSON writes it.
+- ``move_json(move)``            a move as the command line's JSON writes it;
+- ``exact_score(state, *, time_limit, max_nodes, at_least, need_move)``   the exact score
+                                 of a position for the side to move and a best move, on a
+                                 negamax-exact scale (``ai.teach.review``); without it: a
+                                 memoized solve of the whole tree (small games);
+- ``score_outcome(state, score)`` that score in words, ``("win", k)``/``("loss", k)``/
+                                 ``("draw", None)``; ``review_why(...)``: why a move loses;
+                                 ``review_drawing(...)``: its refutation for the game's picture.
 
 States are immutable and hashable, so they can key caches and tables, and a search can
 never damage the position it was given.

@@ -1,8 +1,11 @@
 """Connect-4's perfect play: the exact analysis's best move (``ai.games.connect4.analysis``
-with ``best_only``: the position solved once, Pons' way; the opening book and the table of
-solved positions where they know). Pons' score counts the winner's stones, so its best move
-wins fastest and loses slowest. Among moves of equal score, which one is played can depend on
-what the solver's table and the table of solved positions already hold.
+with ``best_only``: the position solved once, Pons' way; the opening book where it knows).
+Pons' score counts the winner's stones, so its best move wins fastest and loses slowest.
+
+The same link, the same reply: the analysis is ``fresh``, the solver starting from an empty
+table and the table of solved positions not read, so that a position gets the same move
+whatever the worker did before (a warm table would change which of several moves of equal
+score is named, and, within a node budget, whether the value is proven at all).
 
 Bounded like every level: when the budget runs out before the value is proven (a large
 board), the ``fallback`` level's move is played and the result says ``complete=False``.
@@ -48,7 +51,7 @@ def exact_play(game, state, *, time_limit: float | None = 1.0, max_nodes: int | 
         return SearchResult(None, 0, (), SearchStats(), ALGORITHM, None)
     start = time.perf_counter()
     a = analyse_position(state.current, state.mask, state.moves, game.width, game.height,
-                         time_limit=time_limit, max_nodes=max_nodes, best_only=True)
+                         time_limit=time_limit, max_nodes=max_nodes, best_only=True, fresh=True)
     stats = SearchStats(nodes=a.nodes, elapsed=time.perf_counter() - start)
     if a.best_move is not None and a.score is not None:
         value = pons_to_value(a.score, state.moves, game.cells)

@@ -197,6 +197,23 @@ class Connect4:
                                 err=err) from None
         return state
 
+    # -- the review's hooks (ai.teach.review; the code is in ai.games.connect4.review) ---------
+    def exact_score(self, state: C4State, **options):
+        from .review import exact_score
+        return exact_score(self, state, **options)
+
+    def score_outcome(self, state: C4State, score: int):
+        from .review import score_outcome
+        return score_outcome(self, state, score)
+
+    def review_why(self, *args):
+        from .review import review_why
+        return review_why(self, *args)
+
+    def review_drawing(self, *args, **kwargs):
+        from .review import review_drawing
+        return review_drawing(self, *args, **kwargs)
+
     def tree_size(self, state: C4State, depth: int, limit: int = 25_000) -> int | None:
         """Nodes minimax visits from ``state`` to ``depth``, root included (None past
         ``limit``): ``ai.teach.tree_view.full_tree_size`` on bitboards, the same count (a test
