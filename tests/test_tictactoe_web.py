@@ -172,6 +172,7 @@ def test_a_class_votes_on_a_cell_and_sees_the_ais_choice(app):
     created = teacher.post("/class", data={"link": "/tictactoe?mode=human-human&moves=51"})
     assert created.status_code == 303
     code = re.search(r"cls=([A-Z0-9]{6})", created.headers["Location"]).group(1)
+    teacher.post(f"/class/{code}/peer", data={"action": "hide", "value": "0"}, headers=HX)  # live
     assert teacher.post(f"/class/{code}/vote", data={"action": "open"},
                         headers=HX).status_code == 200
     student = app.test_client()
