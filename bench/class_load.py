@@ -1,9 +1,11 @@
-"""Class mode under load, on loopback: one class of 60 followers and 10 classes of 30 (360 live
-pages), against the README's server (gunicorn with gevent workers, started here); then the
-same with two app instances sharing a Redis server (the followers split between them).
+"""Class mode under load, on loopback, against the README's server (gunicorn with gevent
+workers, started here): one class of 100 followers on one instance (SQLite, the default
+store: a teacher's laptop), then 300 followers (three classes of 100) on two app instances
+sharing a Redis server (the followers split between them).
 
-    python bench/class_load.py                 # SQLite (the default store), then Redis
+    python bench/class_load.py                 # SQLite (100 followers), then Redis (300)
     python bench/class_load.py --only sqlite   # or --only redis; --moves 15 --interval 1.0
+    python bench/class_load.py --sqlite 60,30,30 --redis 100,100,100 --stall 0.1
 
 Each teacher makes ``--moves`` moves of Nim (a page change sent as the teacher's page does,
 ``POST /class/<code>/sync``), about one every ``--interval`` seconds, the classes out of step.
@@ -12,7 +14,13 @@ Each follower is a student's page: ``GET /c/<code>`` for its anonymous id, then 
 
 - the time from the teacher's move (before its POST) to the event reaching the *last*
   follower of the class: p50, p95, max over every move of every class;
+- the same delay to *each* follower (every move, every follower): p50, p95, max;
 - lost events: a move whose board never reached a follower (within 15 s);
+- stalls: ``--stall`` of the followers (10 %) go deaf halfway through the moves (their
+  connection stays open but nothing reaches them, as a phone asleep or a half-open Wi-Fi);
+  each notices as the page does (no event, heartbeat included, for two heartbeat periods and
+  2 s), drops the stream and opens another: recovered when the new stream brings the board
+  of the teacher's latest move (the time from going deaf to that board is reported);
 - votes: every teacher opens a vote, every follower votes once and then tries a second ballot
   (refused), as fast as 100 concurrent clients go: ballots per second held (both kinds), and
   the counts the teachers' pages show against the number of followers (lost or double
@@ -45,9 +53,10 @@ import gevent  # noqa: E402
 from gevent.pool import Pool  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-CLASSES = [60] + [30] * 10          # followers per class
+SQLITE_CLASSES = [100]              # followers per class, one instance
+REDIS_CLASSES = [100, 100, 100]     # two instances sharing Redis
 PLAYED = re.compile(r"(\d+) moves? played")
-VOTES = re.compile(r"Vote open: (\d+) votes?")
+VOTES = re.compile(r"(\d+) of \d+ answered")    # counts hidden while the vote is open
 
 
 def free_port() -> int:
@@ -104,9 +113,9 @@ class Teacher:
         self.port, self.followers = port, followers
         status, r, _ = request(port, "POST", "/class",
                                {"link": "/nim?n=60&k=3&mode=human-human"})
-        teach = urllib.parse.urlsplit(r.getheader("Location"))
-        self.code = teach.path.split("/")[2]
-        _, r, _ = request(port, "GET", f"{teach.path}?{teach.query}")
+        # the answer makes this client the teacher (a cookie) and opens the board (cls=)
+        board = urllib.parse.urlsplit(r.getheader("Location"))
+        self.code = urllib.parse.parse_qs(board.query)["cls"][0]
         self.cookie = cookie_of(r, "teach")
         self.sent = {}                   # move number -> time its POST started
 
@@ -134,7 +143,9 @@ class Teacher:
 
 
 class Follower:
-    """A student's page: its anonymous id, then its live stream, read line by line."""
+    """A student's page: its anonymous id, then its live stream, read line by line, with the
+    page's watchdog (static/app.js): no event within two heartbeat periods and 2 s, and the
+    stream is replaced by a new one."""
 
     def __init__(self, port, code):
         self.port, self.code = port, code
@@ -143,19 +154,48 @@ class Follower:
         self.seen = {}                   # move number -> time its board arrived
         self.vote_open = gevent.event.Event()
         self.connected = gevent.event.Event()
+        self.period = 3.0                # the heartbeat's, told by the stream
+        self.deaf_since = None           # stalled: nothing reaches this page
+        self.recovered = None            # (seconds from stall to the current board)
+        self.expect = None               # the move the new stream must bring
+        self.refused = 0                 # streams refused (503), then tried again
+
+    def stall(self, latest):
+        """Go deaf: the connection stays open, nothing arrives (a phone asleep)."""
+        self.deaf_since = time.monotonic()
+        self.expect = latest
 
     def listen(self):
+        while True:
+            self._stream()
+            if self.deaf_since is None:
+                return
+            self.deaf_since = None       # the watchdog fired: a new stream
+
+    def _stream(self):
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
         conn.request("GET", f"/c/{self.code}/events", headers={"Cookie": self.cookie})
         r = conn.getresponse()
-        assert r.status == 200, r.status
+        if r.status != 200:              # refused (503: this worker's share of streams):
+            conn.close()                 # the page's event source tries again, as here
+            self.refused += 1
+            gevent.sleep(float(r.getheader("Retry-After") or 1))
+            return self._stream()
         self.connected.set()
+        fresh = self.expect is not None and self.recovered is None
         event, data = None, []
+        heard = time.monotonic()
         try:
             while True:
                 line = r.readline().decode()
+                if self.deaf_since is not None:
+                    # nothing reaches this page any more (it reads nothing, the connection
+                    # stays open); its watchdog fires two periods and 2 s after the last event
+                    gevent.sleep(max(0.0, heard + 2 * self.period + 2 - time.monotonic()))
+                    return                           # dropped: open another stream
                 if not line:
                     return
+                heard = time.monotonic()
                 line = line.rstrip("\n")
                 if line.startswith("event: "):
                     event = line[7:]
@@ -167,6 +207,10 @@ class Follower:
                         played = PLAYED.search(text)
                         n = int(played.group(1)) if played else 0
                         self.seen.setdefault(n, time.monotonic())
+                        if fresh and n >= self.expect and self.recovered is None:
+                            self.recovered = time.monotonic() - self.stalled_at
+                    elif event == "beat" and text.isdigit():
+                        self.period = int(text) / 1000
                     elif event == "vote" and 'name="choice"' in text:
                         self.vote_open.set()
                     event, data = None, []
@@ -189,8 +233,8 @@ def percentile(values, p):
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
-def run(name, ports, moves, interval):
-    teachers = [Teacher(ports[0], n) for n in CLASSES]
+def run(name, classes, ports, moves, interval, stall):
+    teachers = [Teacher(ports[0], n) for n in classes]
     followers = {t.code: [Follower(ports[i % len(ports)], t.code) for i in range(t.followers)]
                  for t in teachers}
     everyone = [f for fs in followers.values() for f in fs]
@@ -198,18 +242,40 @@ def run(name, ports, moves, interval):
     for f in everyone:
         if not f.connected.wait(30):
             sys.exit("a follower could not connect")
-    gevent.joinall([gevent.spawn(t.play, moves, interval) for t in teachers])
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline and any(moves not in f.seen for f in everyone):
+    deaf = random.sample(everyone, int(len(everyone) * stall))
+
+    def go_deaf():
+        gevent.sleep(moves * interval / 2)
+        for f in deaf:
+            t = next(t for t in teachers if t.code == f.code)
+            f.stalled_at = time.monotonic()
+            f.stall(max(t.sent, default=0))
+    stalls = gevent.spawn(go_deaf)
+    gevent.joinall([gevent.spawn(t.play, moves, interval) for t in teachers] + [stalls])
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and (
+            any(moves not in f.seen for f in everyone)
+            or any(f.recovered is None for f in deaf)):
         gevent.sleep(0.2)
-    last, lost = [], 0
+    last, each, lost = [], [], 0
     for t in teachers:
         for i in range(1, moves + 1):
             arrivals = [f.seen.get(i) for f in followers[t.code]]
-            lost += arrivals.count(None)
             got = [a for a in arrivals if a is not None]
+            # a deaf page misses the moves of its deaf time: it gets the board after
+            lost += sum(1 for f, a in zip(followers[t.code], arrivals)
+                        if a is None and f not in deaf)
+            each.extend(a - t.sent[i] for f, a in zip(followers[t.code], arrivals)
+                        if a is not None and f not in deaf)
             if got:
-                last.append(max(got) - t.sent[i])
+                last.append(max(a for f, a in zip(followers[t.code], arrivals)
+                                if a is not None and f not in deaf) - t.sent[i])
+    if os.environ.get("CLASS_LOAD_DEBUG"):
+        for t in teachers:
+            for i in range(1, moves + 1):
+                late = sorted(round(f.seen[i] - t.sent[i], 2) for f in followers[t.code]
+                              if i in f.seen and f not in deaf)[-3:]
+                print(t.code, i, late, file=sys.stderr)
     # votes: every class opens one, every follower votes (and tries again)
     for t in teachers:
         t.vote("open")
@@ -223,10 +289,14 @@ def run(name, ports, moves, interval):
     for g in listeners:
         g.kill()
     ms = [x * 1000 for x in last]
+    ems = [x * 1000 for x in each]
+    back = [f.recovered for f in deaf if f.recovered is not None]
     return dict(name=name, streams=len(everyone), moves=len(ms), p50=statistics.median(ms),
-                p95=percentile(ms, 95), max=max(ms), lost=lost, ballots=2 * len(everyone),
+                p95=percentile(ms, 95), max=max(ms), e50=statistics.median(ems),
+                e95=percentile(ems, 95), emax=max(ems), lost=lost, ballots=2 * len(everyone),
                 accepted=accepted, counted=counted, expected=len(everyone),
-                vps=2 * len(everyone) / elapsed)
+                vps=2 * len(everyone) / elapsed, stalls=len(deaf), recovered=len(back),
+                back=max(back) if back else 0.0, refused=sum(f.refused for f in everyone))
 
 
 def main():
@@ -236,7 +306,18 @@ def main():
     parser.add_argument("--moves", type=int, default=15, help="moves per teacher (at most 50)")
     parser.add_argument("--interval", type=float, default=1.0,
                         help="seconds between a teacher's moves (at least 0.2)")
+    parser.add_argument("--sqlite", default=",".join(map(str, SQLITE_CLASSES)),
+                        help="followers per class on one instance (at most 400 in all)")
+    parser.add_argument("--redis", default=",".join(map(str, REDIS_CLASSES)),
+                        help="followers per class on two instances (at most 400 in all)")
+    parser.add_argument("--stall", type=float, default=0.1,
+                        help="share of followers that go deaf halfway (0 to 0.5)")
     args = parser.parse_args()
+    sizes = {k: [int(n) for n in getattr(args, k).split(",") if n.strip()]
+             for k in ("sqlite", "redis")}
+    if any(sum(v) > 400 or min(v, default=1) < 1 for v in sizes.values()):
+        parser.error("at most 400 followers in all, at least 1 per class")
+    stall = min(max(args.stall, 0.0), 0.5)
     moves, interval = min(args.moves, 50), max(args.interval, 0.2)
     tmp = Path(tempfile.mkdtemp(prefix="class-load-"))
     log = open(tmp / "servers.log", "wb")
@@ -248,7 +329,8 @@ def main():
             env.pop("REDIS_URL", None)
             port = free_port()
             servers.append(start_server(port, env, log))
-            results.append(run("SQLite, one instance", [port], moves, interval))
+            results.append(run("SQLite, one instance", sizes["sqlite"], [port], moves,
+                               interval, stall))
             for s in servers:
                 s.terminate()
                 s.wait()
@@ -264,7 +346,8 @@ def main():
             env = {**os.environ, "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0"}
             ports = [free_port(), free_port()]
             servers.extend(start_server(p, env, log) for p in ports)
-            results.append(run("Redis, two instances", ports, moves, interval))
+            results.append(run("Redis, two instances", sizes["redis"], ports, moves, interval,
+                               stall))
     finally:
         for s in servers:
             s.terminate()
@@ -275,14 +358,19 @@ def main():
     workers = os.environ.get("WEB_CONCURRENCY", cores + 1)
     print(f"\n{cores} cores, {workers} gevent workers per instance; load average before "
           f"{load_before[0]:.2f}, after {os.getloadavg()[0]:.2f}; {moves} moves per teacher, "
-          f"one every ~{interval:g} s; classes of {', '.join(map(str, CLASSES))}\n")
-    print("| store | live pages | moves | move → last follower p50 | p95 | max | lost events "
-          "| ballots sent | ballots/s | counted / followers |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          f"one every ~{interval:g} s; classes of {args.sqlite} (SQLite), {args.redis} "
+          f"(Redis); {stall:.0%} of the followers go deaf halfway\n")
+    print("| store | live pages | moves | move → each follower p50 | p95 | max "
+          "| move → last follower p50 | p95 | max | lost events | ballots sent (2 each) "
+          "| first ballots counted / followers | ballots/s | stalls recovered | slowest "
+          "recovery | streams refused (503), then retried |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
-        print(f"| {r['name']} | {r['streams']} | {r['moves']} | {r['p50']:.0f} ms | "
+        print(f"| {r['name']} | {r['streams']} | {r['moves']} | {r['e50']:.0f} ms "
+              f"| {r['e95']:.0f} ms | {r['emax']:.0f} ms | {r['p50']:.0f} ms | "
               f"{r['p95']:.0f} ms | {r['max']:.0f} ms | {r['lost']} | {r['ballots']} "
-              f"| {r['vps']:.0f} | {r['counted']} / {r['expected']} |")
+              f"| {r['counted']} / {r['expected']} | {r['vps']:.0f} "
+              f"| {r['recovered']} / {r['stalls']} | {r['back']:.1f} s | {r['refused']} |")
 
 
 if __name__ == "__main__":

@@ -278,12 +278,218 @@
   document.addEventListener("htmx:pushedIntoHistory", followAddress);
   document.addEventListener("htmx:replacedInHistory", followAddress);
 
-  // A class page says whether its live stream is connected (htmx's SSE extension reconnects
-  // by itself; the page shows it is trying).
+  // ---- Class mode, live: streams that recover, requests that never leave a page stuck ----
+
+  // A class page's live stream (htmx's SSE extension makes its event sources here). The
+  // server sends a "beat" every few seconds (its data: the period in ms); a stream that hears
+  // nothing for two periods is taken for stalled (a phone asleep, Wi-Fi gone half-open: the
+  // connection looks open and brings nothing) and replaced by a new one, as is a stream that
+  // drops, within a few seconds whatever happened before (the extension's own backoff waited
+  // up to a minute). The new stream starts with the current board. The page shows
+  // "reconnecting…" meanwhile (the extension's htmx:sseError / htmx:sseOpen events).
+  var liveSources = [];
+  function LiveSource(url, options) {
+    this.url = url; this.options = options; this.listeners = [];
+    this.closed = false; this.period = 3000; this.attempts = 0; this.heard = Date.now();
+    this.onopen = null; this.onerror = null;
+    liveSources.push(this);
+    this.connect();
+  }
+  Object.defineProperty(LiveSource.prototype, "readyState", {
+    get: function () {      // never CLOSED unless closed on purpose: the extension does not retry
+      if (this.closed) return 2;
+      return this.es && this.es.readyState === 1 ? 1 : 0;
+    }
+  });
+  LiveSource.prototype.connect = function () {
+    var self = this, es = new EventSource(this.url, this.options);
+    this.es = es;
+    this.listeners.forEach(function (l) { es.addEventListener(l.type, l.wrapped); });
+    es.addEventListener("beat", function (event) {
+      var ms = parseInt(event.data, 10);
+      if (ms > 0) { self.period = ms; }
+      self.alive();
+    });
+    es.onopen = function (event) {
+      if (es !== self.es) return;
+      self.attempts = 0;
+      self.alive();
+      if (self.onopen) { self.onopen(event); }
+    };
+    es.onerror = function (event) {
+      if (es !== self.es || self.closed) return;
+      if (self.onerror) { self.onerror(event); }          // the page says "reconnecting…"
+      if (es.readyState === 2) { self.again(); }          // refused (503, 404): try anew
+    };
+    this.alive();
+  };
+  LiveSource.prototype.alive = function () {
+    var self = this;
+    this.heard = Date.now();
+    clearTimeout(this.watchdog);
+    this.watchdog = setTimeout(function () { self.stalled(); }, 2 * this.period + 2000);
+  };
+  LiveSource.prototype.stalled = function () {
+    if (this.closed) return;
+    if (this.onerror) { this.onerror({ type: "stalled" }); }
+    this.again();
+  };
+  LiveSource.prototype.again = function () {
+    var self = this;
+    if (this.closed) return;
+    this.es.close();
+    clearTimeout(this.watchdog);
+    clearTimeout(this.retryTimer);
+    this.attempts += 1;
+    // soon, then every few seconds; spread out, so that a class's phones do not all come
+    // back to a restarted server in the same instant
+    var wait = Math.min(1000 * this.attempts, 4000) * (0.5 + Math.random() / 2);
+    this.retryTimer = setTimeout(function () { if (!self.closed) self.connect(); }, wait);
+  };
+  LiveSource.prototype.close = function () {
+    this.closed = true;
+    clearTimeout(this.watchdog);
+    clearTimeout(this.retryTimer);
+    if (this.es) { this.es.close(); }
+    liveSources = liveSources.filter(function (s) { return s !== this; }, this);
+  };
+  LiveSource.prototype.addEventListener = function (type, fn) {
+    var self = this;
+    var l = { type: type, fn: fn, wrapped: function (event) { self.alive(); fn(event); } };
+    this.listeners.push(l);
+    this.es.addEventListener(type, l.wrapped);
+  };
+  LiveSource.prototype.removeEventListener = function (type, fn) {
+    var es = this.es;
+    this.listeners = this.listeners.filter(function (l) {
+      if (l.type === type && l.fn === fn) { es.removeEventListener(type, l.wrapped); return false; }
+      return true;
+    });
+  };
+  if (window.htmx && window.EventSource) {
+    htmx.createEventSource = function (url) { return new LiveSource(url, { withCredentials: true }); };
+  }
+  // a phone woken up: a stream silent for longer than its watchdog allows is replaced now
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState !== "visible") return;
+    liveSources.forEach(function (s) {
+      if (!s.closed && Date.now() - s.heard > 2 * s.period + 2000) { s.stalled(); }
+    });
+  });
+
   function liveState(event, state) {
     var box = event.target.closest && event.target.closest("[data-live]");
-    if (box) { box.dataset.live = state; }
+    if (!box) return;
+    if (state === "off") {
+      state = box.dataset.live === "connecting" ? "connecting" : "reconnecting";
+    }
+    box.dataset.live = state;
   }
   document.addEventListener("htmx:sseOpen", function (event) { liveState(event, "on"); });
   document.addEventListener("htmx:sseError", function (event) { liveState(event, "off"); });
+
+  // A request with no answer (the server restarting, the network gone) or a server error
+  // never leaves the page stuck: the move buttons work again (they were marked busy when the
+  // request left) and a note says it was not sent. A ballot is sent again by itself (below).
+  function notSent(show) {
+    var note = document.getElementById("not-sent");
+    if (note) { note.hidden = !show; }
+    if (show) {
+      document.querySelectorAll(MOVES).forEach(function (b) { b.removeAttribute("aria-disabled"); });
+      var live = document.getElementById("live");
+      if (live && note) { live.textContent = note.textContent.trim(); }
+    }
+  }
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var elt = event.detail.elt;
+    if (elt && elt.closest && elt.closest(".vote-form")) return;       // its own note
+    notSent(!event.detail.successful);
+  });
+  document.addEventListener("htmx:sendError", function (event) {
+    var elt = event.detail.elt;
+    if (elt && elt.closest && elt.closest(".vote-form")) return;
+    notSent(true);
+  });
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("[data-close-not-sent]")) { notSent(false); }
+  });
+
+  // A student's ballot that got no answer is sent again, a few times over about 20 s (a
+  // server restart), saying so; a second ballot of the same round is never counted twice
+  // (the server keeps the first), so sending again is safe. Then, if still no answer, the
+  // page says it was not sent, and the buttons are there to tap again.
+  var ballot = { choice: null, tries: 0, timer: null };
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest(".vote-form button[name=choice]");
+    if (button) { ballot.choice = button.value; ballot.tries = 0; clearTimeout(ballot.timer); }
+  });
+  function ballotNote(kind) {
+    var note = document.querySelector("#class-vote .send-note");
+    if (!note) return;
+    note.textContent = note.dataset[kind] || "";
+    note.hidden = false;
+    note.classList.toggle("error", kind === "failed");
+  }
+  function ballotFailed(event) {
+    var elt = event.detail.elt;
+    if (!elt || !elt.closest || !elt.closest(".vote-form") || !ballot.choice) return;
+    ballot.tries += 1;
+    if (ballot.tries > 8) { ballotNote("failed"); return; }
+    ballotNote("trying");
+    clearTimeout(ballot.timer);
+    ballot.timer = setTimeout(function () {
+      var form = document.querySelector("#class-vote .vote-form");
+      if (!form) return;                      // counted meanwhile, or the vote closed
+      htmx.ajax("POST", form.getAttribute("hx-post"), {
+        source: form, target: "#class-vote", swap: "innerHTML",
+        values: { choice: ballot.choice }
+      });
+    }, Math.min(800 * ballot.tries, 3000));
+  }
+  document.addEventListener("htmx:afterRequest", function (event) {     // no answer, or a 5xx
+    if (!event.detail.successful) { ballotFailed(event); }
+  });
+
+  // (A vote's time left counts down with the discussion's timer: [data-left], below.)
+
+  // The teacher's join screen (a large QR code, who joined): at the start of a class it is
+  // the top of the page until "Start" or the first move; its button or the j key shows it
+  // over everything; Escape or "Start" closes it.
+  function openLobby() {
+    var lobby = document.getElementById("class-lobby");
+    if (!lobby || lobby.matches(":modal")) return false;
+    if (lobby.open) { lobby.close(); }
+    lobby.showModal();
+    return true;
+  }
+  function lessonStarted() {
+    var lobby = document.getElementById("class-lobby");
+    if (lobby && lobby.open && !lobby.matches(":modal")) { lobby.close(); }
+  }
+  document.addEventListener("htmx:pushedIntoHistory", lessonStarted);
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("[data-open-lobby]")) { openLobby(); }
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "j" || event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
+    if (openLobby()) { event.preventDefault(); }
+  });
+})();
+
+// -- class mode's answers (i26-answer): a discussion's timer counts down on every page that
+// shows one ([data-left]: seconds left when the page drew it; counted from its arrival here,
+// so a phone whose clock is wrong counts the same minutes).
+(function () {
+  "use strict";
+  function tick() {
+    var now = Date.now();
+    document.querySelectorAll("[data-left]").forEach(function (el) {
+      if (!el.dataset.end) { el.dataset.end = String(now + 1000 * Number(el.dataset.left)); }
+      var left = Math.max(0, Math.ceil((Number(el.dataset.end) - now) / 1000));
+      el.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+      el.classList.toggle("done", left === 0);
+    });
+  }
+  setInterval(tick, 1000);
+  document.addEventListener("htmx:afterSettle", tick);
 })();

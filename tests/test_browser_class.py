@@ -61,7 +61,9 @@ def test_three_students_follow_the_teacher_and_vote(contexts, live_server, artif
         expect(s.locator("#class-board .disc")).to_have_count(2)
         expect(s.locator("#class-board .status")).to_contain_text("Yellow to play")
 
-    # the vote: students choose on their phones, the projector counts
+    # the vote: students choose on their phones, the projector counts (live: the teacher
+    # turns off "counts hidden until the vote closes", on by default)
+    teacher.get_by_role("button", name="Show them live").click()
     teacher.keyboard.press("v")
     for s, col in zip(students, "443"):
         s.locator(f'#class-vote button[value="{col}"]').click()
@@ -81,8 +83,8 @@ def test_three_students_follow_the_teacher_and_vote(contexts, live_server, artif
         expect(s.locator("#class-board .disc")).to_have_count(3)
         expect(s.locator("#class-vote")).to_contain_text("The vote is closed.")
     teacher.keyboard.press("r")
-    expect(teacher.locator(".ai-choice")).to_contain_text("The AI plays column")
-    expect(students[1].locator("#class-vote")).to_contain_text("The AI plays column")
+    expect(teacher.locator(".ai-choice")).to_contain_text("The AI would have played column")
+    expect(students[1].locator("#class-vote")).to_contain_text("The AI would have played column")
     # its tree is that of the vote's position: the board goes back to it (the class's move
     # kept, one click away), the students' boards too
     teacher.locator('[data-key="class-tree"]').click()
@@ -113,7 +115,8 @@ def test_the_projector_view_in_french_and_a_student_after_the_class_ends(
     expect(student.locator("h1")).to_contain_text(f"Classe {code}")
     teacher.keyboard.press("v")
     student.locator('#class-vote button[value="3"]').click()
-    expect(teacher.locator(".vote-title")).to_have_text("Vote ouvert\u202f: 1 vote")
+    expect(teacher.locator(".vote-title")).to_have_text("Vote ouvert")      # counts hidden
+    expect(teacher.locator(".answered-count")).to_have_text("1 sur 1 a répondu")
     expect(teacher.locator("#class-followers")).to_have_text("1 élève suit")
     teacher.screenshot(path=str(artifacts / "class-projector-fr.png"))
     student.screenshot(path=str(artifacts / "class-phone-student-fr.png"), full_page=True)
@@ -149,7 +152,7 @@ def test_a_server_restarted_mid_lesson_loses_nothing_and_pages_reconnect(context
         expect(student.locator("#class-board .disc")).to_have_count(1)
         teacher.keyboard.press("v")
         student.locator('#class-vote button[value="5"]').click()
-        expect(teacher.locator(".vote-title")).to_have_text("Vote open: 1 vote")
+        expect(teacher.locator(".answered-count")).to_have_text("1 of 1 answered")
 
         children = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text()
         workers = [int(pid) for pid in children.split()]
@@ -157,7 +160,7 @@ def test_a_server_restarted_mid_lesson_loses_nothing_and_pages_reconnect(context
             os.kill(pid, signal.SIGKILL)
         server.kill()
         server.wait()
-        expect(student.locator("#class-live[data-live='off']")).to_have_count(1)
+        expect(student.locator("#class-live[data-live='reconnecting']")).to_have_count(1)
         server = start_gunicorn(port, env, "gunicorn-restart.log")
 
         # the student's page is back by itself, with the board and the ballot
@@ -165,7 +168,8 @@ def test_a_server_restarted_mid_lesson_loses_nothing_and_pages_reconnect(context
         expect(student.locator("#class-board .disc")).to_have_count(1)
         expect(student.locator("#class-vote")).to_contain_text("Your vote: column 5")
         # the teacher's page goes on: the next move reaches the student, the count is kept
-        expect(teacher.locator(".vote-title")).to_have_text("Vote open: 1 vote", timeout=30_000)
+        expect(teacher.locator(".answered-count")).to_have_text("1 of 1 answered",
+                                                                timeout=30_000)
         teacher.locator('#game button[data-col="3"]').click()
         expect(student.locator("#class-board .disc")).to_have_count(2)
     finally:
@@ -195,7 +199,7 @@ def test_class_pages_pass_the_accessibility_audit(contexts, live_server, lang, s
     teacher.keyboard.press("v")
     expect(student.locator("#class-vote button")).to_have_count(7)
     student.locator('#class-vote button[value="4"]').click()
-    expect(teacher.locator(".vote-chart")).to_be_visible()
+    expect(teacher.locator(".class-live .answered-count")).to_be_visible()   # counts hidden
     assert axe_violations(student) == []
     assert axe_violations(teacher) == []
     student.goto(f"{live_server}/c/ZZZZZZ?lang={lang}")          # the page of a bad code
@@ -264,9 +268,9 @@ def test_a_ballot_sent_while_the_store_is_locked_is_told_to_try_again(contexts, 
         finally:
             shell.execute("ROLLBACK")
             shell.close()
-        expect(teacher.locator(".vote-title")).to_have_text("Vote ouvert\u202f: 0 vote")
+        expect(teacher.locator(".answered-count")).to_have_text("0 sur 1 a répondu")
         student.locator('#class-vote button[value="4"]').click()      # the same button again
         expect(student.locator("#class-vote")).to_contain_text("Votre vote")
-        expect(teacher.locator(".vote-title")).to_have_text("Vote ouvert\u202f: 1 vote")
+        expect(teacher.locator(".answered-count")).to_have_text("1 sur 1 a répondu")
     finally:
         stop_gunicorn(server)

@@ -204,6 +204,8 @@ def test_a_class_follows_and_votes_on_the_race(race_app):
     html = page.get_data(as_text=True)
     assert page.status_code == 200 and "Race to 7" in html and "total 1 of 7" in html
     assert "Player 2 to play." in html and speaks_of_another_game(html) == []
+    teacher.post(f"/class/{code}/peer", data={"action": "hide", "value": "0"},  # counts live
+                 headers={"HX-Request": "true"})
     assert teacher.post(f"/class/{code}/vote", data={"action": "open"},
                         headers={"HX-Request": "true"}).status_code == 200
     vote = student.get(f"/c/{code}").get_data(as_text=True)

@@ -172,6 +172,7 @@ def test_a_class_votes_on_a_cell_and_sees_the_ais_choice(app):
     created = teacher.post("/class", data={"link": "/tictactoe?mode=human-human&moves=51"})
     assert created.status_code == 303
     code = re.search(r"cls=([A-Z0-9]{6})", created.headers["Location"]).group(1)
+    teacher.post(f"/class/{code}/peer", data={"action": "hide", "value": "0"}, headers=HX)  # live
     assert teacher.post(f"/class/{code}/vote", data={"action": "open"},
                         headers=HX).status_code == 200
     student = app.test_client()
@@ -184,7 +185,7 @@ def test_a_class_votes_on_a_cell_and_sees_the_ais_choice(app):
     closed = teacher.post(f"/class/{code}/vote", data={"action": "close"}, headers=HX)
     assert "Play the class's choice: cell 3" in closed.get_data(as_text=True)
     revealed = teacher.post(f"/class/{code}/vote", data={"action": "reveal"}, headers=HX)
-    assert re.search(r"The AI plays cell [2346789]", revealed.get_data(as_text=True))
+    assert re.search(r"The AI would play cell [2346789] here", revealed.get_data(as_text=True))
 
 
 def test_a_vote_for_a_taken_cell_is_refused(app):

@@ -90,6 +90,9 @@ class Hub:
         self._listener_pid = None
         self._stop = threading.Event()
         self._cache: OrderedDict = OrderedDict()
+        self._seq: dict[str | None, int] = {}       # events dispatched, per class
+        self._epoch = 0                             # reconnections to the store
+        self._states: dict[str, tuple] = {}         # class -> (seq, state read after it)
 
     @property
     def streams(self) -> int:
@@ -142,6 +145,11 @@ class Hub:
         """An event from the store: to the streams of its class (to all after a reconnection,
         when ``code`` is None, since events may have been missed)."""
         with self._lock:
+            if code is None:                         # every class may have changed
+                self._states.clear()
+                self._epoch += 1
+            else:
+                self._seq[code] = self._seq.get(code, 0) + 1
             subs = [s for c, ss in self._subs.items() if code is None or c == code for s in ss
                     if s.kinds is None or kind in s.kinds]
         for sub in subs:
@@ -155,6 +163,24 @@ class Hub:
         self._listener = threading.Thread(target=self.store.listen, name="class-events",
                                           args=(self.dispatch, self._stop), daemon=True)
         self._listener.start()
+
+    def latest(self, code: str, read):
+        """The class ``code`` as ``read(code)`` gives it, read once for all the streams of
+        this worker woken by the same events (100 phones of a class: one read per change,
+        not 100). A read made after the latest event of the class is shared; the next event
+        makes the next stream read again."""
+        with self._lock:
+            seq = (self._epoch, self._seq.get(code, 0))
+            hit = self._states.get(code)
+            if hit is not None and hit[0] == seq:
+                return hit[1]
+        state = read(code)
+        with self._lock:
+            if (self._epoch, self._seq.get(code, 0)) == seq:
+                self._states[code] = (seq, state)
+                if len(self._states) > 1000:
+                    self._states = {code: (seq, state)}
+        return state
 
     def cached(self, key, render):
         """``render()`` once per ``key`` (a class's board at a version, in a language): the

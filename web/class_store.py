@@ -41,7 +41,7 @@ log = logging.getLogger("minimax-lab.classes")
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"   # no 0/O, no 1/I: read off a projector
 CODE_LENGTH = 6
 TTL = int(os.environ.get("CLASS_TTL", 4 * 3600))      # seconds of inactivity before expiry
-FOLLOWER_TIMEOUT = 45.0     # a stream not seen for this long (heartbeats every 15 s) is gone
+FOLLOWER_TIMEOUT = 45.0     # a stream not seen for this long (seen again every 15 s) is gone
 MAX_BALLOTS = 500           # per round: five times a large class, a bound on a stuffed round
 MAX_NAMES = 500             # nicknames per class, for the same reason
 MAX_CLASSES = int(os.environ.get("CLASS_MAX", 2000))   # live classes on the whole server
@@ -135,6 +135,7 @@ class ClassState:
     closed: bool           # the teacher ended the class
     secret_hash: str
     expires: float
+    vote_ends: float = 0.0  # when the open vote closes by itself (store's clock), 0: no timer
 
     def is_teacher(self, secret: str | None) -> bool:
         """Whether ``secret`` is this class's teacher secret (compared in constant time)."""
@@ -181,8 +182,10 @@ class ClassStore:
         tell the followers. Nothing changes (no event) when it is the same board."""
         raise NotImplementedError
 
-    def open_vote(self, code: str) -> ClassState | None:
-        """A new round on the board shown; the previous one closes."""
+    def open_vote(self, code: str, seconds: int = 0) -> ClassState | None:
+        """A new round on the board shown; the previous one closes. With ``seconds``, the
+        round closes by itself that long after: ``vote_open`` reads false from then on and
+        no ballot counts (no worker has to be awake at that moment)."""
         raise NotImplementedError
 
     def close_vote(self, code: str) -> ClassState | None:
@@ -218,7 +221,10 @@ class ClassStore:
         it was not counted yet, and then the teacher's count is told."""
         raise NotImplementedError
 
-    def follower_gone(self, code: str, sid: str) -> None:
+    def follower_gone(self, code: str, sid: str, seen_until: float | None = None) -> None:
+        """A follower's stream ended. With ``seen_until`` (the store's clock at that stream's
+        last ``follower_seen``), only when the follower was not seen since: a page reloaded
+        opens its new stream before the old one ends, and stays counted."""
         raise NotImplementedError
 
     def followers(self, code: str) -> int:
@@ -243,7 +249,8 @@ CREATE TABLE IF NOT EXISTS classes (
   code TEXT PRIMARY KEY, secret_hash TEXT NOT NULL, game TEXT NOT NULL, query TEXT NOT NULL,
   version INTEGER NOT NULL DEFAULT 1, round INTEGER NOT NULL DEFAULT 0,
   vote_open INTEGER NOT NULL DEFAULT 0, vote_query TEXT NOT NULL DEFAULT '',
-  reveal TEXT NOT NULL DEFAULT '', closed INTEGER NOT NULL DEFAULT 0, expires REAL NOT NULL);
+  reveal TEXT NOT NULL DEFAULT '', closed INTEGER NOT NULL DEFAULT 0, expires REAL NOT NULL,
+  vote_ends REAL NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS classes_expires ON classes (expires);
 CREATE TABLE IF NOT EXISTS ballots (
   code TEXT NOT NULL, round INTEGER NOT NULL, voter TEXT NOT NULL, choice TEXT NOT NULL,
@@ -260,7 +267,7 @@ CREATE INDEX IF NOT EXISTS limits_start ON limits (start);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 _FIELDS = ("code", "game", "query", "version", "round", "vote_open", "vote_query", "reveal",
-           "closed", "secret_hash", "expires")
+           "closed", "secret_hash", "expires", "vote_ends")
 # the queries the query plan test reads (tests/test_class_store.py): each uses an index
 PURGE_SQL = "SELECT code FROM classes WHERE expires <= ?"
 LIVE_SQL = "SELECT COUNT(*) FROM classes WHERE expires > ?"
@@ -320,6 +327,9 @@ class SqliteStore(ClassStore):
             tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
             if not {"classes", "limits", "meta", "classes_expires"} <= tables:
                 db.executescript(SCHEMA)
+            columns = {r[1] for r in db.execute("PRAGMA table_info(classes)")}
+            if "vote_ends" not in columns:         # a store made before vote timers
+                db.execute("ALTER TABLE classes ADD COLUMN vote_ends REAL NOT NULL DEFAULT 0")
             row = db.execute("SELECT value FROM meta WHERE key = 'store_id'").fetchone()
             if row is None:
                 db.execute("INSERT OR IGNORE INTO meta VALUES ('store_id', ?)",
@@ -420,17 +430,20 @@ class SqliteStore(ClassStore):
         if row is None:
             return None
         state = ClassState(**dict(zip(_FIELDS, row)))
-        state = ClassState(**{**state.__dict__, "vote_open": bool(state.vote_open),
+        timed_out = bool(state.vote_ends) and state.vote_ends <= self.clock()
+        state = ClassState(**{**state.__dict__,
+                              "vote_open": bool(state.vote_open) and not timed_out,
                               "closed": bool(state.closed)})
         return state if state.expires > self.clock() else None
 
     def _change(self, code: str, sql: str, args: tuple, kind: str,
-                only_if: str = "1") -> ClassState | None:
+                only_if: str = "1", only_args: tuple = ()) -> ClassState | None:
         def change(db):
             if self._row(db, code) is None:
                 return None
             cur = db.execute(f"UPDATE classes SET {sql}, expires = ? WHERE code = ? "
-                             f"AND ({only_if})", (*args, self.clock() + self.ttl, code))
+                             f"AND ({only_if})", (*args, self.clock() + self.ttl, code,
+                                                  *only_args))
             if cur.rowcount:
                 self._publish(db, code, kind)
             return self._row(db, code)
@@ -502,12 +515,15 @@ class SqliteStore(ClassStore):
             return self._row(db, code)
         return self._write(change)
 
-    def open_vote(self, code):
+    def open_vote(self, code, seconds=0):
+        ends = self.clock() + seconds if seconds else 0.0
         return self._change(code, "round = round + 1, vote_open = 1, vote_query = query, "
-                            "reveal = ''", (), "vote", only_if="closed = 0")
+                            "reveal = '', vote_ends = ?", (ends,), "vote", only_if="closed = 0")
 
     def close_vote(self, code):
-        return self._change(code, "vote_open = 0", (), "vote", only_if="vote_open = 1")
+        return self._change(code, "vote_open = 0, vote_ends = 0", (), "vote",
+                            only_if="vote_open = 1 AND (vote_ends = 0 OR vote_ends > ?)",
+                            only_args=(self.clock(),))
 
     def set_reveal(self, code, move_label):
         return self._change(code, "reveal = ?", (move_label,), "vote", only_if="round > 0")
@@ -555,6 +571,7 @@ class SqliteStore(ClassStore):
                                         (code,)).fetchone()[0] >= MAX_NAMES:
                 return False
             db.execute("INSERT OR REPLACE INTO names VALUES (?, ?, ?)", (code, voter, name))
+            self._publish(db, code, "followers")      # the teacher's list of names
             return True
         return self._write(set_name)
 
@@ -574,10 +591,12 @@ class SqliteStore(ClassStore):
             return new
         return self._write(seen)
 
-    def follower_gone(self, code, sid):
+    def follower_gone(self, code, sid, seen_until=None):
+        until = float("inf") if seen_until is None else seen_until
+
         def gone(db):
-            if db.execute("DELETE FROM followers WHERE code = ? AND sid = ?",
-                          (code, sid)).rowcount:
+            if db.execute("DELETE FROM followers WHERE code = ? AND sid = ? AND seen <= ?",
+                          (code, sid, until)).rowcount:
                 self._publish(db, code, "followers")
         self._write(gone)
 
@@ -620,10 +639,12 @@ class SqliteStore(ClassStore):
 # A vote, checked and counted in one step inside Redis: the round must be the open one, and
 # HSETNX keeps a voter's first ballot only. Returns one of Vote's values.
 _VOTE = """
-local c = redis.call('HMGET', KEYS[1], 'round', 'vote_open', 'closed', 'expires')
+local c = redis.call('HMGET', KEYS[1], 'round', 'vote_open', 'closed', 'expires', 'vote_ends')
 if not c[1] or not c[4] or c[1] ~= ARGV[1] or c[2] ~= '1' or c[3] == '1' then
   return 'closed' end
 if tonumber(c[4]) <= tonumber(ARGV[4]) then return 'closed' end
+if c[5] and tonumber(c[5]) > 0 and tonumber(c[5]) <= tonumber(ARGV[4]) then
+  return 'closed' end
 if redis.call('HEXISTS', KEYS[2], ARGV[2]) == 1 then return 'again' end
 if redis.call('HLEN', KEYS[2]) >= tonumber(ARGV[5]) then return 'full' end
 redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
@@ -658,6 +679,14 @@ if left < 0 then redis.call('EXPIRE', KEYS[1], ARGV[1]); left = tonumber(ARGV[1]
 return {n, left}
 """
 
+# A follower's stream ended: gone unless seen since (its page reloaded, a new stream open).
+_GONE = """
+local seen = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if seen and tonumber(seen) <= tonumber(ARGV[2]) then
+  return redis.call('ZREM', KEYS[1], ARGV[1]) end
+return 0
+"""
+
 _STATE_FIELDS = ("game", "query", "version", "round", "vote_open", "vote_query", "reveal",
                  "closed", "secret_hash", "expires")
 
@@ -681,6 +710,7 @@ class RedisStore(ClassStore):
         self._vote = self.redis.register_script(_VOTE)
         self._create = self.redis.register_script(_CREATE)
         self._hit = self.redis.register_script(_HIT)
+        self._gone = self.redis.register_script(_GONE)
         self._signing_key = None
 
     @contextmanager
@@ -724,10 +754,12 @@ class RedisStore(ClassStore):
         if not h or any(f not in h for f in _STATE_FIELDS):
             return None
         try:
+            ends = float(h.get("vote_ends") or 0)
+            timed_out = bool(ends) and ends <= self.clock()
             state = ClassState(code, h["game"], h["query"], int(h["version"]),
-                               int(h["round"]), h["vote_open"] == "1", h["vote_query"],
-                               h["reveal"], h["closed"] == "1", h["secret_hash"],
-                               float(h["expires"]))
+                               int(h["round"]), h["vote_open"] == "1" and not timed_out,
+                               h["vote_query"], h["reveal"], h["closed"] == "1",
+                               h["secret_hash"], float(h["expires"]), ends)
         except ValueError:
             return None
         return state if state.expires > self.clock() else None
@@ -796,13 +828,15 @@ class RedisStore(ClassStore):
             code, lambda s: not s.closed and (s.game, s.query) != (game, query),
             lambda s: dict(game=game, query=query, version=s.version + 1), "board")
 
-    def open_vote(self, code):
+    def open_vote(self, code, seconds=0):
+        ends = self.clock() + seconds if seconds else 0.0
         return self._change(code, lambda s: not s.closed,
                             lambda s: dict(round=s.round + 1, vote_open=1, vote_query=s.query,
-                                           reveal=""), "vote")
+                                           reveal="", vote_ends=ends), "vote")
 
     def close_vote(self, code):
-        return self._change(code, lambda s: s.vote_open, lambda s: dict(vote_open=0), "vote")
+        return self._change(code, lambda s: s.vote_open,
+                            lambda s: dict(vote_open=0, vote_ends=0), "vote")
 
     def set_reveal(self, code, move_label):
         return self._change(code, lambda s: s.round > 0, lambda s: dict(reveal=move_label),
@@ -845,6 +879,7 @@ class RedisStore(ClassStore):
                     pipe.multi()
                     pipe.hset(key, voter, name)
                     pipe.expire(key, int(self.ttl) + 60)
+                    pipe.publish(f"{self.prefix}events:{code}", "followers")   # the names
                     pipe.execute()
                     return True
                 except redis.WatchError:
@@ -864,9 +899,13 @@ class RedisStore(ClassStore):
             self._publish(code, "followers")
         return new
 
-    def follower_gone(self, code, sid):
+    def follower_gone(self, code, sid, seen_until=None):
         with self._errors():
-            gone = self.redis.zrem(self._key(code, "followers"), sid)
+            if seen_until is None:
+                gone = self.redis.zrem(self._key(code, "followers"), sid)
+            else:
+                gone = self._gone(keys=[self._key(code, "followers")],
+                                  args=[sid, repr(float(seen_until))])
         if gone:
             self._publish(code, "followers")
 

@@ -7,6 +7,8 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+import math
+
 import segno
 from flask import request, url_for
 from werkzeug.datastructures import MultiDict
@@ -19,6 +21,7 @@ from .params import BadRequest, read_int
 
 CHART_WIDTH = 60            # SVG units per bar of the vote chart
 CHART_HEIGHT = 100          # the tallest bar: the chart stays low on the projector
+VOTE_SECONDS = (0, 15, 20, 30, 45, 60, 90, 120)   # the time limits a teacher may give a vote
 
 
 def board_query(g: GameLink, args) -> str:
@@ -226,6 +229,69 @@ class ClassView:
     @property
     def ai_label(self) -> str:
         return self.state.reveal
+
+    # -- the live classroom: join screen, time limit, who answered, the phones' buttons --
+
+    @property
+    def lobby_at_start(self) -> bool:
+        """Whether the teacher's page opens on the join screen: a class just made (its board
+        not moved yet, no vote yet)."""
+        return self.state.version == 1 and not self.state.round
+
+    vote_seconds_choices = VOTE_SECONDS
+    vote_seconds_default = 0
+
+    @property
+    def seconds_left(self) -> int | None:
+        """Whole seconds until the open vote closes by itself (None: no time limit)."""
+        if not (self.state.vote_open and self.state.vote_ends):
+            return None
+        return max(0, math.ceil(self.state.vote_ends - self.store.clock()))
+
+    @property
+    def answer_total(self) -> int:
+        """The "of N" of "45 of 60 answered": the students following, or more when some who
+        voted have left since."""
+        return max(self.followers, self.votes)
+
+    @property
+    def board_moved_on(self) -> bool:
+        """Whether the board went on from the vote's position (the class's move played): the
+        AI's choice is then what it would have played there."""
+        v, g = self.vote_g, self.g
+        return v is not None and (g.at != v.at or g.moves[:g.at] != v.moves[:v.at])
+
+    @cached_property
+    def tree_step(self):
+        """The search tree's panel at the step the projector shows (its step's text goes on
+        the phones), or None: no step, a search too large to replay, or no search slot free
+        just now (the phones then say only the step's number)."""
+        if self.step is None or not self.g.settings.show_tree:
+            return None
+        from .admission import Busy
+        from .tree_panel import tree_panel
+        try:
+            panel = tree_panel(self.g, {"step": str(self.step)})
+        except (Busy, BadRequest):
+            return None
+        if panel is None or getattr(panel, "step", None) is None:
+            return None
+        return panel
+
+    @cached_property
+    def vote_slots(self) -> list[str | None]:
+        """The phone's vote buttons, one per move of the game's first position in the board's
+        order (a board's columns, say), so that they line up with the board: the move's
+        label when it can be chosen now, else None (a gap)."""
+        if self.vote_g is None:
+            return []
+        rules = self.vote_g.rules
+        legal = set(self.moves_of(self.vote_g))
+        every = [rules.format_move(m) for m in sorted(rules.actions(rules.initial_state()))]
+        slots = [m if m in legal else None for m in every]
+        if set(every) >= legal:
+            return slots
+        return self.moves_of(self.vote_g)          # moves the first position did not have
 
 
 def qr_of(link: str) -> str:

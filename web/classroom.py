@@ -34,6 +34,7 @@ instances), with bounds a class of 100 behind one router never meets; a store th
 from __future__ import annotations
 
 import collections
+import os
 import re
 import secrets
 import time
@@ -50,13 +51,13 @@ from .admission import Busy, client_id
 from .class_live import Hub
 from .class_store import (MAX_BALLOTS, MAX_NAMES, TTL, ClassState, ClassStore, StoreError,
                           Vote, open_store)
-from .class_view import ClassView, board_query, game_from_link, wants_projector
+from .class_view import VOTE_SECONDS, ClassView, board_query, game_from_link, wants_projector
 from .htmx import is_htmx
 from .i18n import tr
 from .security import client_address
 from .ai_move import ai_move
 from .game_link import GameLink
-from .params import CLASS_CODE, BadRequest
+from .params import CLASS_CODE, BadRequest, read_int
 
 bp = Blueprint("classroom", __name__)
 
@@ -70,8 +71,11 @@ NEW_CLASSES = (120, 3600.0)    # classes started, per hour (a school's teachers,
 NEW_STUDENTS = (300, 3600.0)   # student ids given, per hour (a class of 100 takes 100)
 NAME_MAX = 24                  # characters of a nickname
 BODY_MAX = 2048                # bytes of a POST: a link, a vote, a nickname
-HEARTBEAT = 15.0               # seconds between heartbeats on a quiet stream
-RETRY_MS = 2000                # the browser's reconnection delay after a dropped stream
+# seconds between heartbeats on a stream ("beat" events: a page that hears none for two of
+# them takes its stream for stalled and opens another, static/app.js)
+HEARTBEAT = float(os.environ.get("CLASS_HEARTBEAT", 3.0))
+FOLLOWER_REFRESH = 15.0        # seconds between a stream's "still here" to the store
+RETRY_MS = 1000                # the browser's reconnection delay after a dropped stream
 
 
 class ClassProblem(GameError):
@@ -220,10 +224,10 @@ def teacher_secret(code: str) -> str | None:
     return secret if cookie_code == code else None
 
 
-def teacher_class(code: str) -> ClassState:
+def teacher_class(code: str, *, ended_ok: bool = False) -> ClassState:
     """The class, for its teacher only: the secret from this browser's cookie, and the
     request from this site (an Origin header, when sent, must be ours)."""
-    state = the_class(code)
+    state = the_class(code, ended_ok=ended_ok)
     if not same_site() or not state.is_teacher(teacher_secret(state.code)):
         raise ClassProblem(403, TEACHER_ONLY)
     return state
@@ -370,8 +374,9 @@ def vote_control(code):
     error = None
     if action == "open":
         view = ClassView(state, store(), teacher=True, projector=wants_projector())
+        seconds = read_int(request.form, "seconds", 0, 0, max(VOTE_SECONDS))
         if view.can_open_vote:
-            state = store().open_vote(state.code)
+            state = store().open_vote(state.code, seconds)
     elif action == "close":
         state = store().close_vote(state.code)
     elif action == "reveal" and state.round:
@@ -410,17 +415,22 @@ def bar_answer(state: ClassState, error: str | None = None) -> Response:
 
 @bp.get("/class/<code>/events")
 def teacher_events(code):
-    """The teacher's bar, live: followers, votes as they come, the round's state."""
-    state = teacher_class(code)
+    """The teacher's bar, live: the vote as ballots come and the round's state ("bar"), the
+    followers' count and nicknames ("followers", "names"), each to its own place in the bar."""
+    state = teacher_class(code, ended_ok=True)
 
-    def render(state):
+    def render(state, kinds):
         if state.closed:
             return sse("closed", render_template("_class_ended.html", code=state.code))
         view = ClassView(state, store(), teacher=True, projector=wants_projector(),
                          key=teacher_secret(state.code))
-        return sse("bar", render_block("class_bar.html", "bar", view=view, error=None))
+        out = sse("bar", render_block("class_bar.html", "bar", view=view, error=None))
+        if "followers" in kinds:
+            out += sse("followers", render_block("class_bar.html", "followers", view=view))
+            out += sse("names", render_block("class_bar.html", "names", view=view))
+        return out
 
-    return stream(state, lambda state, kinds: render(state), follower=None)
+    return stream(state, render, follower=None)
 
 
 # -- students ------------------------------------------------------------------------------------
@@ -434,8 +444,12 @@ def join():
 
 @bp.get("/c/<code>")
 def student(code):
-    """A student's page: the board, following the teacher's; the vote when one is open."""
-    state = the_class(code)
+    """A student's page: the board, following the teacher's; the vote when one is open. An
+    ended class (a page reloaded after the end) is a 410 page that still offers to go on from
+    the class's last position."""
+    state = the_class(code, ended_ok=True)
+    if state.closed:
+        return ended_page(state)
     if code != state.code:
         return redirect(url_for(".student", code=state.code), 301)
     sid = student_id()
@@ -450,10 +464,18 @@ def student(code):
     return response
 
 
+def ended_page(state: ClassState) -> Response:
+    page = render_template("class_problem.html", title=TITLES[410],
+                           message=tr(ClassProblem(410, ENDED, code=state.code)), status=410,
+                           explore=ClassView(state, store()).explore_url)
+    return Response(page, 410, mimetype="text/html")
+
+
 @bp.get("/c/<code>/events")
 def student_events(code):
-    """The student's board and vote, live (sent again in full on each change)."""
-    state = the_class(code)
+    """The student's board and vote, live (sent again in full on each change); an ended class
+    says so (no 410 to an event source, which would try again and again)."""
+    state = the_class(code, ended_ok=True)
     sid = student_id()
 
     def render(state, kinds):
@@ -466,7 +488,8 @@ def student_events(code):
             out += hub().cached((state.code, state.version, str(get_locale())),
                                 lambda: sse("board", render_block(
                                     "class_student.html", "board", view=view)))
-        if "vote" in kinds:
+        # a closed round's words depend on the board too ("would play" / "would have played")
+        if "vote" in kinds or ("board" in kinds and state.round and not state.vote_open):
             out += sse("vote", render_block("class_student.html", "vote", view=view,
                                             ballot=my_ballot(state, sid)))
         return out
@@ -543,23 +566,28 @@ def sse(event: str, html: str) -> str:
 
 def stream(state: ClassState, render, *, follower: str | None, kinds=None) -> Response:
     """A live stream of ``state``'s class: what ``render(state, kinds)`` gives now, then again
-    on each change of one of ``kinds`` (all by default), a heartbeat comment when quiet (a
-    proxy keeps the connection, a gone client is noticed), until the class ends. It waits on
-    an event in a greenlet: no search slot, no worker held. ``follower`` counts in the
-    teacher's "following" figure while the stream is open. Each rendering runs in a request
-    context of its own, made from this request (its language, its links), entered and left
-    within one event: the stream holds no context while it waits."""
+    on each change of one of ``kinds`` (all by default), and a "beat" event every
+    ``HEARTBEAT`` seconds (its data: the period in ms), by which the page tells a live stream
+    from a stalled one (a phone asleep, Wi-Fi gone half-open: static/app.js opens another),
+    until the class ends. A vote with a time limit is shown closed at its end without
+    anyone's request: the stream wakes then. It waits on an event in a greenlet: no search
+    slot, no worker held. ``follower`` counts in the teacher's "following" figure while the
+    stream is open (told to the store every ``FOLLOWER_REFRESH`` s). Each rendering runs in a
+    request context of its own, made from this request (its language, its links), entered and
+    left within one event: the stream holds no context while it waits."""
     the_hub, the_store = hub(), store()
     code = state.code
     if request.method == "HEAD":           # no stream to send: no slot to take, no follower
         return _event_stream_response(iter(()))
     # the first store calls before the answer starts: a store that fails is a 503 here
+    seen = [0.0]                           # the store's clock after our last "still here"
     if follower:
         the_store.follower_seen(code, follower)
+        seen[0] = the_store.clock()
     sub = the_hub.subscribe(code, kinds, address=client_address(),
                             client=follower or client_id())
     if sub is None:
-        quietly(the_store.follower_gone, code, follower)
+        quietly(the_store.follower_gone, code, follower, seen[0])
         response = Response("busy: too many live pages on this server", 503,
                             mimetype="text/plain")
         response.headers["Retry-After"] = "5"
@@ -569,11 +597,13 @@ def stream(state: ClassState, render, *, follower: str | None, kinds=None) -> Re
         current = the_store.get(code)
     except StoreError:
         the_hub.unsubscribe(sub)
-        quietly(the_store.follower_gone, code, follower)
+        quietly(the_store.follower_gone, code, follower, seen[0])
         raise
     app = current_app._get_current_object()
     environ = dict(request.environ)
     beat = float(app.config.get("CLASS_HEARTBEAT", HEARTBEAT))
+    refresh = min(FOLLOWER_REFRESH, 3 * beat)
+    beat_event = f"event: beat\ndata: {int(beat * 1000)}\n\n"
 
     def rendered(current, came):
         with app.request_context(environ):
@@ -588,26 +618,37 @@ def stream(state: ClassState, render, *, follower: str | None, kinds=None) -> Re
         if not left:
             left.append(True)
             the_hub.unsubscribe(sub)
-            quietly(the_store.follower_gone, code, follower)
+            quietly(the_store.follower_gone, code, follower, seen[0])
 
     def events():
         nonlocal current
         try:
-            yield f"retry: {RETRY_MS}\n\n"
+            yield f"retry: {RETRY_MS}\n\n" + beat_event
             if current is not None:
-                yield rendered(current, {"board", "vote"})
-            last_beat = time.monotonic()
+                yield rendered(current, {"board", "vote", "followers"})
+            last_beat = last_seen = time.monotonic()
             while current is not None and not current.closed and not sub.ended:
-                came = sub.wait(beat)
+                wait = beat - (time.monotonic() - last_beat)
+                timer = current.vote_ends if current.vote_open else 0.0
+                if timer:                      # wake when the vote's time is up
+                    wait = min(wait, max(timer - the_store.clock(), 0.0) + 0.05)
+                came = sub.wait(max(wait, 0.0))
                 if sub.ended:                  # the worker stops: the page reconnects
                     break
+                if timer and the_store.clock() >= timer:
+                    came = came | {"vote"}
                 if time.monotonic() - last_beat >= beat:
                     last_beat = time.monotonic()
-                    if follower:
+                    if follower and last_beat - last_seen >= refresh:
+                        last_seen = last_beat
                         quietly(the_store.follower_seen, code, follower)
-                    yield ": heartbeat\n\n"
+                        seen[0] = the_store.clock()
+                    yield beat_event
                 if came:
-                    current = the_store.get(code)
+                    # shared with the worker's other streams of the class, but for a timed
+                    # vote's end (its state is read anew: it says the vote closed)
+                    current = (the_store.get(code) if timer and "vote" in came
+                               else the_hub.latest(code, the_store.get))
                     if current is not None:
                         yield rendered(current, came)
         except StoreError:
@@ -629,12 +670,12 @@ def _event_stream_response(body) -> Response:
     return response
 
 
-def quietly(call, code, follower) -> None:
+def quietly(call, code, follower, *more) -> None:
     """A follower's count kept up to date, when the store lets us: it is a figure for the
     teacher, never a reason to break a stream."""
     if follower:
         try:
-            call(code, follower)
+            call(code, follower, *more)
         except StoreError:
             pass
 

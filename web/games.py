@@ -146,7 +146,7 @@ NIM = GameSpec(
     heading=_l("Nim: the matches game"), card_title=_l("Nim (the matches game)"),
     card_text=_l("Take 1 to 3 matches; who takes the last one wins (or loses, in the misère "
                  "variant)."),
-    words=Words(move=lambda m: ngettext("%(num)s match", "%(num)s matches", int(m), num=m),
+    words=Words(move=lambda m: ngettext("%(num)s match", "%(num)s matches", int(m)),
                 ai_played=lambda m: gettext("AI takes %(move)s;", move=m),
                 vote=lambda: gettext("Choose how many matches to take. One vote per round."),
                 keys=lambda: gettext("take that many matches"),

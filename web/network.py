@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 # How to serve the app to the classroom's network (scripts/serve reads BIND), as the class bar
 # and the manual say it.
-SERVE_ON_NETWORK = "BIND=0.0.0.0:8000 scripts/serve"
+SERVE_ON_NETWORK = "scripts/serve --lan"
 # Documentation-only addresses (RFC 5737, RFC 3849): a route to them picks the interface of
 # the default route; nothing is ever sent to them.
 _PROBES = ((socket.AF_INET, "192.0.2.1"), (socket.AF_INET6, "2001:db8::1"))

@@ -1,0 +1,248 @@
+"""Class mode in a live classroom (issue 26), through Flask's test client and on both stores
+(SQLite, then Redis): a vote with a time limit closes by itself, a page reloaded stays
+counted, the teacher's bar updates its parts in place (count, nicknames, vote), "45 of 60
+answered", an ended class still offers its last position, the phones see the tree's step and
+vote with buttons lined up with the board, the AI's choice is said as what it would play."""
+import re
+
+import pytest
+
+from web.class_store import Vote, open_store
+
+from test_class_store import Clock
+from test_classroom import Stream, discs, start_class, student
+
+
+@pytest.fixture()
+def app(make_app):
+    return make_app()
+
+
+@pytest.fixture()
+def streams():
+    opened = []
+
+    def open_stream(client, url):
+        s = Stream(client, url)
+        opened.append(s)
+        return s
+
+    yield open_stream
+    for s in opened:
+        s.close()
+
+
+HX = {"HX-Request": "true"}
+
+
+def test_a_vote_with_a_time_limit_closes_by_itself_and_counts_nothing_after(class_config):
+    clock = Clock()
+    store = open_store({**class_config, "CLASS_TTL": 3600}, clock=clock)
+    try:
+        state, _ = store.create("connect4", "")
+        state = store.open_vote(state.code, 30)
+        assert state.vote_open and state.vote_ends == clock.now + 30
+        assert store.vote(state.code, 1, "a", "4") is Vote.COUNTED
+        clock.now += 29.5
+        assert store.get(state.code).vote_open
+        assert store.vote(state.code, 1, "b", "3") is Vote.COUNTED
+        clock.now += 1                                  # 30.5 s after it opened
+        assert not store.get(state.code).vote_open
+        assert store.vote(state.code, 1, "c", "4") is Vote.CLOSED
+        assert store.tally(state.code, 1) == {"4": 1, "3": 1}
+        # a vote without a time limit stays open
+        state = store.open_vote(state.code)
+        clock.now += 3000                               # (within the class's hour)
+        assert store.get(state.code).vote_open and state.vote_ends == 0
+    finally:
+        store.close()
+
+
+def test_a_reloaded_page_stays_counted_when_its_old_stream_ends_last(class_config):
+    """The new stream says "still here" before the old one says "gone": the old one's
+    goodbye must not remove the follower."""
+    clock = Clock()
+    store = open_store({**class_config, "CLASS_TTL": 3600}, clock=clock)
+    try:
+        code = store.create("connect4", "")[0].code
+        store.follower_seen(code, "phone")              # the first page's stream
+        first_seen = clock.now
+        clock.now += 20
+        store.follower_seen(code, "phone")              # reloaded: the new stream
+        store.follower_gone(code, "phone", first_seen)  # then the old one ends
+        assert store.followers(code) == 1
+        store.follower_gone(code, "phone", clock.now)   # the new one ends: gone
+        assert store.followers(code) == 0
+    finally:
+        store.close()
+
+
+def test_a_reload_through_the_app_keeps_the_count(app, streams):
+    teacher, code, _ = start_class(app)
+    bar = streams(teacher, f"/class/{code}/events")
+    phone = student(app, code)
+    first = streams(phone, f"/c/{code}/events")
+    first.event("board")
+    bar.event("followers", where=lambda d: "1 student following" in d)
+    second = streams(phone, f"/c/{code}/events")            # the page reloaded
+    second.event("board")
+    first.close()                                            # its old stream ends after
+    page = teacher.get(f"/connect4?mode=human-human&cls={code}").get_data(as_text=True)
+    assert "1 student following" in page
+
+
+def test_the_stream_wakes_at_the_end_of_a_timed_vote(app, streams, monkeypatch):
+    teacher, code, _ = start_class(app)
+    phone = student(app, code)
+    live = streams(phone, f"/c/{code}/events")
+    live.event("board")
+    opened = teacher.post(f"/class/{code}/vote", data={"action": "open", "seconds": "1"},
+                          headers=HX).get_data(as_text=True)
+    assert "Vote open" in opened and 'data-left="1"' in opened      # 0:01 left
+    live.event("vote", where=lambda d: 'name="choice"' in d)
+    # nobody does anything: the vote closes at its time, and the phone is told
+    closed = live.event("vote", where=lambda d: "The vote is closed." in d)
+    assert 'name="choice"' not in closed
+    late = phone.post(f"/c/{code}/vote", data={"round": "1", "choice": "4"}, headers=HX)
+    assert late.status_code == 400 and "This vote is closed." in late.get_data(as_text=True)
+
+
+def test_a_time_limit_out_of_range_is_a_clear_400(app):
+    teacher, code, _ = start_class(app)
+    for bad in ("-5", "abc", "100000"):
+        r = teacher.post(f"/class/{code}/vote", data={"action": "open", "seconds": bad},
+                         headers=HX)
+        assert r.status_code == 400, bad
+        assert "not" in r.get_data(as_text=True)
+
+
+def test_the_teacher_stream_updates_count_names_and_vote_each_in_its_place(app, streams):
+    teacher, code, secret = start_class(app)
+    bar = streams(teacher, f"/class/{code}/events")
+    assert "Vote" in bar.event("bar")
+    ada = student(app, code)
+    streams(ada, f"/c/{code}/events").event("board")
+    assert bar.event("followers", where=lambda d: "1 student" in d).strip() \
+        == "1 student following"
+    assert ada.post(f"/c/{code}/name", data={"name": "Ada"}, headers=HX).status_code == 200
+    names = bar.event("names", where=lambda d: "Ada" in d)
+    assert '<span class="name-chip">Ada</span>' in names
+    # the live parts never carry the settings (kept open by the teacher) nor the teacher link
+    teacher.post(f"/class/{code}/vote", data={"action": "open"}, headers=HX)
+    vote = bar.event("bar", where=lambda d: "Vote open" in d)
+    assert "Class settings" not in vote and secret not in vote
+    assert "0 of 1 answered" in vote
+    ada.post(f"/c/{code}/vote", data={"round": "1", "choice": "4"}, headers=HX)
+    assert "1 of 1 answered" in bar.event("bar", where=lambda d: "1 of 1" in d)
+    # the page itself keeps the settings and the teacher link, outside the live parts
+    page = teacher.get(f"/connect4?mode=human-human&cls={code}&proj=1").get_data(as_text=True)
+    live_part = page.split('class="class-live"', 1)[1]
+    assert f"#key={secret}" in page and f"#key={secret}" not in live_part
+    assert '<span class="name-chip">Ada</span>' in page
+
+
+def test_the_phone_says_how_many_answered_and_never_what(app):
+    teacher, code, _ = start_class(app)
+    phones = [student(app, code) for _ in range(3)]
+    for p in phones:                                  # three pages open: three followers
+        app.extensions["class_store"].follower_seen(code, p.get_cookie("student").value[:16])
+    teacher.post(f"/class/{code}/vote", data={"action": "open"}, headers=HX)
+    phones[0].post(f"/c/{code}/vote", data={"round": "1", "choice": "4"}, headers=HX)
+    voted = phones[1].post(f"/c/{code}/vote", data={"round": "1", "choice": "3"},
+                           headers=HX).get_data(as_text=True)
+    assert "2 of 3 answered" in voted and "column 4" not in voted
+
+
+def test_an_ended_class_reloaded_still_offers_its_last_position(app, streams):
+    teacher, code, _ = start_class(app, "/connect4?mode=human-human&moves=445")
+    phone = student(app, code)
+    teacher.post(f"/class/{code}/end", headers=HX)
+    page = phone.get(f"/c/{code}")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 410 and f"The class {code} has ended." in html
+    link = re.search(r'href="([^"]+)">Go on from its last position on my own', html).group(1)
+    assert "moves=445" in link.replace("&amp;", "&")
+    # its stream says the class ended (an event), instead of a 410 the browser retries for ever
+    closed = streams(phone, f"/c/{code}/events").event("closed")
+    assert "has ended" in closed and "moves=445" in closed.replace("&amp;", "&")
+
+
+def test_back_to_projector_mode_in_class_leaves_the_tree_as_it_was(app):
+    teacher, code, _ = start_class(app)
+    page = teacher.get(f"/connect4?mode=human-human&cls={code}&proj=0").get_data(as_text=True)
+    back = re.search(r'href="([^"]+)" data-key="projector">Projector mode', page).group(1)
+    assert "proj=1" in back and "tree=1" not in back
+    alone = app.test_client().get("/connect4?mode=human-human").get_data(as_text=True)
+    assert "tree=1" in re.search(r'href="([^"]+)" data-key="projector">Projector mode',
+                                 alone).group(1)
+
+
+def test_the_phone_s_buttons_line_up_with_the_columns_a_full_one_a_gap(app):
+    # column 1 full (six discs), so six columns can be chosen, in seven places
+    teacher, code, _ = start_class(app, "/connect4?mode=human-human&moves=111111")
+    teacher.post(f"/class/{code}/vote", data={"action": "open"}, headers=HX)
+    html = student(app, code).get(f"/c/{code}").get_data(as_text=True)
+    row = re.search(r'<div class="vote-buttons slots cols-7">(.*?)</div>', html, re.S).group(1)
+    assert re.findall(r'<span class="vote-gap"|value="(\d)"', row) == \
+        ["", "2", "3", "4", "5", "6", "7"]
+
+
+def test_the_ai_s_choice_is_what_it_would_play_then_what_it_would_have_played(app, streams):
+    teacher, code, _ = start_class(app, "/connect4?mode=human-human&moves=4433")
+    phone = student(app, code)
+    live = streams(phone, f"/c/{code}/events")
+    live.event("board")
+    teacher.post(f"/class/{code}/vote", data={"action": "open"}, headers=HX)
+    phone.post(f"/c/{code}/vote", data={"round": "1", "choice": "2"}, headers=HX)
+    teacher.post(f"/class/{code}/vote", data={"action": "close"}, headers=HX)
+    revealed = teacher.post(f"/class/{code}/vote", data={"action": "reveal"},
+                            headers=HX).get_data(as_text=True)
+    ai = re.search(r"The AI would play column (\d) here", revealed).group(1)
+    live.event("vote", where=lambda d: f"The AI would play column {ai} here" in d)
+    # the class's move is played: the AI's choice was not a reply, and the words say so
+    teacher.post(f"/class/{code}/sync",
+                 data={"link": "/connect4?mode=human-human&moves=44332"})
+    after = live.event("vote", where=lambda d: "would have played" in d)
+    assert f"The AI would have played column {ai} here" in after
+    assert "The AI plays" not in after
+
+
+def test_the_phones_read_the_tree_s_step_the_projector_shows(app, streams):
+    teacher, code, _ = start_class(app, "/nim?n=5&k=2&mode=human-human")
+    live = streams(student(app, code), f"/c/{code}/events")
+    live.event("board")
+    teacher.post(f"/class/{code}/sync",
+                 data={"link": "/nim?n=5&k=2&mode=human-human&tree=1&step=1"})
+    board = live.event("board", where=lambda d: "phone-step" in d)
+    assert "On the projector: the search tree, step 1 of" in board
+    assert re.search(r'<p class="step-event">\s*Enter ', board)     # the step's own words
+
+
+def test_the_stream_beats_with_its_period_for_the_page_s_watchdog(app, streams):
+    _, code, _ = start_class(app)
+    s = streams(student(app, code), f"/c/{code}/events")
+    assert s.event("beat") == "200"              # CLASS_HEARTBEAT is 0.2 s in the tests
+    assert discs(s.event("board")) == 0
+
+
+def test_the_streams_of_a_worker_read_a_change_once_between_them():
+    """100 phones of one class in one worker: a move is read from the store once, not 100
+    times; the next change is read again."""
+    from web.class_live import Hub
+
+    reads = []
+
+    def read(code):
+        reads.append(code)
+        return f"{code} after {len(reads)} reads"
+
+    hub = Hub(store=None)
+    hub.dispatch("K7PQMX", "board")
+    seen = {hub.latest("K7PQMX", read) for _ in range(100)}
+    assert reads == ["K7PQMX"] and seen == {"K7PQMX after 1 reads"}
+    hub.dispatch("K7PQMX", "board")                       # the next move
+    assert hub.latest("K7PQMX", read) == "K7PQMX after 2 reads"
+    hub.dispatch("OTHER2", "board")                       # another class's change
+    assert hub.latest("K7PQMX", read) == "K7PQMX after 2 reads"
+    hub.dispatch(None, "board")                           # the store reconnected: all again
+    assert hub.latest("K7PQMX", read) == "K7PQMX after 3 reads"

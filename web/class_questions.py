@@ -1,0 +1,497 @@
+"""What the class answers, decided here so that the templates only draw: peer instruction on
+the vote (counts hidden until the vote closes, a discussion, a re-vote, both histograms, the
+AI's choice and the exact outcome of every move), "predict the next step" questions on the
+real tree of a step-by-step replay, and the summary of the lesson's rounds.
+
+A question is made from the search the teacher's board replays (``web.tree_panel.tree_panel``, the
+same search the projector draws), at the step the board is at: the next event of that
+search decides the answer. Four kinds:
+
+- ``window`` "what is α here?": the next event enters a node (its α on entry) or moves its
+  window (α, or β when only β moves);
+- ``cut`` "is there a cut-off here?": a node whose child has just returned; the next event
+  at that node is a cut-off (yes) or the next child entered (no);
+- ``value`` "what value does this node get?": the next event scores a leaf or returns a node;
+- ``move`` "which move does the search try next?": the next event enters a child; the
+  choices are the node's moves not tried yet.
+
+Nothing of the answer reaches the phones before the teacher reveals it (the question's data
+is in the store; the pages draw only its prompt and choices).
+"""
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections import Counter, OrderedDict
+from dataclasses import dataclass
+from functools import cached_property
+from urllib.parse import parse_qsl
+
+from flask_babel import lazy_gettext as _l
+from werkzeug.datastructures import MultiDict
+
+from ai.messages import N_
+
+from .class_answers import Activity, answers_of
+from .class_view import CHART_HEIGHT, CHART_WIDTH, Choice, ClassView, stored_game
+from .exercise import read_number
+
+KINDS = ("window", "cut", "value", "move")
+KIND_LABELS = {"window": _l("What is α here?"), "cut": _l("Is there a cut-off here?"),
+               "value": _l("What value does this node get?"),
+               "move": _l("Which move does the search try next?")}
+DISCUSS_TIMES = (0, 60, 120, 180)      # seconds: the discussion's optional timer
+NUMBER_BARS = 6                        # a number question's chart: the 6 answers given most
+TABLE_EVENTS = ("probe", "store")      # the table's own steps: no question about them
+OUTCOME_LIMIT = 0.4                    # seconds per move for its exact outcome
+OUTCOME_NODES = 3_000_000
+
+
+# -- predict the next step ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Asked:
+    """A question about the next step, as the store keeps it (``data``): what is asked, of
+    which node, the choices (or a number), the answer, and the step that shows it."""
+
+    kind: str
+    what: str                 # "alpha", "beta", "cut", "value", "move"
+    max_node: bool            # the node asked about is a max node
+    node: str                 # its path as the game writes moves ("4 3"), "" for the root
+    choices: tuple            # labels to choose from; () for a number
+    answer: str               # the right choice, or the number as text ("3", "-inf")
+    then: int                 # the step that shows the answer
+
+    @property
+    def data(self) -> dict:
+        return {"kind": self.kind, "what": self.what, "max": self.max_node,
+                "node": self.node, "choices": list(self.choices), "answer": self.answer,
+                "then": self.then}
+
+
+def number_text(value) -> str:
+    """A number as an answer is stored: "3", "-2.5", "inf", "-inf"."""
+    if value is None:
+        return "?"
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def read_answer(raw: str, max_score: float = 1):
+    """A typed number as stored (``number_text``), or None when it is not one."""
+    value = read_number(raw or "", max_score)
+    return number_text(value) if isinstance(value, float) else None
+
+
+def _skip(events, i, kinds=TABLE_EVENTS):
+    while i < len(events) and events[i][0] in kinds:
+        i += 1
+    return i
+
+
+def questions_at(panel) -> dict[str, Asked | int | None]:
+    """For a tree panel replayed to its step: each kind's question about the next step, or
+    (an int) the step where the next one can be asked, or None when no step ahead has one."""
+    tree = panel.result.tree
+    events = tree.events
+    step = panel.step or 0
+    found = {}
+    for kind in KINDS:
+        if kind == "window" and not panel.has_window:
+            found[kind] = None
+            continue
+        asked = None
+        for at in range(step, len(events)):
+            asked = _question(panel, kind, at)
+            if asked is not None:
+                break
+        found[kind] = asked if asked is None or at == step else at
+    return found
+
+
+def _name(panel, node_id):
+    from ai.teach.tree_view import path_of
+    node = panel.result.tree.nodes[node_id]
+    return node, panel.path_text(path_of(panel.result.tree, node))
+
+
+def _question(panel, kind, at) -> Asked | None:
+    """The question of ``kind`` about the step after ``at`` events, if that step has one."""
+    tree = panel.result.tree
+    events = tree.events
+    i = _skip(events, at)
+    if i >= len(events) or (i > at and kind != "cut"):
+        return None        # a table's step comes first: ask after it
+    e = events[i]
+    if kind == "window" and e[0] in ("enter", "update"):
+        node, where = _name(panel, e[1])
+        what = "alpha"
+        if e[0] == "update":
+            before = _window_before(events, i, e[1])
+            if before is not None and before[0] == e[2]:
+                what = "beta"
+        value = e[2] if what == "alpha" else e[3]
+        return Asked(kind, what, node.is_max, where, (), number_text(value), i + 1)
+    if kind == "value" and e[0] in ("leaf", "exit", "table"):
+        node, where = _name(panel, e[1])
+        return Asked(kind, "value", node.is_max, where, (), number_text(e[2]), i + 1)
+    if kind == "move" and e[0] == "enter" and tree.nodes[e[1]].parent is not None:
+        child = tree.nodes[e[1]]
+        parent, where = _name(panel, child.parent)
+        entered = {ev[1] for ev in events[:i] if ev[0] == "enter"}
+        left = [tree.nodes[c] for c in parent.children if c not in entered]
+        if len(left) < 2:
+            return None        # one move left: nothing to predict
+        labels = sorted({panel.g.rules.format_move(c.move) for c in left}, key=_order)
+        return Asked(kind, "move", parent.is_max, where, tuple(labels),
+                     panel.g.rules.format_move(child.move), i + 1)
+    if kind == "cut":
+        # a node whose child has just returned: its next own event (its window moved first)
+        if at == 0 or events[at - 1][0] not in ("exit", "leaf", "table"):
+            return None
+        child = tree.nodes[events[at - 1][1]]
+        if child.parent is None:
+            return None
+        parent_id = child.parent
+        j = _skip(events, at, TABLE_EVENTS + ("update",))
+        if j >= len(events):
+            return None
+        e = events[j]
+        node, where = _name(panel, parent_id)
+        if e[0] == "cut" and e[1] == parent_id:
+            return Asked(kind, "cut", node.is_max, where, ("yes", "no"), "yes", j + 1)
+        if e[0] == "enter" and tree.nodes[e[1]].parent == parent_id:
+            return Asked(kind, "cut", node.is_max, where, ("yes", "no"), "no", j)
+        return None        # its last child: no cut-off to ask about
+    return None
+
+
+def _window_before(events, i, node_id):
+    for e in reversed(events[:i]):
+        if e[1] == node_id and e[0] in ("enter", "update"):
+            return e[2], e[3]
+    return None
+
+
+def _order(label):
+    try:
+        return (0, float(label))
+    except ValueError:
+        return (1, label)
+
+
+_cache: OrderedDict = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def board_questions(state, *, limit: int = 64):
+    """``questions_at`` for the class's board (its stored link, at its step), or None when
+    the board shows no step-by-step replay. Kept for the last few boards: the teacher's bar
+    is drawn again at each ballot, the search behind it once."""
+    args = MultiDict(parse_qsl(state.query))
+    if args.get("step") in (None, "") or args.get("tree") != "1":
+        return None
+    key = (state.game, state.query)
+    with _cache_lock:
+        if key in _cache:
+            _cache.move_to_end(key)
+            return _cache[key]
+    from .tree_panel import TreePanel, tree_panel
+    g = stored_game(state.game, state.query)
+    try:
+        panel = tree_panel(g, args)
+    except Exception:            # a board that cannot be replayed is no question, never a 500
+        panel = None
+    found = (questions_at(panel) if isinstance(panel, TreePanel) and panel.step is not None
+             else None)
+    with _cache_lock:
+        _cache[key] = found
+        while len(_cache) > limit:
+            _cache.popitem(last=False)
+    return found
+
+
+# -- exact outcomes ------------------------------------------------------------------------------
+
+OUTCOME_LABELS = {"win": _l("wins"), "draw": _l("draws"), "loss": _l("loses"),
+                  "unknown": _l("not proven in time")}
+
+
+def exact_outcomes(g) -> dict[str, str]:
+    """Each move of the position ``g`` shows, with its exact outcome for the player who
+    plays it ("win", "draw", "loss"), or "unknown" when it was not proven within the budget
+    (``OUTCOME_LIMIT`` a move). The game's exact play (``ai.perfect``): its solver, its
+    theory, or alpha-beta to the end."""
+    from ai.perfect import perfect_play
+
+    rules, state = g.rules, g.state
+    me = rules.to_move(state)
+    found = {}
+    for move in sorted(rules.actions(state)):
+        child = rules.result(state, move)
+        label = rules.format_move(move)
+        if rules.is_terminal(child):
+            u = rules.utility(child, me)
+            found[label] = "win" if u > 0 else "loss" if u < 0 else "draw"
+            continue
+        try:
+            r = perfect_play(rules, child, time_limit=OUTCOME_LIMIT, max_nodes=OUTCOME_NODES)
+        except Exception:
+            found[label] = "unknown"
+            continue
+        if not r.complete:
+            found[label] = "unknown"
+            continue
+        theirs = r.value if rules.to_move(child) != me else -r.value
+        found[label] = "win" if theirs < 0 else "loss" if theirs > 0 else "draw"
+    return found
+
+
+# -- what the pages show ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Bar:
+    label: str
+    count: int
+    height: float
+    right: bool = False
+    ai: bool = False
+
+
+def bars(labels, counts: Counter, *, right=(), ai=None) -> list[Bar]:
+    most = max(counts.values(), default=0) or 1
+    return [Bar(x, counts.get(x, 0), CHART_HEIGHT * counts.get(x, 0) / most, x in right,
+                x == ai) for x in labels]
+
+
+@dataclass
+class ActivityView:
+    """The class's activity (``web.class_answers``) and its peer-instruction settings as one
+    page shows them; ``sid`` the student looking, if one is."""
+
+    view: ClassView
+    sid: str | None = None
+
+    @cached_property
+    def answers(self):
+        return answers_of(self.view.store)
+
+    @cached_property
+    def activity(self) -> Activity | None:
+        return self.answers.current(self.view.code)
+
+    @cached_property
+    def settings(self) -> dict:
+        return self.answers.settings(self.view.code)
+
+    @property
+    def hide_counts(self) -> bool:
+        """Counts stay hidden until the teacher closes the vote (on by default)."""
+        return self.settings.get("hide", "1") == "1"
+
+    chart_bar_width = CHART_WIDTH
+    chart_height = CHART_HEIGHT
+
+    # -- peer instruction --
+
+    @cached_property
+    def peer(self) -> Activity | None:
+        """The round's peer instruction (a discussion, a re-vote), if it has one."""
+        a = self.activity
+        st = self.view.state
+        if a is None or a.kind != "peer" or not st.round:
+            return None
+        return a if st.round in (a.data.get("first"), a.data.get("second")) else None
+
+    @property
+    def phase(self) -> str:
+        """"vote" (a first vote), "discuss", "revote", "both" (the re-vote closed: both
+        histograms) for the class's current round."""
+        p, st = self.peer, self.view.state
+        if p is None:
+            return "vote"
+        if st.round == p.data.get("first"):
+            return "discuss"
+        return "revote" if st.vote_open else "both"
+
+    @property
+    def counts_hidden(self) -> bool:
+        """Whether the projector hides the current round's counts: the vote open (hidden
+        counts on), or closed but not shown yet (the teacher may go on to a discussion)."""
+        st = self.view.state
+        if not self.hide_counts or not st.round or st.reveal:
+            return False
+        if st.vote_open:
+            return True
+        if self.phase == "both":
+            return False
+        return self.settings.get(f"shown:{st.round}") != "1"
+
+    @cached_property
+    def expected(self) -> int:
+        """How many may answer: the students following, or more when more voted already
+        (a re-vote expects at least the first vote's number)."""
+        most = max(self.view.followers, self.view.votes)
+        if self.phase == "revote":
+            most = max(most, sum(self.round_tally(self.peer.data.get("first")).values()))
+        return most
+
+    @property
+    def discuss_until(self) -> float:
+        return float(self.peer.data.get("until", 0)) if self.peer else 0.0
+
+    @property
+    def discuss_left(self) -> int:
+        return max(0, int(self.discuss_until - time.time() + 0.999)) if self.discuss_until else 0
+
+    def round_tally(self, round_: int) -> Counter:
+        return self.view.store.tally(self.view.code, round_) if round_ else Counter()
+
+    @cached_property
+    def both(self) -> list[tuple[str, list[Bar], int]]:
+        """The first vote's histogram and the second's, side by side."""
+        p = self.peer
+        if p is None or self.phase != "both" or self.view.vote_g is None:
+            return []
+        labels = self.view.moves_of(self.view.vote_g)
+        ai = self.view.state.reveal or None
+        right = {m for m, o in self.outcomes.items() if o == self.best_outcome} if \
+            self.view.state.reveal else set()
+        out = []
+        for title, r in ((_l("First vote"), p.data.get("first")),
+                         (_l("After discussion"), p.data.get("second"))):
+            t = self.round_tally(r)
+            out.append((title, bars(labels, t, right=right, ai=ai), sum(t.values())))
+        return out
+
+    @property
+    def outcomes(self) -> dict[str, str]:
+        """The exact outcome of every move of the round's position, once revealed."""
+        rec = self.round_record(self.view.state.round)
+        return rec.get("out", {}) if rec else {}
+
+    @property
+    def best_outcome(self) -> str | None:
+        found = set(self.outcomes.values())
+        return next((o for o in ("win", "draw", "loss") if o in found), None)
+
+    def round_record(self, round_: int) -> dict | None:
+        import json
+        raw = self.settings.get(f"round:{round_}")
+        try:
+            return json.loads(raw) if raw else None
+        except ValueError:
+            return None
+
+    # -- a question --
+
+    @cached_property
+    def question(self) -> Activity | None:
+        a = self.activity
+        return a if a is not None and a.kind == "predict" else None
+
+    @property
+    def question_shown(self) -> bool:
+        """A question open, or revealed while the board is still at its step (or, on a
+        phone, at the step that showed its answer); a cancelled one is gone."""
+        q = self.question
+        if q is None or q.data.get("cancelled"):
+            return False
+        steps = {q.data.get("step")} | (set() if self.view.teacher else {q.data.get("then")})
+        return q.open or (q.revealed and self.view.step in steps)
+
+    @cached_property
+    def question_given(self) -> dict:
+        q = self.question
+        return self.answers.all_given(self.view.code, q.seq) if q else {}
+
+    @property
+    def question_count(self) -> int:
+        return len(self.question_given)
+
+    @cached_property
+    def my_answer(self) -> str | None:
+        a = self.activity
+        if a is None or not self.sid:
+            return None
+        g = self.answers.given(self.view.code, a.seq, self.sid)
+        return g.first if g else None
+
+    def question_bars(self) -> list[Bar]:
+        """The distribution of the answers given: every choice, or the numbers given most
+        (the right one always among them), "other" for the rest."""
+        q = self.question
+        counts = Counter(g.first for g in self.question_given.values())
+        answer = q.data["answer"]
+        if q.data["choices"]:
+            return bars(q.data["choices"], counts, right={answer})
+        top = [x for x, _ in counts.most_common(NUMBER_BARS)]
+        if answer not in top:
+            top = top[:NUMBER_BARS - 1] + [answer]
+        labels = sorted(top, key=lambda x: float(x))
+        rest = sum(n for x, n in counts.items() if x not in labels)
+        out = bars(labels, counts, right={answer})
+        if rest:
+            most = max([*counts.values(), 1])
+            out.append(Bar(OTHER, rest, CHART_HEIGHT * rest / most))
+        return out
+
+    @property
+    def question_right_share(self) -> int:
+        n = self.question_count
+        right = sum(1 for g in self.question_given.values()
+                    if g.first == self.question.data["answer"])
+        return round(100 * right / n) if n else 0
+
+    @cached_property
+    def board_questions(self):
+        """For the teacher: the questions the board's replay can ask now (``questions_at``)."""
+        return board_questions(self.view.state) if self.view.teacher else None
+
+    @property
+    def play_step_url(self) -> str | None:
+        """The teacher's board at the step that shows a revealed question's answer."""
+        q = self.question
+        if q is None or not q.revealed:
+            return None
+        return self.view.g.url(step=q.data["then"])
+
+    # -- the summary --
+
+    @cached_property
+    def rounds(self) -> list[dict]:
+        """The lesson's rounds for the summary: each vote round recorded at its reveal (the
+        class's choice, the AI's, the exact outcomes) and each question (right share)."""
+        out = []
+        st = self.view.state
+        for r in range(1, st.round + 1):
+            rec = self.round_record(r)
+            if rec is None:
+                continue
+            tally = self.round_tally(r)
+            ranked = tally.most_common(2)
+            choice = ranked[0][0] if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]) \
+                else None
+            out.append(dict(kind="vote", round=r, votes=sum(tally.values()), choice=choice,
+                            ai=rec.get("ai"), outcome=rec.get("out", {}).get(choice)
+                            if choice else None, ai_outcome=rec.get("out", {}).get(rec.get("ai")),
+                            best=_best(rec.get("out", {})), peer=rec.get("peer", False),
+                            moves=rec.get("moves", "")))
+        for a in self.answers.history(self.view.code):
+            if a.kind != "predict":
+                continue
+            given = self.answers.all_given(self.view.code, a.seq)
+            right = sum(1 for g in given.values() if g.first == a.data.get("answer"))
+            out.append(dict(kind="question", seq=a.seq, what=a.data.get("kind"),
+                            answered=len(given), right=right, answer=a.data.get("answer")))
+        return out
+
+
+OTHER = N_("other")
+
+
+def _best(outcomes: dict) -> str | None:
+    found = set(outcomes.values())
+    return next((o for o in ("win", "draw", "loss") if o in found), None)
