@@ -19,7 +19,8 @@ from ai.levels import DEFAULT_LEVEL, LEVELS
 from .games import GAMES, GameSpec
 from .i18n import ALGORITHM_LABELS
 from .params import (BadRequest, label, read_choice, read_class_code, read_decimal, read_flag,
-                     read_int, read_notation, read_param, WINDOWS)
+                     read_int, read_param, WINDOWS)
+from .notation import read_notation
 
 MODES = ("human-ai", "ai-human", "human-human", "ai-ai")
 MAX_DEPTH = {"minimax": 8, "alphabeta": 12, "alphabeta-tt": 14, "iterative": 20}

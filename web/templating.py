@@ -18,7 +18,7 @@ from .i18n import (ALGORITHM_LABELS, LANGUAGES, LEVEL_LABELS, PLAYER_NAMING_LABE
                    bound_shown, format_bound, format_long, format_shown, get_locale, lang_field, num, switch_lang, this_page,
                    tr)
 from .game_link import MAX_DEPTH, MAX_TIME_MS, MODES
-from .params import add_notation, current_notation, notation_field
+from .notation import add_notation, current_notation, notation_field
 
 
 def init_app(app: Flask) -> None:
