@@ -17,7 +17,7 @@ from flask import Flask
 from werkzeug.routing import BaseConverter, ValidationError
 
 from web import (admission, class_activities, classroom, course, i18n, lab, lesson, pages, play,
-                 projector, security, templating)
+                 projector, review, security, templating)
 from web.games import GAMES
 
 
@@ -53,6 +53,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         if init_game is not None:
             init_game(app)
     app.register_blueprint(lab.bp)       # before play: /tree is the lab, not a game
+    review.init_app(app)                 # /<game>/review: the exact review of a game
     app.register_blueprint(play.bp)
     classroom.init_app(app)              # class mode: /class/..., /c/<code>
     class_activities.init_app(app)       # what the class answers: questions, exercises

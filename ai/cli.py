@@ -1,64 +1,102 @@
-"""``python -m ai``: count game trees, print seed 000's Nim dictionary, search a position,
-solve a Connect-4 position exactly, analyse every column of one. Every subcommand has ``--help``; ``--json`` prints one
-JSON object; bad input prints a one-line error and exits with status 2, never a traceback.
+"""``python -m ai``: count game trees, search a position, and each game's own commands. Every
+subcommand has ``--help``; ``--json`` prints one JSON object; bad input prints a one-line error
+and exits with status 2, never a traceback.
+
+The games are found by their folders (``ai.games``): ``python -m ai count <name>`` works for
+every ``ai/games/<name>/``, and this module names none of them. A game's package may add a
+``cli`` module (``ai/games/<name>/cli.py``) with any of:
+
+- ``add_arguments(group)``   its settings' options;
+- ``from_args(args)``        its rules built from them (default: the rules class, no argument);
+- ``describe(game)``         its settings, as ``count``'s JSON gives them;
+- ``whole_tree(game, state)``  the nodes of its whole game tree from ``state``, when countable
+                             (``count``, and ``search``'s "explored N of M");
+- ``count_details(game, state)``  more numbers for ``count`` (a dict);
+- ``add_commands(sub)``      subcommands of its own (an exact solver's, a course listing's);
+- ``MOVES``                  how ``--moves`` writes its moves, for the help;
+- ``EXAMPLES``               command lines for the help's epilog.
+
+``tree`` is not a game but the course's explicit trees (``ai.teach.exercise_tree``, ``--tree
+'[[3,12,8],[2,4,6]]'``), searched and counted like one.
 """
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
+from functools import lru_cache
 
-from ai.games.connect4.rules import Connect4
-from .engine import ALGORITHMS, search
-from ai.teach.exercise_tree import ExerciseTree
+from ai import games
 from ai.course.game import play
-from .heuristics import make_heuristic
-from .levels import LEVELS
-from ai.games.nim.rules import Nim, VARIANTS
-from ai.games.nim.tree import course_tree, nim_tree_size
-from ai.course.search import minimax
+from ai.course.search import alphabeta, alphabeta_tt, minimax
+from ai.teach.exercise_tree import ExerciseTree
 
-MAX_FULL_TREE_NODES = 5_000_000  # enumerating more than this is refused (use count's formula)
+from .engine import ALGORITHMS, search
+from .heuristics import heuristics_for, make_heuristic
+from .levels import LEVELS
+
+MAX_FULL_TREE_NODES = 5_000_000  # enumerating more than this is refused (count gives the size)
 DEFAULT_TIME_LIMIT = 10.0        # seconds: every CLI search is bounded unless told otherwise
+TREE = "tree"                    # the course's explicit trees (see the module's text)
 
 
 class UsageError(Exception):
     pass
 
 
-def _nim(args) -> Nim:
-    return Nim(args.n, args.k, args.variant)
+# -- the games, found by their folders -------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def _cli(name: str):
+    """The command-line module of the game ``name`` (``ai.games.<name>.cli``), or None."""
+    try:
+        return importlib.import_module(f"ai.games.{name}.cli")
+    except ModuleNotFoundError as err:
+        if err.name != f"ai.games.{name}.cli":
+            raise
+        return None
+
+
+def _hook(name: str, hook: str):
+    return getattr(_cli(name), hook, None)
 
 
 def _game(args):
-    if args.game == "connect4":
-        return Connect4(args.width, args.height)
-    if args.game == "nim":
-        return _nim(args)
-    if args.game == "tree":
+    if args.game == TREE:
         if not args.tree:
             raise UsageError("the tree game needs --tree, e.g. --tree '[[3,12,8],[2,4,6],[14,5,2]]'")
         return ExerciseTree(args.tree, args.root)
-    raise UsageError(f"unknown game {args.game!r}: connect4, nim or tree")
+    if args.game not in games.names():
+        raise UsageError(f"unknown game {args.game!r}: {', '.join(games.names() + [TREE])}")
+    from_args = _hook(args.game, "from_args")
+    return from_args(args) if from_args else games.load(args.game).Rules()
 
 
 def _state(game, moves: str):
-    """The position after ``moves``; ai.course.game.play names the first illegal one."""
-    if isinstance(game, Connect4):
-        return game.from_moves(moves)
-    if isinstance(game, Nim):
-        return play(game, game.parse_moves(moves))
+    """The position after ``moves`` (one character a move, as the app's links write them);
+    ai.course.game.play names the first illegal one."""
+    parse_moves = getattr(game, "parse_moves", None)
+    if parse_moves is not None:
+        return play(game, parse_moves(moves))
     return play(game, [game.parse_move(ch) for ch in moves or ""])
 
 
 def _move_json(game, move):
-    """A move as JSON: a Connect-4 column 1-indexed, a Nim take as its count, a tree child
+    """A move as JSON, as the game writes it (its rules' ``move_json``); a tree's child
     1-indexed."""
     if move is None:
         return None
-    if isinstance(game, Nim):
-        return move
-    return move + 1
+    move_json = getattr(game, "move_json", None)
+    return move_json(move) if move_json is not None else move + 1
+
+
+def _whole_tree(game, state):
+    """Nodes of the whole game tree from ``state``, where the game counts it, else None."""
+    if isinstance(game, ExerciseTree):
+        return game.size() if state == game.initial_state() else None
+    count = _hook(game.name, "whole_tree")
+    return count(game, state) if count else None
 
 
 def _order(text):
@@ -80,35 +118,51 @@ def _emit(args, data: dict, lines: list[str]):
 # -- subcommands -------------------------------------------------------------------------------
 
 def cmd_count(args):
-    if args.game == "nim":
-        game = _nim(args)
-        nodes = nim_tree_size(game.n, game.k)
-        data = {"game": "nim", "n": game.n, "k": game.k, "variant": game.variant, "nodes": nodes}
-        if args.enumerate:
-            if nodes > MAX_FULL_TREE_NODES:
-                raise UsageError(f"the full tree has {nodes:,} nodes: too large to enumerate "
-                                 f"(at most {MAX_FULL_TREE_NODES:,}); drop --enumerate")
-            r = minimax(game)
-            data["enumerated"] = r.stats.nodes
-            data["value"] = r.value
-    elif args.game == "tree":
-        if not args.tree:
-            raise UsageError("count tree needs --tree '[[3,12,8],[2,4,6]]'")
-        game = ExerciseTree(args.tree)
-        nodes = game.size()
-        data = {"game": "tree", "nodes": nodes, "leaves": game.leaf_count()}
-    else:
-        raise UsageError("count works on nim (any n: counted by formula) and tree; "
-                         "a Connect-4 game tree is far too large to count this way")
+    game = _game(args)
+    if isinstance(game, ExerciseTree):
+        data = {"game": TREE, "nodes": game.size(), "leaves": game.leaf_count()}
+        _emit(args, data, [f"{k}: {v}" for k, v in data.items()])
+        return
+    state = game.initial_state()
+    nodes = _whole_tree(game, state)
+    if nodes is None:
+        countable = [n for n in games.names() if _hook(n, "whole_tree")]
+        raise UsageError(f"the whole {game.name} game tree is far too large to count: count "
+                         f"works on {', '.join(countable + [TREE])}")
+    describe = _hook(game.name, "describe")
+    details = _hook(game.name, "count_details")
+    data = {"game": game.name, **(describe(game) if describe else {}), "nodes": nodes,
+            **(details(game, state) if details else {})}
+    if args.enumerate:
+        if nodes > MAX_FULL_TREE_NODES:
+            raise UsageError(f"the full tree has {nodes:,} nodes: too large to enumerate "
+                             f"(at most {MAX_FULL_TREE_NODES:,}); drop --enumerate")
+        data.update(_enumerate(game, state, nodes))
     _emit(args, data, [f"{k}: {v}" for k, v in data.items()])
 
 
-def cmd_nim_dict(args):
-    tree = course_tree(args.n, args.k)
-    if args.json:
-        print(json.dumps(tree))
-    else:
-        print(f"Dictionnaire de l'arbre : {tree}")
+def _enumerate(game, state, nodes: int) -> dict:
+    """The whole tree walked by minimax (every node: ``enumerated`` equals ``nodes``), its
+    value with perfect play, and the nodes alpha-beta visits without and with a transposition
+    table, the moves tried in the game's order and, where the game has a centre, centre first.
+    The course's scores (a win +maxScore, a loss -maxScore, flat: seed 003), as the course
+    counts."""
+    r = minimax(game, state, quick_wins=False)
+    if r.stats.nodes != nodes:
+        raise RuntimeError(f"minimax visited {r.stats.nodes} nodes, the count says {nodes}")
+    out = {"enumerated": r.stats.nodes, "value": r.value,
+           "outcome": "draw" if r.value == 0 else "first player wins" if (
+               (r.value > 0) == (game.to_move(state) == 0)) else "second player wins"}
+    orders = [("", "natural")] + ([("_centre", "center")] if getattr(game, "center_order", None)
+                                  else [])
+    for suffix, order in orders:
+        # A table entry keeps the depth left below its node: any depth no line of play reaches
+        # searches to the end, and the tree's node count is one.
+        ab = alphabeta(game, state, order=order, quick_wins=False)
+        tt = alphabeta_tt(game, state, nodes, order=order, quick_wins=False)
+        out["alphabeta" + suffix] = ab.stats.nodes
+        out["alphabeta_tt" + suffix] = tt.stats.nodes
+    return out
 
 
 def cmd_search(args):
@@ -132,11 +186,7 @@ def cmd_search(args):
              + ("" if r.complete else "  (budget ran out: incomplete)")]
     if r.tree is not None:
         # "Seuls 9 sommets sur 28 sont explorés": out of the whole tree below the position.
-        total = None
-        if isinstance(game, ExerciseTree):
-            total = game.size()
-        elif isinstance(game, Nim):
-            total = nim_tree_size(state.remaining, game.k)
+        total = _whole_tree(game, state)
         lines.append(f"explored {r.tree.explored} nodes" + (f" of {total}" if total else "")
                      + f", {r.tree.pruned_count} pruned subtrees")
     _emit(args, data, lines)
@@ -168,128 +218,83 @@ def _search(args, game, state):
                   max_nodes=args.max_nodes, time_limit=time_limit, record=args.record)
 
 
-def cmd_solve(args):
-    if args.game != "connect4":
-        raise UsageError("solve works on connect4 (Nim is solved by its theory: see count)")
-    from ai.games.connect4.solver import solve
-    r = solve(args.moves, args.width, args.height, weak=args.weak,
-              max_nodes=args.max_nodes, time_limit=args.time)
-    data = {"game": "connect4", "moves": args.moves, "score": r.score,
-            "lower": r.lower, "upper": r.upper,
-            "move": None if r.best_move is None else r.best_move + 1,
-            "nodes": r.nodes, "elapsed_ms": round(r.elapsed * 1000, 3), "complete": r.complete}
-    if r.complete:
-        verdict = "draw" if r.score == 0 else ("the side to move wins" if r.score > 0
-                                               else "the side to move loses")
-        first = f"score: {r.score} ({verdict})"
-    else:
-        # The budget ran out: what is proven is an interval, not a score.
-        first = (f"score: not proven within the budget; it lies between {r.lower} and {r.upper}"
-                 " (give more --time, or a position further into the game)")
-    lines = [first, f"best move: {data['move']}" + ("" if r.complete else " (the best found)"),
-             f"nodes: {r.nodes}  time: {r.elapsed * 1000:.1f} ms"]
-    _emit(args, data, lines)
-
-
-def cmd_analyse(args):
-    if args.game != "connect4":
-        raise UsageError("analyse works on connect4 (Nim is solved by its theory: see count)")
-    from ai.games.connect4.analysis import analyse, outcome, store_at
-    from ai.games.connect4.solved_store import default_path
-    store = None if args.no_store else store_at(args.store or default_path())
-    a = analyse(args.moves, args.width, args.height, time_limit=args.time,
-                max_nodes=args.max_nodes, best_only=args.best_only, store=store,
-                use_book=not args.no_book)
-    data = a.as_dict()
-    cells = args.width * args.height
-    lines = []
-    for col in a.columns:
-        if col is None:
-            continue
-        if col.exact:
-            kind, k = outcome(col.score, a.plies, cells)
-            words = {"win": f"a win in {k} moves of the mover, this one included",
-                     "loss": f"a loss in {k} moves of the opponent",
-                     "draw": "draw"}[kind]
-            text = f"{col.score:+d} ({words})" if col.score else "0 (draw)"
-        else:
-            text = f"between {col.lower} and {col.upper} (not proven within the budget)"
-        lines.append(f"column {col.column + 1}: {text}"
-                     + (f"  [{col.source}" + (f", {col.nodes} nodes]" if col.nodes else "]")
-                        if col.source else ""))
-    lines.append(f"best move: {data['best_move']} (known after {a.best_elapsed * 1000:.1f} ms)"
-                 if a.best_move is not None else "best move: not proven within the budget")
-    lines.append(f"nodes: {a.nodes}  time: {a.elapsed * 1000:.1f} ms"
-                 + ("" if a.complete else "  (budget ran out: some columns are intervals)"))
-    if store is not None and store.error:
-        lines.append(f"note: the table of solved positions is off ({store.error})")
+def cmd_review(args):
+    """The exact review of a whole game (``ai.teach.review``, which names no game)."""
+    from .teach.review import command
+    game = _game(args)
+    data, lines = command(game, args.moves, time_limit=args.time, max_nodes=args.max_nodes,
+                          move_json=lambda m: _move_json(game, m))
     _emit(args, data, lines)
 
 
 # -- the parser --------------------------------------------------------------------------------
 
-def _add_game_options(p, games=("connect4", "nim", "tree")):
-    p.add_argument("game", choices=games, help="which game")
-    g = p.add_argument_group("game settings")
-    g.add_argument("--n", type=int, default=21, help="Nim: matches at the start (default 21)")
-    g.add_argument("--k", type=int, default=3, help="Nim: most matches one may take (default 3)")
-    g.add_argument("--variant", choices=VARIANTS, default="normal",
-                   help="Nim: normal (who takes the last match wins) or misere (loses)")
-    g.add_argument("--width", type=int, default=7, help="Connect-4: columns, 4-9 (default 7)")
-    g.add_argument("--height", type=int, default=6, help="Connect-4: rows, 4-9 (default 6)")
-    g.add_argument("--tree", help="tree: nested lists of leaf values, e.g. '[[3,12,8],[2,4,6]]'")
-    g.add_argument("--root", choices=("max", "min"), default="max", help="tree: who is at the root")
+def _add_game_options(p, games_=None):
+    names = games.names() + [TREE] if games_ is None else list(games_)
+    p.add_argument("game", choices=names, help="which game")
+    for name in names:
+        add = _hook(name, "add_arguments") if name != TREE else None
+        if add:
+            add(p.add_argument_group(f"{name} settings"))
+    if TREE in names:
+        g = p.add_argument_group("tree settings")
+        g.add_argument("--tree", help="tree: nested lists of leaf values, e.g. '[[3,12,8],[2,4,6]]'")
+        g.add_argument("--root", choices=("max", "min"), default="max", help="tree: who is at the root")
+
+
+def _heuristic_help() -> str:
+    names = []
+    for name in games.names():
+        table = heuristics_for(games.load(name).Rules)
+        if table:
+            first, *rest = table
+            names.append(f"{name}: {first} (default)" + "".join(f", {h}" for h in rest))
+    return "the evaluation at the depth limit; " + "; ".join(names)
 
 
 def build_parser() -> argparse.ArgumentParser:
+    examples = [e for name in games.names() for e in (_hook(name, "EXAMPLES") or ())]
     parser = argparse.ArgumentParser(
         prog="python -m ai",
         description="minimax-lab's search engine from the command line.",
-        epilog="Examples: python -m ai count nim --n 20 | python -m ai nim-dict 4 | "
-               "python -m ai search connect4 --moves 4453 --depth 6 | "
-               "python -m ai solve connect4 4453 | python -m ai analyse connect4 4453 --json")
+        epilog="Examples: " + " | ".join(examples))
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("count", help="count the nodes of a whole game tree",
                        description="Count the nodes (root and leaves included) of the whole game "
-                                   "tree of Nim (by the formula T(n) = 1 + T(n-1) + ... + T(n-k)) "
-                                   "or of an explicit tree.")
-    _add_game_options(p, ("nim", "tree"))
+                                   "tree, for a game that can count it (games: "
+                                   + ", ".join(n for n in games.names() if _hook(n, "whole_tree"))
+                                   + ") or of an explicit tree.")
+    _add_game_options(p)
     p.add_argument("--enumerate", action="store_true",
-                   help="Nim: also walk the tree with full minimax and report its value")
+                   help="also walk the whole tree with minimax (every node) and report its "
+                        "value, and the nodes alpha-beta visits without and with a table")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_count)
 
-    p = sub.add_parser("nim-dict", help="print seed 000's dictionary form of the Nim tree",
-                       description="Print constrarbreNIM(N, {}, 0, 0) of seed 000, Listing VIII.1.")
-    p.add_argument("n", type=int, help="matches at the start (0 to 14)")
-    p.add_argument("--k", type=int, default=3, help="most matches one may take (default 3)")
-    p.add_argument("--json", action="store_true", help="print JSON")
-    p.set_defaults(func=cmd_nim_dict)
-
     p = sub.add_parser("search", help="search a position and print the move, value and stats",
                        description="Search a position with one of the course's algorithms. "
-                                   "Connect-4 moves are 1-indexed columns (--moves 4453); Nim "
-                                   "moves are the matches taken (--moves 312); tree moves are "
-                                   "1-indexed children.")
+                                   "Moves are written as the app's links write them, one "
+                                   "character a move: " + "; ".join(
+                                       f"{n}: {_hook(n, 'MOVES')}" for n in games.names()
+                                       if _hook(n, "MOVES")) + "; tree: children 1-indexed.")
     _add_game_options(p)
     p.add_argument("--moves", default="", help="moves played from the start")
     p.add_argument("--level", choices=list(LEVELS),
                    help="play a level as the app does (its algorithm, depth, heuristic, "
-                        "budgets and the fast Connect-4 loop); no other search option then")
+                        "budgets and the game's fast loop); no other search option then")
     p.add_argument("--algorithm", choices=list(ALGORITHMS),
                    help="minimax, alphabeta, alphabeta-tt (transposition table), iterative "
                         "(iterative deepening under --time); default alphabeta")
     p.add_argument("--fast", action="store_true",
-                   help="Connect-4: the specialised loop (ai.games.connect4.fast_search) where it gives the "
-                        "same values: faster, and fewer nodes than the course's algorithms")
+                   help="the game's own fast alpha-beta where it has one and it gives the same "
+                        "values: faster, and fewer nodes than the course's algorithms")
     p.add_argument("--depth", type=int, help="plies to look ahead (iterative: the most)")
     p.add_argument("--full", action="store_true", help="search to the end of the game")
     p.add_argument("--time", type=float, help="time budget in seconds (iterative: default 0.3; "
                                               f"others: {DEFAULT_TIME_LIMIT:g})")
     p.add_argument("--max-nodes", type=int, help="node budget")
-    p.add_argument("--heuristic", help="Connect-4: threats (default), cells (seed 000), adjusted "
-                                       "(seed 004); Nim: course (seed 003, default), exact")
+    p.add_argument("--heuristic", help=_heuristic_help())
     p.add_argument("--window",
                    help="initial alpha-beta window: infinite (default) or course ([-maxScore, +maxScore], seed 003)")
     p.add_argument("--order", help="move order: natural, reverse, center, or a list like 3,2,1")
@@ -303,48 +308,29 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print JSON (keys: move, value, nodes, pv, leaves, cutoffs, ...)")
     p.set_defaults(func=cmd_search)
 
-    p = sub.add_parser("solve", help="solve a Connect-4 position exactly (Pascal Pons' score)",
-                       description="Solve a Connect-4 position exactly. The score is Pascal Pons': "
-                                   "0 a draw; positive when the side to move wins, 22 minus the "
-                                   "number of stones the winner will have played (on 7x6); "
-                                   "negative when it loses.")
-    p.add_argument("game", choices=("connect4",), help="the game (connect4)")
-    p.add_argument("moves", nargs="?", default="", help="1-indexed columns played, e.g. 4453")
-    p.add_argument("--width", type=int, default=7, help="columns, 4-9 (default 7)")
-    p.add_argument("--height", type=int, default=6, help="rows, 4-9 (default 6)")
-    p.add_argument("--weak", action="store_true", help="only win, draw or loss (faster)")
-    p.add_argument("--time", type=float, default=60.0,
-                   help="time budget in seconds (default 60)")
-    p.add_argument("--max-nodes", type=int, help="node budget")
-    p.add_argument("--json", action="store_true", help="print JSON (keys: score, move, nodes, ...)")
-    p.set_defaults(func=cmd_solve)
-
-    p = sub.add_parser("analyse", aliases=["analyze"],
-                       help="every column's exact score in a Connect-4 position",
-                       description="The exact score of every column (Pascal Pons' convention, "
-                                   "for the side to move: 0 a draw, positive a win, 22 minus the "
-                                   "winner's stones on 7x6), from the opening book (12 stones, "
-                                   "7x6), the table of solved positions, or the compiled "
-                                   "solver; the best move is found first. Bounded by --time.")
-    p.add_argument("game", choices=("connect4",), help="the game (connect4)")
+    p = sub.add_parser("review", help="the exact review of a whole game: every move classed",
+                       description="Every move of a game with the exact score of the position "
+                                   "before it (for the side to move, on the game's own scale "
+                                   "where it has one, e.g. Pons' score or +1/-1 by a theory; "
+                                   "else MAX_SCORE minus the ply the game ends on) and its "
+                                   "class: best, inaccuracy, mistake, blunder; the refutation "
+                                   "of each error and why.")
+    _add_game_options(p, games.names())     # games of win, draw or loss (not a tree's leaves)
     p.add_argument("moves", nargs="?", default="",
-                   help="1-indexed columns played, e.g. 4453; '' or - for the empty board")
-    p.add_argument("--width", type=int, default=7, help="columns, 4-9 (default 7)")
-    p.add_argument("--height", type=int, default=6, help="rows, 4-9 (default 6)")
-    p.add_argument("--time", type=float, default=60.0,
-                   help="time budget in seconds for the whole analysis (default 60)")
-    p.add_argument("--max-nodes", type=int, help="node budget for the whole analysis")
-    p.add_argument("--best-only", action="store_true",
-                   help="stop once the best move and the position's score are known")
-    p.add_argument("--no-book", action="store_true", help="do not use the opening book")
-    p.add_argument("--store", help="the SQLite table of solved positions (default: "
-                                   "$MINIMAX_SOLVED_DB, else instance/solved.sqlite3)")
-    p.add_argument("--no-store", action="store_true",
-                   help="neither read nor write the table of solved positions")
+                   help="the game's moves, one character a move as the app's links write them")
+    p.add_argument("--time", type=float, default=DEFAULT_TIME_LIMIT,
+                   help=f"time budget of the whole review in seconds (default {DEFAULT_TIME_LIMIT:g})")
+    p.add_argument("--max-nodes", type=int, help="node budget of the whole review")
     p.add_argument("--json", action="store_true",
-                   help="print JSON (keys: scores, intervals, sources, best_move, score, "
-                        "complete, nodes, elapsed_ms, best_ms)")
-    p.set_defaults(func=cmd_analyse)
+                   help="print JSON (keys: scores, classes, elapsed_ms, after, best_moves, "
+                        "refutations, why, counts, accuracy, complete)")
+    p.set_defaults(func=cmd_review)
+
+    # each game's own subcommands
+    for name in games.names():
+        add = _hook(name, "add_commands")
+        if add:
+            add(sub)
     return parser
 
 

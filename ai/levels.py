@@ -1,25 +1,29 @@
 """Difficulty presets: which search, how deep, with which heuristic, within what budget, and
 the one way to ask for the AI's move: ``LEVELS[name].play(game, state)``, which runs
 ``ai.engine.search``. The app (its custom settings too, as a ``Level`` of their own), the
-command line (``python -m ai search connect4 --level hard``) and the benchmarks all ask
+command line (``python -m ai search GAME --level hard``) and the benchmarks all ask
 this way. The app's default level and the benchmark's "a move at the default level" are the
 same preset, ``DEFAULT_LEVEL``.
 
-The presets run the fast Connect-4 loop (``fast=True``): the same values as the course's
+The presets run a game's own fast loop where it has one (``fast=True``): the same values as the course's
 alpha-beta, far fewer nodes. Every preset has a depth, a node budget and a time budget. The
-depth and the node budget decide the move: both are counts, so the same position gives the
-same move whatever the machine and its load (a shared link shows the same reply). The time
-budget only guarantees that no request pins a worker: it is set well above what the node
-budget takes (the default level, ``hard``, needs at most ~51,000 nodes, ~60 ms here, on 309
-positions of self-play, for a budget of 300,000 nodes and 1 s), except for ``expert``, which
-searches as deep as 1 s allows: its move may depend on the server's load.
+depth and the node budgets decide the move: they are counts, so the same position gives the
+same move whatever the machine, its load and what the worker did before (a shared link shows
+the same reply). The time budget only guarantees that no request pins a worker: it is set
+well above what the node budget takes (the default level, ``hard``, needs at most ~51,000
+nodes, ~60 ms here, on 309 positions of self-play, for a budget of 300,000 nodes and 1 s).
 
-``expert`` first asks the exact solver (``exact_nodes``: the best move only, within that many
-nodes and half its time, ``ai.perfect``): where the solver proves the value within that
-budget (with the opening book, nearly always before ply 12 and after ply 20; a little less
-often between), expert plays its move; elsewhere its search. That is what puts it clearly
-above ``hard`` (``bench/bench_levels.py``: the levels' first blunders come around ply 12,
-inside what the book covers). Its tree panel then says that the solver chose the move.
+**A ladder a player can climb.** Each level blunders (worsens the exact outcome: a won
+position to a draw or a loss, a drawn one to a loss) in a smaller share of the positions
+where a blunder is possible, about 40 / 28 / 18 / 10 / 4 / 0 % from beginner to perfect
+(``bench/bench_levels.py``, with intervals and tests, and in games against each other).
+Beginner, easy and medium are the course's searches, deeper and with a better heuristic
+each. ``hard`` and ``expert`` first ask the game's exact solver within a small count of
+nodes (``exact_nodes``: 300 and 7,000; the rules' ``exact_within`` hook, from an empty table
+and without a clock): where it proves the value within that (near the end of the game, or a
+few plies before the opening book's positions of 12 stones), they play its move and the tree
+panel says that the solver chose it; elsewhere they play their search (nine plies, threats).
+That budget is the dose that sets the level's strength.
 
 ``perfect`` is not a search to a depth but the exact solver (``ai.perfect``): it keeps the
 game-theoretic value, from the first move (the opening book and the compiled solver make that
@@ -27,7 +31,6 @@ fast on 7x6; within 3 s, else it plays ``hard``'s move and says the result is in
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
 from .course.scores import SearchResult
@@ -46,17 +49,18 @@ class Level:
     max_nodes: int = 400_000  # nodes: with the depth, what decides the move
     order: str = "center"     # how the course's algorithms try moves (ai.course.search.move_orderer)
     window: str = "infinite"  # alpha-beta's first window: "infinite" or the course's ±maxScore
-    fast: bool = True         # the fast Connect-4 loop where it applies (ai.engine)
+    fast: bool = True         # the game's fast loop where it applies (ai.engine)
     heuristic_options: dict = field(default_factory=dict)   # e.g. {"alpha": 0.3}: seed 004's
     #                           adjusted heuristic's weight (ai.heuristics.make_heuristic)
     heuristic: str | None = None    # this heuristic (custom settings), else the game's choice
-    exact_nodes: int = 0      # the game's exact solver first (its rules' ``exact_first``),
+    exact_nodes: int = 0      # the game's exact solver first (its rules' ``exact_within``),
     #                           within this many nodes (0: no)
 
     @property
     def load_independent(self) -> bool:
-        """Whether the node budget, not the clock, stops the search (see the module's text)."""
-        return self.name not in ("expert", "perfect")
+        """Whether counts, not the clock, decide the move (see the module's text): every
+        level but ``perfect``, whose clock only matters when its 3 s run out."""
+        return not self.exact
 
     @property
     def exact(self) -> bool:
@@ -87,16 +91,12 @@ class Level:
             return perfect_play(game, state, time_limit=options["time_limit"],
                                 max_nodes=options["max_nodes"], fallback=LEVELS["hard"])
         options = {**self.options(game), **overrides}
-        if self.exact_nodes and getattr(game, "exact_first", False) and "depth" not in overrides:
-            start, seconds = time.perf_counter(), options["time_limit"]
-            state = game.initial_state() if state is None else state
-            proven = perfect_play(game, state, max_nodes=self.exact_nodes,
-                                  time_limit=None if seconds is None else seconds / 2)
-            if proven.complete:
+        exact_within = getattr(game, "exact_within", None)
+        if self.exact_nodes and exact_within is not None and "depth" not in overrides:
+            proven = exact_within(game.initial_state() if state is None else state,
+                                  self.exact_nodes)
+            if proven is not None:
                 return proven
-            if seconds is not None:      # the search gets what is left, half at least
-                options["time_limit"] = max(seconds / 2,
-                                            seconds - (time.perf_counter() - start))
         return search(self.algorithm, game, state, **options)
 
     def with_tree(self, game, state, result: SearchResult, **overrides) -> SearchResult:
@@ -109,13 +109,21 @@ class Level:
                          **{**self.options(game), **overrides})
 
 
+# The ladder (bench/bench_levels.py, on positions where a blunder is possible: the share of
+# them where the level worsens the exact outcome): beginner ~38%, easy ~29%, medium ~18%,
+# hard ~10%, expert ~4%, perfect 0. Each game's heuristic: its rules' level_heuristics.
 LEVELS = {
+    # one ply: sees a win in one, not the reply
     "beginner": Level("beginner", "alphabeta", 1, 0.5, 10_000),
+    # two plies: sees the opponent's reply
     "easy": Level("easy", "alphabeta", 2, 0.5, 10_000),
+    # five plies (open windows and threats)
     "medium": Level("medium", "alphabeta-tt", 5, 1.0, 200_000),
-    "hard": Level("hard", "iterative", 9, 1.0, 300_000),
-    # The exact solver first (up to 2 million nodes, ~0.4 s here), else the search.
-    "expert": Level("expert", "iterative", 14, 1.0, 400_000, exact_nodes=2_000_000),
+    # the exact solver within 300 nodes (the last moves, a position a few plies before the
+    # opening book), else nine plies with threats: the default level
+    "hard": Level("hard", "iterative", 9, 1.0, 300_000, exact_nodes=300),
+    # the exact solver within 7,000 nodes, else hard's search: strong, still beatable
+    "expert": Level("expert", "iterative", 9, 1.0, 300_000, exact_nodes=7_000),
     # The exact solver (ai.perfect): no depth; 3 s and 20 million nodes at most. Over whole
     # games a reply takes 0.12 ms at the median, 37 ms at p95, 0.8 s at worst, on a loaded
     # machine (positions just past the book are the slowest: bench/bench_levels.py).

@@ -1,8 +1,8 @@
 """The perfect player ("parfait"): a move that keeps the game-theoretic value, the quickest win
 or the slowest loss, from the first move.
 
-A game says how it plays perfectly through its rules' ``exact_play`` hook (Connect-4: its exact
-solver, ``ai.games.connect4.exact``; Nim: its theory); a game without one is searched by
+A game says how it plays perfectly through its rules' ``exact_play`` hook (an exact solver, a
+game's theory); a game without one is searched by
 alpha-beta to the end. Bounded like every level: when the budget runs out before the value is
 proven, the ``fallback`` level's move is played and the result says ``complete=False``.
 """

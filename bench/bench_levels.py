@@ -1,29 +1,34 @@
 #!/usr/bin/env python3
-"""The ladder of levels, refereed by the exact solver.
+"""The ladder of levels, refereed by the exact solver: is each level measurably stronger than
+the one below, and by about as much?
 
-First, **the same positions for every level** (``--positions``, paired): positions from games
-between the levels ``easy``, ``medium`` and ``hard`` (random 4-ply openings,
-``random.Random(10_000 + i)``, the two sides drawn from the same generator), kept when the
-side to move can blunder: its position is not lost and some move would worsen the exact
-outcome. Every column's exact score comes from ``ai.games.connect4.analysis``. Each level then plays each of
-these positions: its blunder rate (with a 95% Wilson interval), and against the level below,
-the positions where only one of the two blunders (a McNemar test: the two-sided binomial
-p-value of that split). The same positions for all, so the comparison does not depend on which
-positions a level's own play leads to.
+**Paired positions** (``--parts positions``): every level plays the same positions, those of
+``bench/data/level-positions.txt`` (kept apart from the tests: see ``--make-positions``), where
+the side to move can **blunder**: its position is not lost and some column would worsen the
+exact outcome (a won position to a draw or a loss, a drawn one to a loss). The file holds every
+column's exact score (the solver with the opening book), so a level's move is judged at once.
+For each level: its blunder rate with a 95% Wilson interval, the share of moves that lower
+Pons' score at all (a slower win, a quicker loss), and against the level below, the positions
+where only one of the two blunders with McNemar's exact test (the two-sided binomial p-value of
+that split). The same positions for all, so the comparison does not depend on where a level's
+own play leads. Then each level's reply time over these positions (p50 / p95 / max).
 
-Then, for each level from beginner to expert: ``--games`` games against the perfect level from
-random 4-ply openings (``random.Random(i)``; the level takes the first player in even games,
-the second in odd ones). Before and after each of the level's moves the referee (the compiled
-solver with the book, ``ai.games.connect4.solver_fast``) gives the exact score; a move is a **blunder** when
-it worsens the outcome (a won position to a draw or a loss, a drawn one to a loss), and
-**worse** when it lowers Pons' score at all (a slower win, a quicker loss). Then each level
-against the one above it (``--games`` games each way round, same openings): wins, draws and
-losses of the stronger. Last, the reply times of the perfect level and the default level
-over all those games (p50 / p95 / max; the perfect level's goal: p95 <= 300 ms).
+**Head to head** (``--parts games``): each level against the one above it from ``--games``
+random 4-ply openings (``random.Random(i)``), each opening played twice, each side once (the
+opening's own value cancels out): wins, draws and losses of the stronger, and the sign test on
+the decisive games (two-sided binomial p-value); then the same test on the openings, paired:
+those where the stronger scores more over its two games than the weaker, against those where
+it scores less (an opening won by whoever has the first move counts for neither).
 
-Run from the repository root: ``python bench/bench_levels.py`` (``--parts`` to choose among
-``positions,perfect,pairs``; ``--games 4 --positions 50`` for a quick look). The machine's load
-average is printed: expert's moves, and so its strength, depend on it.
+**Against perfect** (``--parts perfect``, not run by default): each level's games against the
+perfect level, with the referee's verdict on each of its moves (the first blunder's ply).
+
+Every preset but ``perfect`` decides by counts (depths and node budgets), so these tables do
+not depend on the machine or its load; only the times do (the load average is printed).
+
+    .venv/bin/python bench/bench_levels.py                      # ~4 min here, loaded
+    .venv/bin/python bench/bench_levels.py --positions 200 --games 10  # ~1 min
+    .venv/bin/python bench/bench_levels.py --make-positions 600  # rebuild the positions (~2 min)
 """
 from __future__ import annotations
 
@@ -43,13 +48,13 @@ import time  # noqa: E402
 
 os.environ.setdefault("MINIMAX_SOLVED_DB", "off")   # every perfect reply searched, cold
 
-from ai import analysis, opening_book  # noqa: E402
+from ai.games.connect4 import analysis, opening_book  # noqa: E402
 from ai.games.connect4.rules import Connect4  # noqa: E402
-from ai.levels import LEVELS  # noqa: E402
+from ai.levels import DEFAULT_LEVEL, LEVELS  # noqa: E402
 from ai.games.connect4.solver_fast import FastSolver  # noqa: E402
-from bench_solver import fmt_ms, percentile  # noqa: E402
 
-LADDER = ["beginner", "easy", "medium", "hard", "expert"]
+LADDER = ["beginner", "easy", "medium", "hard", "expert", "perfect"]
+POSITIONS = os.path.join(ROOT, "bench", "data", "level-positions.txt")
 GAME = Connect4()
 _times: dict[str, list[float]] = {}
 
@@ -78,35 +83,91 @@ def binomial_p(a: int, b: int) -> float:
     return min(1.0, 2 * tail)
 
 
-def test_positions(count: int):
-    """``count`` positions where the side to move can blunder, with every column's exact
-    score: [(state, position's score, {column: score})]."""
-    out, i = [], 0
-    rng_levels = ("easy", "medium", "hard")
-    while len(out) < count:
-        seed = 10_000 + i
-        i += 1
-        rng, state = random.Random(seed), opening(seed)
-        sides = (rng.choice(rng_levels), rng.choice(rng_levels))
-        while not GAME.is_terminal(state) and len(out) < count:
-            a = analysis.analyse_position(state.current, state.mask, state.moves, store=None,
-                                          time_limit=60.0)
-            assert a.complete
-            scores = {c: x.score for c, x in enumerate(a.columns) if x is not None}
-            if a.score >= 0 and any(sign(v) < sign(a.score) for v in scores.values()):
-                out.append((state, a.score, scores))
-            state = GAME.result(state, LEVELS[sides[GAME.to_move(state)]].play(GAME, state).move)
+def percentile(sorted_values, q: float) -> float:
+    i = min(len(sorted_values) - 1, max(0, math.ceil(q / 100 * len(sorted_values)) - 1))
+    return sorted_values[i]
+
+
+def ms(seconds: float) -> str:
+    x = seconds * 1e3
+    return f"{x:.2f} ms" if x < 10 else f"{x:.0f} ms"
+
+
+# -- the positions ------------------------------------------------------------------------------
+
+def load_positions(path: str = POSITIONS, count: int | None = None):
+    """[(state, position's score, [column's score or None])] from the file: one position a
+    line, ``MOVES SCORE S1 .. S7`` (1-indexed moves; Pons' scores for the side to move; ``.``
+    for a full column)."""
+    out = []
+    with open(path) as f:
+        for line in f:
+            if not line.strip() or line.startswith("#"):
+                continue
+            moves, score, *cols = line.split()
+            out.append((GAME.from_moves(moves), int(score),
+                        [None if c == "." else int(c) for c in cols]))
+            if count is not None and len(out) == count:
+                break
     return out
 
 
-def paired(levels, count: int) -> None:
+def make_positions(count: int, path: str = POSITIONS, per_game: int = 3,
+                   first_seed: int = 10_000) -> None:
+    """Positions of games between the course's levels (random 4-ply openings,
+    ``random.Random(first_seed + i)``; one side beginner, easy, medium or hard, the other easy,
+    medium or hard, drawn from the same generator), at most ``per_game`` of each game, drawn
+    among those where a blunder is possible. The file written is data: its positions stay
+    what they are when the levels change (the ones in the repository were made with the
+    levels of before issue 24, whose play differs only in hard's)."""
+    t0, n, i = time.perf_counter(), 0, 0
+    lines = [f"# {count} positions where a blunder is possible: MOVES SCORE S1..S7 (Pons' "
+             f"scores, side to move; bench/bench_levels.py --make-positions {count} "
+             f"--first-seed {first_seed} --per-game {per_game})"]
+    while n < count:
+        rng, state, moves = random.Random(first_seed + i), GAME.initial_state(), []
+        i += 1
+        for _ in range(4):
+            m = rng.choice(GAME.actions(state))
+            moves.append(m)
+            state = GAME.result(state, m)
+        sides = (rng.choice(("beginner", "easy", "medium", "hard")),
+                 rng.choice(("easy", "medium", "hard")))
+        if rng.random() < 0.5:
+            sides = sides[::-1]
+        found = []
+        while not GAME.is_terminal(state):
+            a = analysis.analyse_position(state.current, state.mask, state.moves, store=None,
+                                          time_limit=None)
+            cols = [None if x is None else x.score for x in a.columns]
+            if a.score >= 0 and any(x is not None and sign(x) < sign(a.score) for x in cols):
+                found.append(f"{GAME.format_moves(moves)} {a.score} "
+                             + " ".join("." if x is None else str(x) for x in cols))
+            m = LEVELS[sides[GAME.to_move(state)]].play(GAME, state).move
+            moves.append(m)
+            state = GAME.result(state, m)
+        for line in rng.sample(found, min(per_game, len(found), count - n)):
+            lines.append(line)
+            n += 1
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print(f"{n} positions from {i} games (seeds {first_seed}-{first_seed + i - 1}) in {path} "
+          f"({time.perf_counter() - t0:.0f} s)")
+
+
+def move(level: str, state):
     t0 = time.perf_counter()
-    positions = test_positions(count)
+    r = LEVELS[level].play(GAME, state)
+    _times.setdefault(level, []).append(time.perf_counter() - t0)
+    return r.move
+
+
+def paired(levels, positions) -> None:
     plies = sorted(s.moves for s, _, _ in positions)
-    print(f"{len(positions)} positions where a blunder is possible (plies {plies[0]}-{plies[-1]},"
-          f" median {statistics.median(plies)}), found in {time.perf_counter() - t0:.0f} s\n")
-    print("| level | blunders | rate | 95% interval | worse score | "
-          "vs the level below: only it blunders / only the lower one | p (McNemar) |")
+    print(f"{len(positions)} positions where a blunder is possible (plies {plies[0]}-{plies[-1]}, "
+          f"median {statistics.median(plies)}), {POSITIONS_NAME}\n")
+    print("| level | blunders | rate | 95% interval | worse score | vs the level below: only "
+          "it blunders / only the lower one | p (McNemar) |")
     print("|---|---|---|---|---|---|---|")
     previous = None
     for level in levels:
@@ -125,7 +186,14 @@ def paired(levels, count: int) -> None:
         print(f"| {level} | {k} of {n} | {k / n:.1%} | {lo:.1%}-{hi:.1%} | {worse / n:.1%} | "
               f"{cmp} | {p} |", flush=True)
         previous = blunder
+    print("\nreply time on these positions (p50 / p95 / max):")
+    for level in levels:
+        t = sorted(_times.get(level, []))
+        print(f"- {level}{' (default)' if level == DEFAULT_LEVEL else ''}: "
+              f"{ms(statistics.median(t))} / {ms(percentile(t, 95))} / {ms(t[-1])}")
 
+
+# -- games --------------------------------------------------------------------------------------
 
 def opening(i: int):
     rng = random.Random(i)
@@ -133,13 +201,6 @@ def opening(i: int):
     for _ in range(4):
         state = GAME.result(state, rng.choice(GAME.actions(state)))
     return state
-
-
-def move(level: str, state):
-    t0 = time.perf_counter()
-    r = LEVELS[level].play(GAME, state)
-    _times.setdefault(level, []).append(time.perf_counter() - t0)
-    return r.move
 
 
 def play_game(i: int, first: str, second: str, referee=None, watch: str | None = None):
@@ -161,45 +222,34 @@ def play_game(i: int, first: str, second: str, referee=None, watch: str | None =
     return GAME.utility(state, 0), seen
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python bench/bench_levels.py",
-                                 description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=20, help="games per pairing (default 20)")
-    ap.add_argument("--positions", type=int, default=300,
-                    help="positions of the paired table (default 300)")
-    ap.add_argument("--parts", default="positions,perfect,pairs",
-                    help="which tables, comma-separated (default: %(default)s)")
-    ap.add_argument("--levels", default=",".join(LADDER),
-                    help="which levels, comma-separated (default: %(default)s)")
-    args = ap.parse_args(argv)
-    parts = set(args.parts.split(","))
-    ladder = args.levels.split(",")
-    load_before = os.getloadavg()
-    referee = FastSolver(7, 6, book=opening_book.shared())
-    print(f"load average before: {' '.join(f'{x:.2f}' for x in load_before)} "
-          f"({os.cpu_count()} CPUs); {args.games} games per pairing\n")
-    if "positions" in parts:
-        paired(ladder, args.positions)
-        print()
-    if "perfect" in parts:
-        vs_perfect(ladder, args.games, referee)
-    if "pairs" in parts:
-        pairs(ladder, args.games)
-    print("\nreply time over these games:")
-    for level in ("perfect", *ladder):
-        t = sorted(_times.get(level, []))
-        if t:
-            print(f"- {level}: {len(t)} moves, p50 {fmt_ms(statistics.median(t) * 1e3)}, "
-                  f"p95 {fmt_ms(percentile(t, 95) * 1e3)}, max {fmt_ms(t[-1] * 1e3)}")
-    print(f"\nload average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    return 0
+def pairs(ladder, games: int) -> None:
+    print("\n| stronger vs weaker | games | W-D-L of the stronger | p (sign test, decisive "
+          "games) | openings: the stronger scores more / less over its two games | p (sign "
+          "test, openings) |")
+    print("|---|---|---|---|---|---|")
+    for weak, strong in zip(ladder, ladder[1:]):
+        wdl, better, worse = [0, 0, 0], 0, 0
+        for i in range(games):
+            total = 0
+            for strong_first in (True, False):
+                u, _ = play_game(i, *((strong, weak) if strong_first else (weak, strong)))
+                u = u if strong_first else -u
+                wdl[1 - u] += 1
+                total += u
+            better += total > 0
+            worse += total < 0
+        print(f"| {strong} vs {weak} | {sum(wdl)} | {wdl[0]}-{wdl[1]}-{wdl[2]} | "
+              f"{binomial_p(wdl[0], wdl[2]):.2g} | {better} / {worse} | "
+              f"{binomial_p(better, worse):.2g} |", flush=True)
 
 
 def vs_perfect(ladder, games: int, referee) -> None:
-    print("| level | its moves | blunders (outcome worsened) | per move from a position not lost "
-          "| worse score | vs perfect W-D-L | first blunder, median ply |")
+    print("\n| level | its moves | blunders (outcome worsened) | per move from a position not "
+          "lost | worse score | vs perfect W-D-L | first blunder, median ply |")
     print("|---|---|---|---|---|---|---|")
     for level in ladder:
+        if level == "perfect":
+            continue
         moves = blunders = worse = not_lost = 0
         wdl = [0, 0, 0]
         first_blunders = []
@@ -222,19 +272,46 @@ def vs_perfect(ladder, games: int, referee) -> None:
               f"{wdl[0]}-{wdl[1]}-{wdl[2]} | {first} |", flush=True)
 
 
-def pairs(ladder, games: int) -> None:
-    print("\n| stronger vs weaker | games | W-D-L of the stronger | p (sign test on the "
-          "decisive games) |")
-    print("|---|---|---|---|")
-    for weak, strong in zip(ladder, ladder[1:]):
-        wdl = [0, 0, 0]
-        for i in range(games):
-            for strong_first in (True, False):
-                u, _ = play_game(i, *((strong, weak) if strong_first else (weak, strong)))
-                u = u if strong_first else -u
-                wdl[1 - u] += 1
-        print(f"| {strong} vs {weak} | {sum(wdl)} | {wdl[0]}-{wdl[1]}-{wdl[2]} | "
-              f"{binomial_p(wdl[0], wdl[2]):.2g} |", flush=True)
+POSITIONS_NAME = os.path.relpath(POSITIONS, ROOT)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python bench/bench_levels.py",
+                                 description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=60,
+                    help="openings per pairing, each played both ways (default 60)")
+    ap.add_argument("--positions", type=int, default=None,
+                    help="the first N positions of the file (default: all)")
+    ap.add_argument("--parts", default="positions,games",
+                    help="which tables among positions,games,perfect (default: %(default)s)")
+    ap.add_argument("--levels", default=",".join(LADDER),
+                    help="which levels, weakest first (default: %(default)s)")
+    ap.add_argument("--make-positions", type=int, metavar="N",
+                    help=f"write N new positions to {POSITIONS_NAME} and stop")
+    ap.add_argument("--out", default=POSITIONS, help="--make-positions: the file to write "
+                    "(tests/data/level-sample.txt: --first-seed 20000 --per-game 2)")
+    ap.add_argument("--first-seed", type=int, default=10_000,
+                    help="--make-positions: the first game's seed (default 10000)")
+    ap.add_argument("--per-game", type=int, default=3,
+                    help="--make-positions: positions kept of each game (default 3)")
+    args = ap.parse_args(argv)
+    if args.make_positions:
+        make_positions(args.make_positions, args.out, args.per_game, args.first_seed)
+        return 0
+    parts = set(args.parts.split(","))
+    ladder = args.levels.split(",")
+    t0 = time.perf_counter()
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
+          f"({os.cpu_count()} CPUs)\n")
+    if "positions" in parts:
+        paired(ladder, load_positions(count=args.positions))
+    if "games" in parts:
+        pairs(ladder, args.games)
+    if "perfect" in parts:
+        vs_perfect(ladder, args.games, FastSolver(7, 6, book=opening_book.shared()))
+    print(f"\nload average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
+          f"{time.perf_counter() - t0:.0f} s")
+    return 0
 
 
 if __name__ == "__main__":

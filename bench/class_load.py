@@ -56,7 +56,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SQLITE_CLASSES = [100]              # followers per class, one instance
 REDIS_CLASSES = [100, 100, 100]     # two instances sharing Redis
 PLAYED = re.compile(r"(\d+) moves? played")
-VOTES = re.compile(r"Vote open: (\d+) votes?")
+VOTES = re.compile(r"(\d+) of \d+ answered")    # counts hidden while the vote is open
 
 
 def free_port() -> int:

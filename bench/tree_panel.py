@@ -12,6 +12,8 @@ a search that was never made; only the default level's shipped book of first rep
 answered. One request per position and level, after one warm-up request per level.
 
 Run from the repository root:  python bench/tree_panel.py [--positions 40] [--seed 1]
+[--levels hard] [--cpu]  (the default level alone: ~10 s; every level: a few minutes;
+--cpu: CPU time, steadier than the wall clock when the machine is shared)
 """
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from ai import level_book  # noqa: E402
+from ai.games.connect4 import level_book  # noqa: E402
 from ai.games.connect4.rules import Connect4  # noqa: E402
 from ai.levels import DEFAULT_LEVEL, LEVELS  # noqa: E402
 from app import create_app  # noqa: E402
@@ -50,24 +52,35 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cpu", action="store_true",
+                        help="time each request by this process's CPU time, not the wall "
+                             "clock (far steadier on a loaded machine)")
+    parser.add_argument("--levels", default=",".join(LEVELS),
+                        help="the levels to time, comma-separated (default: all)")
     args = parser.parse_args(argv)
+    names = args.levels.split(",")
+    unknown = [n for n in names if n not in LEVELS]
+    if unknown:
+        parser.error(f"unknown level(s): {', '.join(unknown)}")
     app = create_app({"TESTING": True, "CLIENT_SEARCH_SECONDS": 1e9})
     client = app.test_client()
     hx = {"HX-Request": "true"}
     sample = positions(args.positions, args.seed)
+    clock = time.process_time if args.cpu else time.perf_counter
     print(f"{len(sample)} positions of 0-20 random moves (seed {args.seed}); "
-          f"{os.cpu_count()} CPUs; times in ms, server side, cold (no recent search)\n")
+          f"{os.cpu_count()} CPUs; times in ms ({'CPU' if args.cpu else 'wall clock'}), server "
+          "side, cold (no recent search)\n")
     print(f"{'level':<10}{'p50':>8}{'p95':>8}{'max':>8}{'nodes p50':>11}{'from book':>11}")
     game = Connect4()
-    for name in LEVELS:
+    for name in names:
         times, nodes, booked = [], [], 0
         client.get(f"/connect4/tree?moves=4&tree=1&mode=human-human&level={name}", headers=hx)
         for moves in sample:
             app.extensions.pop("recent_searches", None)
-            start = time.perf_counter()
+            start = clock()
             r = client.get(f"/connect4/tree?moves={moves}&tree=1&mode=human-human&level={name}",
                            headers=hx)
-            times.append((time.perf_counter() - start) * 1000)
+            times.append((clock() - start) * 1000)
             assert r.status_code == 200, (moves, r.status_code)
             state = game.from_moves(moves)
             booked += level_book.reply(name, game, state) is not None

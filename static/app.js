@@ -450,15 +450,7 @@
     if (!event.detail.successful) { ballotFailed(event); }
   });
 
-  // A vote's time left, counted down between two updates from the server (which closes the
-  // vote at its time whatever a page shows).
-  setInterval(function () {
-    document.querySelectorAll("[data-countdown]").forEach(function (el) {
-      var left = Math.max(0, parseInt(el.dataset.countdown, 10) - 1);
-      el.dataset.countdown = left;
-      el.textContent = Math.floor(left / 60) + ":" + ("0" + (left % 60)).slice(-2);
-    });
-  }, 1000);
+  // (A vote's time left counts down with the discussion's timer: [data-left], below.)
 
   // The teacher's join screen (a large QR code, who joined): at the start of a class it is
   // the top of the page until "Start" or the first move; its button or the j key shows it

@@ -7,10 +7,12 @@ from hypothesis import strategies as st
 ROUTES = ["/", "/connect4", "/connect4/move", "/connect4/ai", "/connect4/tree",
           "/connect4/tree.svg", "/connect4/compare", "/connect4/peek", "/nim", "/nim/move",
           "/nim/ai", "/nim/tree", "/nim/tree.svg", "/nim/compare", "/nim/peek", "/nim/theory",
+          "/tictactoe", "/tictactoe/move", "/tictactoe/ai", "/tictactoe/tree",
+          "/tictactoe/tree.svg", "/tictactoe/compare", "/tictactoe/peek",
           "/tree", "/c", "/c/ZZZZZZ", "/c/ZZZZZZ/events", "/class/ZZZZZZ/teach",
           "/course", "/connect4/edit", "/connect4/table", "/connect4/hints", "/connect4/heuristic",
           "/tree/growth", "/static/app.css", "/nope", "/favicon.ico"]
-PARAMS = ["moves", "at", "col", "take", "mode", "level", "algo", "depth", "time", "heur",
+PARAMS = ["moves", "at", "col", "take", "cell", "mode", "level", "algo", "depth", "time", "heur",
           "window", "order", "w", "h", "n", "k", "variant", "play", "tree", "td", "proj", "path",
           "step", "lang", "t", "root", "check", "p", "v.R", "v.1", "v.2.1", "cls", "code",
           "key", "game", "board", "notation", "hints", "alpha", "side", "players", "rest"]
@@ -25,6 +27,7 @@ HOSTILE = st.sampled_from([
     "12-2--1---", "1111-2222-1-2-1-2-1", "1212121------", "-------", "--", "plies",
     "adjusted", "threats", "cells", "0,2", "0.2", "10", "10.001", "0.0001", ",5", "5,",
     "colours", "j", "numbers", "alphabeta-tt", "iterative", "1111222",
+    "marks", "b2", "c3", "a0", "d1", "5193", "142536", "55", "123456789", "lines",
 ])
 
 

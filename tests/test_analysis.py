@@ -13,11 +13,20 @@ import time
 
 import pytest
 
-from ai.games.connect4.analysis import analyse, outcome, table_key
+from ai.games.connect4 import analysis
+from ai.games.connect4.analysis import outcome, table_key
 from ai.games.connect4.bitboard import geometry
 from ai.games.connect4.solved_store import SolvedStore
 from ai.games.connect4.solver import Solver, parse_moves
 from tests.test_solver import TickingClock, pons_set
+
+def analyse(*args, **kwargs):
+    """The analysis with no clock unless a test gives one: the web's 3 s default would make
+    an answer depend on how loaded the machine is (a budget that counts nodes, or the
+    simulated clock, decides in these tests)."""
+    kwargs.setdefault("time_limit", None)
+    return analysis.analyse(*args, **kwargs)
+
 
 # Pons' site for the empty board: the centre wins (with the first player's last stone), its
 # neighbours draw, then -1 and -2 towards the edges.
@@ -267,3 +276,18 @@ def test_a_budget_that_runs_out_after_the_books_score_gives_no_best_move_not_an_
     a = analyse(moves, store=None, max_nodes=1000)
     assert a.score == 3 and a.best_move is None and not a.complete
     assert all(c.lower <= 3 and c.upper == 3 for c in a.columns)
+
+
+def test_a_burst_of_analyses_at_once_leaves_one_idle_solver_not_one_per_analysis():
+    # Three analyses at once each borrow a solver (a ~42 MB table); given back, one is kept
+    # for the next analysis and the others are dropped (their tables freed).
+    from ai.games.connect4 import analysis
+    solvers = [analysis._borrow(7, 6, True) for _ in range(3)]
+    assert len({id(s) for s in solvers}) == 3
+    for s in solvers:
+        analysis._give_back(s, True)
+    assert analysis.idle_solvers() == 1
+    assert analysis._borrow(7, 6, True) is solvers[-1]       # the warmest one
+    analysis._give_back(solvers[-1], True)
+    a = analyse("4444", store=None)
+    assert a.complete and analysis.idle_solvers() == 1

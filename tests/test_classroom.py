@@ -125,11 +125,11 @@ def test_the_stream_says_how_to_pass_proxies_and_beats(app, streams):
 
 def test_each_student_votes_once_per_round_and_a_reload_keeps_the_vote(app, streams):
     teacher, code, _ = start_class(app)
-    # counts shown live (the setting is on by default: hidden until the vote closes)
-    assert teacher.post(f"/class/{code}/peer", data={"action": "hide", "value": "0"},
-                        headers={"HX-Request": "true"}).status_code == 200
     bar = streams(teacher, f"/class/{code}/events")
     bar.event("bar")
+    # counts shown live (hidden until the vote closes by default: peer instruction)
+    teacher.post(f"/class/{code}/peer", data={"action": "hide", "value": "0"},
+                 headers={"HX-Request": "true"})
     assert teacher.post(f"/class/{code}/vote", data={"action": "open"},
                         headers={"HX-Request": "true"}).status_code == 200
     students = [student(app, code) for _ in range(3)]
@@ -191,7 +191,8 @@ def test_a_restarted_app_keeps_the_class_its_board_and_its_teacher(make_app):
     client = second.test_client()
     client.set_cookie("teach", teacher.get_cookie("teach").value)
     page = client.get(f"/connect4?mode=human-human&moves=44&cls={code}").get_data(as_text=True)
-    assert "1 of 1 answered" in page and "data-class-sync" in page    # still its teacher
+    # still its teacher; the ballot kept (counts hidden while the vote is open)
+    assert "Vote open" in page and "1 of 1 answered" in page and "data-class-sync" in page
     again = second.test_client()
     again.set_cookie("student", voter.get_cookie("student").value)
     reloaded = again.get(f"/c/{code}").get_data(as_text=True)
@@ -337,5 +338,5 @@ def test_two_instances_sharing_the_store_serve_one_class(make_app, streams):
     teacher.post(f"/class/{code}/vote", data={"action": "open"})
     follower.event("vote", where=lambda vote: 'name="choice"' in vote)
     pupil.post(f"/c/{code}/vote", data={"round": "1", "choice": "6"})
-    assert "1 of 1 answered" in teacher.get(
-        f"/connect4?mode=human-human&moves=45&cls={code}").get_data(as_text=True)
+    page = teacher.get(f"/connect4?mode=human-human&moves=45&cls={code}").get_data(as_text=True)
+    assert "Vote open" in page and "1 of 1 answered" in page      # counts hidden, not lost

@@ -149,6 +149,9 @@ CARD_PAGES = {
     "O(b^m): the tree grows with the depth": ["O(b^m)"],
     "The same growth on a real position": ["minimax", "alpha-beta"],
     "The agent: perceive, decide, act": ["AI Yellow is thinking"],
+    "Tic-tac-toe (le morpion): the whole tree": [
+        "The whole game tree from here, to the end of the game: 6,812 nodes.",
+        "alpha-beta + table", "exact solver, to the end of the game"],
     "The game of 11 matches": ["11 matches left", "Viewing move 0 of 5.", "Next move"],
     "The tree of dimension 5 and its MIN-MAX values": ["explored 28 of 28 nodes"],
     "Dimension 20: more than 250,000 nodes": ["266,079 nodes"],
@@ -262,7 +265,7 @@ def test_an_edited_thumbnail_link_is_a_400_in_words_never_a_500(client):
     for url, says in [("/course/nim/figure.svg?n=abc", "Matches: a whole number from 1 to 99"),
                       ("/course/nim/figure.svg?n=5&moves=5", "cannot take 5 matches"),
                       ("/course/nim/figure.svg?n=5&path=9", "no child '9' was searched there"),
-                      ("/course/connect4/figure.svg?level=expert",
+                      ("/course/connect4/figure.svg?level=perfect",
                        "the exact solver chose this move")]:
         r = client.get(url)
         assert r.status_code == 400 and says in r.get_data(as_text=True), url

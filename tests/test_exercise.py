@@ -12,7 +12,8 @@ figure), and random trees drawn from a seed.
 import pytest
 
 from ai.teach.exercise import Answer, check, name, questions, solve
-from ai.teach.exercise_tree import COURSE_TREES, ExerciseTree, format_tree, nim_tree, random_tree
+from ai.games.nim.course_trees import COURSE_TREES, nim_tree
+from ai.teach.exercise_tree import ExerciseTree, format_tree, random_tree
 
 INF = float("inf")
 TREE = ExerciseTree("[[3,12,8],[2,4,6],[14,5,2]]")

@@ -183,7 +183,7 @@ def test_the_race_tree_peek_and_handout(race):
 def test_the_nav_the_home_card_and_the_keys_help_list_the_race(race):
     home = race.get("/").get_data(as_text=True)
     nav = home.split('<nav aria-label="Games">')[1].split("</nav>")[0]
-    assert '<a href="/race">Race to 7</a>' in nav
+    assert '<a href="/race" data-game="race">Race to 7</a>' in nav
     card = re.search(r'<a class="card" href="/race">(.*?)</a>', home, re.S)
     assert card and "Race to 7" in card.group(1)
     assert "Add 1 or 2; who reaches the goal wins." in card.group(1)
@@ -204,6 +204,8 @@ def test_a_class_follows_and_votes_on_the_race(race_app):
     html = page.get_data(as_text=True)
     assert page.status_code == 200 and "Race to 7" in html and "total 1 of 7" in html
     assert "Player 2 to play." in html and speaks_of_another_game(html) == []
+    teacher.post(f"/class/{code}/peer", data={"action": "hide", "value": "0"},  # counts live
+                 headers={"HX-Request": "true"})
     assert teacher.post(f"/class/{code}/vote", data={"action": "open"},
                         headers={"HX-Request": "true"}).status_code == 200
     vote = student.get(f"/c/{code}").get_data(as_text=True)

@@ -233,17 +233,21 @@ def test_below_the_root_the_truth_is_offered_without_the_hints_setting(client):
 
 
 def test_a_move_the_exact_solver_chose_says_so_in_the_tree_panel(client):
-    """Expert plays the exact solver's move where the solver proves it (issue 14's ladder),
-    the perfect level always: the tree panel said nothing (perfect) or showed a depth-14
-    search that did not choose the move; it now says the solver chose it, and the handout
-    is refused with a message, not a 500."""
-    for level in ("expert", "perfect"):
-        html = client.get(f"/connect4?moves=4453&tree=1&level={level}&mode=human-ai")\
+    """Hard and expert play the exact solver's move where the solver proves it within their
+    budget (issue 24's ladder), the perfect level always: the tree panel says the solver chose
+    it, and the handout is refused with a message, not a 500. After 4, 4, 5, 3, 1 expert's
+    7,000 nodes prove its move (3), hard's 300 do not: hard's panel shows its search."""
+    for level, moves in (("expert", "445313"), ("perfect", "445313"), ("hard", "4674451415")):
+        html = client.get(f"/connect4?moves={moves}&tree=1&level={level}&mode=human-ai")\
             .get_data(as_text=True)
         caption = re.search(r'id="tree-caption">(.*?)</p>', html, re.S).group(1)
         assert caption.startswith("The exact solver chose this move: it searched "), caption
-        r = client.get(f"/connect4/tree.svg?moves=4453&tree=1&level={level}&mode=human-ai")
+        r = client.get(f"/connect4/tree.svg?moves={moves}&tree=1&level={level}&mode=human-ai")
         assert r.status_code == 400 and "exact solver" in r.get_data(as_text=True)
+    html = client.get("/connect4?moves=445313&tree=1&level=hard&mode=human-ai")\
+        .get_data(as_text=True)
+    caption = re.search(r'id="tree-caption">(.*?)</p>', html, re.S).group(1)
+    assert "iterative deepening explored" in caption and "exact solver" not in caption
 
 
 # -- the best move first ----------------------------------------------------------------------------
@@ -297,7 +301,7 @@ def test_an_unproven_column_says_what_its_interval_proves_and_nothing_more():
              "at-most-draw": lambda s: s <= 0}
     for moves, expected in (("4", "loss"), ("3", "at-most-draw")):
         quick = hints_of(analyse(moves, store=None, then_time_limit=0))
-        full = analyse(moves, store=None)
+        full = analyse(moves, store=None, time_limit=None)
         unknown = [c for c in quick.columns if c.kind == "unknown"]
         assert unknown, moves
         for c in unknown:

@@ -143,11 +143,13 @@ def test_class_mode_on_127_0_0_1_gives_the_network_address_with_its_qr_code(clie
     note = re.search(r'<div class="loopback-note".*?</div>\s*$', html, re.S | re.M).group(0)
     assert f"Les téléphones ne peuvent pas ouvrir http://127.0.0.1:8000/c/{code}" in note
     assert "scripts/serve --lan" in note
-    assert html.count('class="qr"') == 1                    # one address: one QR code
+    # one address: one QR code, on the bar and, large, on the join screen (a class just made)
+    assert html.count('class="qr"') == 2
+    assert f'<p class="lobby-link">http://192.168.1.23:8000/c/{code}</p>' in html
     # two addresses: the second with a QR code of its own
     monkeypatch.setattr(class_view, "network_addresses", lambda: ["192.168.1.23", "10.0.0.5"])
     html = class_page(client, "http://localhost:8000")
-    assert html.count('class="qr"') == 2 and "http://10.0.0.5:8000/c/" in html
+    assert html.count('class="qr"') == 3 and "http://10.0.0.5:8000/c/" in html
 
 
 def test_class_mode_on_127_0_0_1_without_a_network_says_how_to_get_one(client, monkeypatch):

@@ -83,9 +83,9 @@ def test_recording_the_tree_never_changes_the_move_value_or_node_count(monkeypat
         recorded = LEVELS[level].play(game, state, record=True)
         seen = (game.name, moves, level)
         if plain.algorithm == "exact":
-            # expert: the exact solver proved the move (its node count depends on what its
-            # table already held); no tree to draw, recorded or not
-            assert level == "expert" and plain.complete, seen
+            # hard, expert: the exact solver proved the move within the level's budget; no
+            # tree to draw, recorded or not
+            assert LEVELS[level].exact_nodes and plain.complete, seen
             assert (recorded.move, recorded.value, recorded.tree) == \
                 (plain.move, plain.value, None), seen
             data = cli_json(capsys, game, moves, level, "--record")
@@ -116,7 +116,7 @@ def test_recording_the_tree_never_changes_the_move_value_or_node_count(monkeypat
 
 def test_the_expert_level_searches_and_records_where_the_solver_does_not_prove_its_move(
         monkeypatch):
-    # a node budget of 1 stands in for a position the solver cannot prove in 2 million
+    # a node budget of 1 stands in for a position the solver cannot prove in its budget
     # (no table of solved positions: it would know the positions other tests analysed)
     monkeypatch.setattr(time, "perf_counter", SteadyClock())
     monkeypatch.setattr(analysis, "default_store", lambda: None)

@@ -143,10 +143,14 @@ def test_item_11_forms_keep_projector_mode_once(client, url):
 
 
 def test_the_level_menu_says_what_expert_does_on_each_game(client):
-    """Expert asks the exact solver first on Connect-4 (ai.levels); on Nim it only searches."""
+    """Hard and expert ask the exact solver first on Connect-4 (ai.levels); on Nim they only
+    search."""
     import re
     c4 = client.get("/connect4?lang=en").get_data(as_text=True)
     nim = client.get("/nim?lang=en").get_data(as_text=True)
     option = r'<option value="expert"[^>]*>([^<]*)'
-    assert re.search(option, c4).group(1) == "expert — exact solver first, else iterative deepening, depth 14"
-    assert re.search(option, nim).group(1) == "expert — iterative deepening, depth 14"
+    assert re.search(option, c4).group(1) == "expert — exact solver first (7,000 nodes), else iterative deepening, depth 9"
+    assert re.search(option, nim).group(1) == "expert — iterative deepening, depth 9"
+    hard = r'<option value="hard"[^>]*>([^<]*)'
+    assert re.search(hard, c4).group(1) == "hard — exact solver first (300 nodes), else iterative deepening, depth 9"
+    assert re.search(hard, nim).group(1) == "hard — iterative deepening, depth 9"

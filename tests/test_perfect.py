@@ -10,6 +10,7 @@ import pytest
 
 from ai.games.connect4 import opening_book
 from ai.games.connect4.rules import Connect4
+from ai.course.game import play as game_play
 from ai.levels import LEVELS
 from ai.games.nim.rules import Nim
 from ai.games.connect4.exact import pons_to_value
@@ -59,9 +60,7 @@ def test_the_perfect_level_never_changes_the_value_in_50_games(referee, monkeypa
                 moves_checked += 1
                 state = after
             else:
-                # expert searches as deep as 1 s allows: a tenth of it keeps the test short
-                options = {"time_limit": 0.1} if opponent.name == "expert" else {}
-                state = game.result(state, opponent.play(game, state, **options).move)
+                state = game.result(state, opponent.play(game, state).move)
         results.append((game.utility(state, perfect_side), first))
     assert changed == []
     assert moves_checked > 300
@@ -96,3 +95,58 @@ def test_the_perfect_level_on_a_board_too_large_to_solve_in_time_says_so():
 ])
 def test_pons_scores_become_the_apps_values(score, plies, value):
     assert pons_to_value(score, plies, 42) == value
+
+
+# -- the same link, the same reply ----------------------------------------------------------
+
+def game_positions(n: int, plies: range) -> list[str]:
+    """Positions of ``n`` games of random non-losing moves, at every ply of ``plies``."""
+    game = Connect4()
+    out = []
+    for i in range(n):
+        rng = random.Random(1000 + i)
+        state, moves = game.initial_state(), ""
+        while len(moves) < plies.stop and not game.is_terminal(state):
+            if len(moves) in plies:
+                out.append(moves)
+            move = rng.choice(list(game.actions(state)))
+            moves += game.format_move(move)
+            state = game.result(state, move)
+    return out
+
+
+def replies(positions, play) -> dict[str, tuple]:
+    game = Connect4()
+    out = {}
+    for moves in positions:
+        r = play(game, game_play(game, game.parse_moves(moves)))
+        out[moves] = (r.move, r.value, r.complete)
+    return out
+
+
+@pytest.mark.parametrize("budget", [2_000, 20_000])
+def test_a_node_budgeted_exact_reply_does_not_depend_on_what_the_worker_solved_before(budget):
+    # The exact solver within a node budget (what a level asks it first): the same positions
+    # in two orders in one process, each solver table and the table of solved positions
+    # filled by the other positions, give the same replies (move, value, proven or not).
+    from ai.perfect import perfect_play
+    positions = game_positions(6, range(6, 22))
+    def play(game, state):
+        return perfect_play(game, state, max_nodes=budget, time_limit=None)
+
+    forward = replies(positions, play)
+    backward = replies(positions[::-1], play)
+    assert len(forward) == len(positions) >= 60
+    assert {m for m, r in forward.items() if r[2]} and {m for m, r in forward.items() if not r[2]}
+    assert backward == forward
+
+
+def test_the_perfect_level_replies_the_same_in_two_orders():
+    positions = game_positions(3, range(10, 24))
+    def play(game, state):
+        return LEVELS["perfect"].play(game, state, time_limit=None)
+
+    forward = replies(positions, play)
+    backward = replies(positions[::-1], play)
+    assert len(forward) == len(positions) >= 30 and all(r[2] for r in forward.values())
+    assert backward == forward

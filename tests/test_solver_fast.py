@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
 import time
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -234,7 +237,26 @@ def test_a_look_up_searches_the_keys_as_they_are_never_a_converted_copy(book, mo
 
 def test_the_book_in_memory_is_compact(book):
     assert len(book) == 4_200_899                 # the package's documented size
-    assert book.nbytes < 25_000_000
+    assert book.nbytes < 26_000_000               # keys, scores, and the 4 MB index
+
+
+def test_the_compiled_probe_finds_every_key_through_the_index_and_no_other(book):
+    # The index narrows a look-up to the keys sharing its top 20 bits: every key is found at
+    # its place (the first, the last, those opening or closing a range, a random sample), and
+    # a key next to one that is not in the book is not found.
+    keys, index = book.keys, book.index
+    starts = [int(i) for i in index[1:-1] if 0 < i < len(keys)]
+    rng = random.Random(5)
+    sample = {0, len(keys) - 1, *starts[::997], *(i - 1 for i in starts[::997]),
+              *rng.sample(range(len(keys)), 3000)}
+    assert len(sample) > 3000
+    for i in sample:
+        assert solver_kernel.book_find(book.packed, len(keys), keys[i]) == i
+    after = np.array([int(keys[i]) + 1 for i in sample if keys[i] < 2**31 - 1], dtype=np.int64)
+    absent = after[~np.isin(after, keys)]
+    assert len(absent) > 100
+    for k in absent:
+        assert solver_kernel.book_find(book.packed, len(keys), np.int32(k)) == -1
 
 
 # -- numba's cache -----------------------------------------------------------------------------
@@ -276,3 +298,99 @@ def test_a_guess_changes_the_probes_never_the_score():
             s.reset()
             r = s.solve_bitboard(current, mask, nb, guess=guess)
             assert r.score == published, (moves, guess)
+
+
+def test_the_warm_up_compiles_every_kernel_an_analysis_uses():
+    # In a fresh process: after warm_up(), analyses with the book, a time limit (its clock
+    # reading is compiled on first use), a node budget and the other columns' known windows
+    # compile nothing more (numba's compile events): a compile on a player's request cost
+    # the first timed solve of each worker ~100 ms.
+    code = """
+from numba.core import event
+from ai.games.connect4.solver_fast import warm_up
+from ai.games.connect4.analysis import analyse
+warm_up()
+compiled = event.RecordingListener()
+with event.install_listener("numba:compile", compiled):
+    for moves, options in [("4453217", {"time_limit": 5.0}), ("12345671234", {"max_nodes": 10**6}),
+                           ("123456712345", {"max_nodes": 10**7, "time_limit": 9.0}),
+                           ("1234567123456", {"max_nodes": 10**7})]:
+        assert analyse(moves, store=None, **options).complete
+print("compiled:", [str(e.data.get("dispatcher")) for _, e in compiled.buffer])
+"""
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().splitlines()[-1] == "compiled: []"
+
+
+def test_the_compiled_solver_explores_the_references_nodes_mirror_images_shared(monkeypatch):
+    # The same algorithm node for node (move order, table of bounds, a position and its mirror
+    # image sharing their entry up to MIRROR_UNTIL stones), on the 5x4 board from its empty
+    # board, where the mirror images abound. The compiled table's slots are shared by
+    # positions (one replaces the other): a few more nodes there, never fewer.
+    from ai.games.connect4 import solver
+    counts = []
+    for moves in ("", "3", "33", "2"):
+        ref = Solver(5, 4).solve(moves)
+        fast = FastSolver(5, 4, table_slots=1_000_003).solve(moves)
+        assert fast.score == ref.score
+        counts.append((ref.nodes, fast.nodes))
+    assert all(r <= f <= r * 1.005 for r, f in counts), counts
+    monkeypatch.setattr(solver, "MIRROR_UNTIL", -1)
+    unshared = Solver(5, 4).solve("").nodes
+    assert unshared > 1.5 * counts[0][0]
+
+
+def test_a_dropped_solvers_table_goes_back_to_the_system():
+    # Ten solvers made and filled by ten threads at once (as a burst of replies), then
+    # dropped: the process's resident size comes back near where it was (the tables' ~420 MB
+    # are not kept by the memory allocator for later).
+    code = """
+import threading
+from ai.games.connect4.solver_fast import FastSolver
+
+def rss_mb():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * 4096 / 1e6
+
+FastSolver(7, 6)
+before = rss_mb()
+solvers = []
+def one():
+    s = FastSolver(7, 6)
+    s._tt_keys[:] = 1
+    s._tt_vals[:] = 1
+    solvers.append(s)
+threads = [threading.Thread(target=one) for _ in range(10)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+peak = rss_mb()
+solvers.clear()
+print(before, peak, rss_mb())
+"""
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    before, peak, after = map(float, r.stdout.split())
+    assert peak - before > 350
+    assert after - before < 50
+
+
+def test_the_compiled_book_score_is_the_readable_ones(book, fast_book):
+    # FastSolver.book_score (the analysis's columns at 11 stones) against OpeningBook.score,
+    # on random 12-stone positions: found (in either orientation) or not, the same answer.
+    rng = random.Random(12)
+    answers = []
+    while len(answers) < 300:
+        moves = "".join(rng.choice("1234567") for _ in range(12))
+        try:
+            current, mask, _ = parse_moves(moves)
+        except ValueError:
+            continue
+        answers.append((fast_book.book_score(current, mask), book.score(current, mask)))
+    assert all(a == b for a, b in answers)
+    assert sum(a is None for a, _ in answers) > 30 and sum(a is not None for a, _ in answers) > 100
+    assert fast_book.book_score(0, 0) is None          # not 12 stones

@@ -125,12 +125,11 @@ def searched(settings: Settings, rules, state, *, record=False, depth=None, focu
 
 
 def is_heavy(settings: Settings, record: bool = False) -> bool:
-    """Whether a search may take long (the admission lanes of ``web.admission``): the expert
-    level, or a deep custom search, recorded or not. A preset level up to "hard" is light
-    even with its tree: recorded around what the panel draws (``ai.course.record.Focus``), its
-    replay costs about one more search (bench/tree_panel.py: p95 under 0.1 s at "hard")."""
-    if settings.level == "expert":
-        return True
+    """Whether a search may take long (the admission lanes of ``web.admission``): a deep custom
+    search, recorded or not. Every preset level is light, its tree too: the levels up to
+    expert search to a depth within a node budget (expert costs what hard costs:
+    bench/bench_levels.py), the search that decides records its own tree (bench/tree_panel.py:
+    p95 under 0.1 s at "hard"), and perfect is bounded by its own budget."""
     if settings.level != "custom":
         return False
     return (record or settings.depth >= 7 or settings.time_ms > 500

@@ -281,8 +281,8 @@ class ClassView:
     @cached_property
     def vote_slots(self) -> list[str | None]:
         """The phone's vote buttons, one per move of the game's first position in the board's
-        order (Connect-4's columns, Nim's takes), so that they line up with the board's
-        columns: the move's label when it can be chosen now, else None (a gap)."""
+        order (a board's columns, say), so that they line up with the board: the move's
+        label when it can be chosen now, else None (a gap)."""
         if self.vote_g is None:
             return []
         rules = self.vote_g.rules

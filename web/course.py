@@ -19,6 +19,7 @@ from ai.games.connect4.heuristic import cell_values
 from ai.games.nim.tree import course_tree, nim_tree_size
 from ai.games.connect4.position import cell_value_terms, columns_of, format_columns
 from ai.teach.tree_view import Shown, unfold, walk
+from ai.games.tictactoe.course import whole_tree as tictactoe_tree
 
 from .games import GameSpec
 from .tree_panel import SMALL_TREE_NODES, TreePanel, tree_panel
@@ -126,6 +127,10 @@ def _c4(**args) -> dict:
     return {"game": "connect4", **args}
 
 
+def _ttt(**args) -> dict:
+    return {"game": "tictactoe", **args}
+
+
 # The players named as each chapter names them: J0 and J1 in the minmax chapter (seed 000),
 # joueur 1 and joueur 2 in the MIN-MAX chapter (seed 003).
 def _c4_j(**args) -> dict:
@@ -179,6 +184,12 @@ CHAPTERS = [
         Figure(_l("The same growth on a real position"),
                _l("Nodes searched per depth by minimax and alpha-beta on Connect-4."),
                "play.compare", _c4(moves="4453"), ""),
+        Figure(_l("Tic-tac-toe (le morpion): the whole tree"),
+               _l("Minimax visits every node of the whole game tree and finds a draw; "
+                  "alpha-beta visits a few thousand, fewer with a transposition table, fewer "
+                  "still when the centre is tried first. The link compares them on the rest "
+                  "of a game, X in the centre and O in a corner, to its end."),
+               "play.compare", _ttt(moves="51", cd=7), "whole-tree"),
         Figure(_l("The agent: perceive, decide, act"),
                _l("The AI sees the position (the link), searches, plays: each move is one turn "
                   "of the loop."),
@@ -255,7 +266,8 @@ def course():
     """The course's figures, chapter by chapter, each one click from the app in its state."""
     return render_template("course.html", chapters=CHAPTERS, dictionary=dictionary_lines(),
                   grid=cell_values(7, 6), h=heuristic_sum(FIGURE_VIII_1),
-                  size_20=nim_tree_size(20, 3), thumbnail_args=thumbnail_args)
+                  size_20=nim_tree_size(20, 3), whole_tree=tictactoe_tree(),
+                  thumbnail_args=thumbnail_args)
 
 
 def thumbnail_args(f: Figure) -> dict:

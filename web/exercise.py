@@ -11,7 +11,8 @@ from flask_babel import lazy_gettext as _l
 import secrets
 
 from ai.teach.exercise import Answer, Solved, name as node_name, solve as solve_tree
-from ai.teach.exercise_tree import (COURSE_TREES, RANDOM_DEPTHS, ExerciseTree, format_tree,
+from ai.games.nim.course_trees import COURSE_TREES
+from ai.teach.exercise_tree import (RANDOM_DEPTHS, ExerciseTree, format_tree,
                               random_tree)
 from ai.teach.tree_view import at_step, counts_at, finished_search, question, unfold
 
@@ -24,7 +25,7 @@ LAB_EXAMPLES = [
     (_l("Four levels (Wikipedia's alpha-beta figure)"),
      "[[[[5,6],[7,4,5]],[[3]]],[[[6],[6,9]],[[7]]],[[[5]],[[9,8],[6]]]]"),
 ]
-# The course's trees (ai.teach.exercise_tree.COURSE_TREES), titled in its words
+# The course's trees (ai.games.nim.course_trees.COURSE_TREES), titled in its words
 COURSE_TREE_TITLES = {
     "nim4": _l("Minmax chapter: the Nim tree N = 4 (J0 max first, +1 where J0 wins, −1 where J1 wins)"),
     "nim5": _l("The game of matches: the tree of dimension 5 (the maximiser first, ±maxScore written ±1)"),

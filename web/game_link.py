@@ -19,7 +19,8 @@ from ai.levels import DEFAULT_LEVEL, LEVELS
 from .games import GAMES, GameSpec
 from .i18n import ALGORITHM_LABELS
 from .params import (BadRequest, label, read_choice, read_class_code, read_decimal, read_flag,
-                     read_int, read_notation, read_param, WINDOWS)
+                     read_int, read_param, WINDOWS)
+from .notation import read_notation
 
 MODES = ("human-ai", "ai-human", "human-human", "ai-ai")
 MAX_DEPTH = {"minimax": 8, "alphabeta": 12, "alphabeta-tt": 14, "iterative": 20}
@@ -56,6 +57,8 @@ class Settings:
     class_code: str = ""           # class mode: this page is the board of that class
     hints: bool = False            # the game's exact outcomes beside the board (a game's own page)
     players: str = ""              # how the players are named (PLAYER_NAMES); "": the game's way
+    teach: bool = False            # teaching game: a move that loses the win or the draw is
+    #                                said at once, with the offer to take it back (web.review)
     board: tuple = ()              # the game's own parameters: (("width", 7), ("height", 6))
 
     def __getattr__(self, name):
@@ -81,8 +84,10 @@ class Settings:
     def player_name(self, player: int, naming: str | None = None) -> str:
         """Player 0 or 1 named as the setting (or ``naming``) says: Yellow/Red, J0/J1 (the
         minmax chapter, seed 000) or Player 1/Player 2 ("joueur 1", "joueur 2": the MIN-MAX
-        chapter, seed 003)."""
+        chapter, seed 003) or X/O, the marks of a game played with marks."""
         names = naming or self.player_names
+        if names == "marks":
+            return "X" if player == 0 else "O"
         if names == "colours":
             return gettext("Yellow") if player == 0 else gettext("Red")
         if names == "numbers":
@@ -126,6 +131,8 @@ class Settings:
             out["hints"] = 1
         if self.players:
             out["players"] = self.players
+        if self.teach:
+            out["teach"] = 1
         return out
 
 
@@ -159,7 +166,7 @@ def parse_settings(spec: GameSpec, args) -> Settings:
     board = tuple((p.name, read_param(args, p, spec)) for p in spec.params)
     values = dict(game=spec.name, mode=mode, level=level, autoplay=read_flag(args, "play", True),
                   show_tree=read_flag(args, "tree"), projector=read_flag(args, "proj"),
-                  hints=read_flag(args, "hints"), board=board,
+                  hints=read_flag(args, "hints"), board=board, teach=read_flag(args, "teach"),
                   notation=read_notation(args),
                   class_code=read_class_code(args),
                   players=read_choice(args, "players", "", spec.namings))

@@ -21,6 +21,7 @@ from ai.games.connect4.rules import Connect4
 from ai.games.nim.rules import Nim
 from ai.games.nim.tree import nim_tree_size
 from ai.teach.tree_view import full_tree_size
+from ai.games.tictactoe import TicTacToe
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,7 @@ class GameSpec:
     left: Callable | None = None
     new_game_label: object = _l("New game with other rules")
     tree_notes: str = ""             # a template the tree panel includes under its caption
+    stylesheet: str = ""             # its own styles, under static/ (every page links them)
     web: str = ""                    # the package of its own pages and hooks (web.connect4)
 
     def param(self, name: str) -> Param:
@@ -156,4 +158,24 @@ NIM = GameSpec(
     whole_tree_size=lambda rules, state: nim_tree_size(state.remaining, rules.k),
     left=lambda state: state.remaining, web="web.nim")
 
-GAMES = {spec.name: spec for spec in (CONNECT4, NIM)}
+TICTACTOE = GameSpec(
+    "tictactoe", _l("Tic-tac-toe"), TicTacToe, (), "cell", "games/tictactoe/page.html",
+    "games/tictactoe/boards.html",
+    card_title=_l("Tic-tac-toe (le morpion)"),
+    card_text=_l("Three in a row on a 3x3 grid: the classic first minimax. Its whole tree, "
+                 "549,946 nodes, is small enough to search to the end."),
+    words=Words(move=lambda m: gettext("cell %(n)s", n=m),
+                ai_played=lambda m: gettext("AI plays cell %(n)s;", n=m),
+                vote=lambda: gettext("Choose a cell. One vote per round."),
+                keys=lambda: gettext("play in that cell (1 top left … 9 bottom right)")),
+    namings=("marks", "j", "numbers"), class_naming="marks",
+    orders=("center", "natural", "reverse"),
+    # depth 5 from the empty board is 18,730 minimax nodes; the whole tree (549,946) is the
+    # course card's figure, counted, not searched on a click
+    compare_depth=5,
+    tree_size=lambda rules, state, depth: rules.tree_size(state, depth),
+    whole_tree_size=lambda rules, state: rules.tree_size(state),
+    tree_notes="games/tictactoe/truth.html", stylesheet="games/tictactoe.css",
+    web="web.tictactoe")
+
+GAMES = {spec.name: spec for spec in (CONNECT4, NIM, TICTACTOE)}

@@ -13,6 +13,8 @@ from ai.messages import translate
 from ai.course.scores import HEURISTIC_MAX
 from ai.course.search import INF, MAX_SCORE, WIN_THRESHOLD
 
+from .links import this_page
+
 LANGUAGES = {"en": "English", "fr": "Français"}
 ALGORITHM_LABELS = {"minimax": _l("minimax"), "alphabeta": _l("alpha-beta"),
                     "alphabeta-tt": _l("alpha-beta + table"),
@@ -20,7 +22,7 @@ ALGORITHM_LABELS = {"minimax": _l("minimax"), "alphabeta": _l("alpha-beta"),
 LEVEL_LABELS = {"beginner": _l("beginner"), "easy": _l("easy"), "medium": _l("medium"),
                 "hard": _l("hard"), "expert": _l("expert"), "perfect": _l("perfect")}
 # How the players may be named (web.params.Settings.player_name), as the course's chapters do.
-PLAYER_NAMING_LABELS = {"colours": _l("Yellow and Red"),
+PLAYER_NAMING_LABELS = {"colours": _l("Yellow and Red"), "marks": _l("X and O"),
                         "j": _l("J0 and J1 (minmax chapter)"),
                         "numbers": _l("Player 1 and Player 2 (MIN-MAX chapter)")}
 
@@ -101,20 +103,6 @@ def tr(err: Exception) -> str:
                                                              **_numbers_in_locale(values)))
 
 
-def this_page(**changes) -> str:
-    """This page's link with some parameters changed (the language, projector mode)."""
-    # url_for's own arguments (endpoint, _method, _external, _scheme, _anchor) are not the
-    # page's: a link with ?endpoint= or ?_method= made every page a 500, ?_scheme= a
-    # javascript: link
-    args = {k: v for k, v in request.args.to_dict().items()
-            if k != "endpoint" and not k.startswith("_")}
-    args.update(changes)
-    # the path's own values win over a query parameter of the same name (/<game>?game=x,
-    # /c/K7PQMX?code=x), which otherwise made every such page a 500
-    values = {**args, **(request.view_args or {})}
-    return url_for(request.endpoint or "pages.home", **values)
-
-
 def switch_lang(lang: str) -> str:
     """This page's link in another language."""
     return this_page(lang=lang)
@@ -130,15 +118,14 @@ def format_value(value) -> str:
     return format_decimal(round(value, 2), format="+#,##0.##;-#,##0.##")
 
 
-NOTATIONS = ("plies", "course")
 
 
 def course_notation() -> bool:
     """Whether the page writes values in the course's notation (the ``notation`` setting,
-    read in one place: ``web.params.current_notation``): a win or a loss is +maxScore or
+    read in one place: ``web.notation.current_notation``): a win or a loss is +maxScore or
     −maxScore, flat, as seed 003 scores a final position, instead of W3/L3 (won or lost in
     3 plies), and the course's estimate is written as it computes it, M − 3/5."""
-    from .params import current_notation     # web.params imports this module
+    from .notation import current_notation   # it reads the request's parameters (web.params)
     return current_notation() == "course"
 
 

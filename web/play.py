@@ -31,6 +31,7 @@ from .games import GameSpec
 from .htmx import current_page_args, is_htmx, render
 from .i18n import tr
 from .params import BadRequest, as_bad_request, read_int
+from .review import teaching_warning
 from .tree_panel import board_game, tree_panel
 
 bp = Blueprint("play", __name__)
@@ -44,7 +45,7 @@ def game_extras(g: GameLink, panel) -> dict:
 
 
 def game_page(g: GameLink, *, status=200, error=None, error_param=None, ai=None, push_url=None,
-              result=None, args=None) -> Response:
+              result=None, args=None, teach=None) -> Response:
     """The game's page (or its ``game`` block), with the tree panel when it is on."""
     panel = None
     # When the page is about to ask for the AI's move, its tree comes with that move.
@@ -52,7 +53,7 @@ def game_page(g: GameLink, *, status=200, error=None, error_param=None, ai=None,
     if g.settings.show_tree and error is None and not (asking and result is None):
         panel = tree_panel(g, args if args is not None else {}, result)
     return render(g.spec.template, block="game", status=status, push_url=push_url, g=g,
-                  error=error, error_param=error_param, ai=ai, panel=panel,
+                  error=error, error_param=error_param, ai=ai, panel=panel, teach=teach,
                   board=board_game(g, panel), **game_extras(g, panel))
 
 
@@ -96,6 +97,10 @@ def move(game: GameSpec):
     except ValueError as err:
         raise as_bad_request(err) from None
     reply = result = None
+    warning = teaching_warning(g) if g.settings.teach else None
+    if warning is not None:
+        # teaching game: the move lost the win or the draw; say so, the AI waits
+        return game_page(g, push_url=g.url() if is_htmx() else None, teach=warning)
     if is_htmx():
         # The person's move is shown at once; the page then asks for the AI's reply itself
         # (ai_trigger), showing that the AI is thinking meanwhile.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask, request
 from markupsafe import Markup
 
-from .i18n import this_page
+from .links import this_page
 
 
 def projector_on() -> bool:

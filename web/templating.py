@@ -9,6 +9,7 @@ from ai.heuristics import heuristics_for
 from ai.levels import LEVELS
 from ai.course.scores import HEURISTIC_MAX, MAX_SCORE, WIN_THRESHOLD
 from ai.teach.table_view import key_text
+from ai.teach.tree_layout import handout_geometry, tree_geometry
 from ai.teach.tree_view import fit_text, path_of, text_width, walk, width, wrap_text
 
 from .charts import iteration_chart
@@ -17,7 +18,7 @@ from .i18n import (ALGORITHM_LABELS, LANGUAGES, LEVEL_LABELS, PLAYER_NAMING_LABE
                    bound_shown, format_bound, format_long, format_shown, get_locale, lang_field, num, switch_lang, this_page,
                    tr)
 from .game_link import MAX_DEPTH, MAX_TIME_MS, MODES
-from .params import add_notation, current_notation, notation_field
+from .notation import add_notation, current_notation, notation_field
 
 
 def init_app(app: Flask) -> None:
@@ -40,6 +41,7 @@ def init_app(app: Flask) -> None:
         WIN_THRESHOLD=WIN_THRESHOLD, MAX_SCORE=MAX_SCORE, HEURISTIC_MAX=HEURISTIC_MAX,
         PLAYER_NAMING_LABELS=PLAYER_NAMING_LABELS, current_notation=current_notation,
         notation_field=notation_field, switch_notation=lambda n: this_page(notation=n))
+    app.jinja_env.globals.update(tree_geometry=tree_geometry, handout_geometry=handout_geometry)
     app.url_defaults(add_notation)
 
     @app.context_processor

@@ -22,12 +22,20 @@ that adding a game touches only its own folder and one entry of the web's games 
 - ``exact_play(state, *, time_limit, max_nodes, fallback)``   the perfect move, a
                                  ``SearchResult`` (``ai.perfect``); without it: alpha-beta
                                  to the end;
-- ``exact_first``                True: the expert level asks ``exact_play`` first, within a
-                                 node budget (``ai.levels``);
+- ``exact_within(state, max_nodes)``   the exact move if proven within that many nodes,
+                                 from an empty table and without a clock, else None: the
+                                 hard and expert levels ask it first (``ai.levels``);
 - ``level_reply(level, state)``  a level's stored reply (a book of first replies), or None;
 - ``key_step(state, move)``      how a move changes a Zobrist key (the step-by-step table);
 - ``tree_size(state, depth)``    nodes of the whole tree to ``depth`` (the tree panel's "of M");
-- ``move_json(move)``            a move as the command line's JSON writes it.
+- ``move_json(move)``            a move as the command line's JSON writes it;
+- ``exact_score(state, *, time_limit, max_nodes, at_least, need_move)``   the exact score
+                                 of a position for the side to move and a best move, on a
+                                 negamax-exact scale (``ai.teach.review``); without it: a
+                                 memoized solve of the whole tree (small games);
+- ``score_outcome(state, score)`` that score in words, ``("win", k)``/``("loss", k)``/
+                                 ``("draw", None)``; ``review_why(...)``: why a move loses;
+                                 ``review_drawing(...)``: its refutation for the game's picture.
 
 States are immutable and hashable, so they can key caches and tables, and a search can
 never damage the position it was given.

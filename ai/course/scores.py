@@ -7,8 +7,8 @@ one and a slow loss to a quick one (``quick_wins=False`` gives the seeds' flat s
 Heuristics stay strictly inside ``HEURISTIC_MAX = 1_000``, far below the slowest win, so a
 proven win always outranks any estimate.
 
-This module sits under every engine (the textbook ``ai.course.search``, the fast Connect-4 loop
-``ai.games.connect4.fast_search``) and every heuristic, and imports none of them: they all speak this scale
+This module sits under every engine (the textbook ``ai.course.search``, a game's own fast loop)
+and every heuristic, and imports none of them: they all speak this scale
 and return this ``SearchResult``.
 """
 from __future__ import annotations

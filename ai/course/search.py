@@ -1,7 +1,7 @@
 """Game-tree search as the course teaches it: minimax, alpha-beta, alpha-beta with a
 transposition table, and iterative deepening under a time budget. Pure functions over the game
 protocol (``ai.course.game``), one result type, the seeds' node counts (seed 003: "9 sommets sur 28").
-Nothing here knows a particular game: the fast Connect-4 loop (``ai.games.connect4.fast_search``) is
+Nothing here knows a particular game: a game's own fast loop (its rules' ``fast_alphabeta``) is
 chosen one level above, by ``ai.engine``.
 
 Every function takes a game (the protocol of ``ai.course.game``) and a state, and returns a
@@ -19,6 +19,20 @@ slow one (``quick_wins=False`` gives the seeds' flat scores). Exercise trees
 Internally values are negamax values (from the side to move); the recorded tree turns them
 back to the root player's side, as the course draws them.
 
+The tree
+--------
+With ``record``, the search writes what it does into a recorder (``ai.course.record``): a node
+entered with its window, a leaf scored, a cut, a table look-up, a node left with its value.
+Without, the recorder is ``ai.course.record.NO_RECORD``, whose every call does nothing: the search
+reads the same either way, as the course writes it, with no test of whether it records.
+
+The transposition table
+-----------------------
+``ai.course.table``: the table itself (``TranspositionTable``, ``fresh_table``), what an entry
+proves (``bound_of``), when it settles a node (``settles``) and how win scores are kept
+(``to_table``, ``from_table``). The search keys positions by the game's Zobrist key
+(``game.key(state)``).
+
 Bounds
 ------
 Every search can be bounded by ``max_nodes`` and ``time_limit`` (seconds): when one runs out,
@@ -32,9 +46,16 @@ import time
 from dataclasses import replace
 from typing import Callable
 
-from .record import new_tree
-from .scores import (BOUND_NAMES, EXACT, INF, LOWER, MAX_SCORE, UPPER, WIN_THRESHOLD,
-                     SearchAborted, SearchResult, SearchStats, check_limits, terminal_score)
+from .table import (COURSE_SLOTS, TranspositionTable, bound_of, fresh_table,
+                    from_table, settles, to_table)
+from .record import Recording, recorder, spent
+from .scores import (BOUND_NAMES, INF, MAX_SCORE, WIN_THRESHOLD, SearchAborted, SearchResult,
+                     SearchStats, check_limits, terminal_score)
+
+# (the scale and the table are also read from here by older callers)
+__all__ = ["ALGORITHMS", "COURSE_SLOTS", "INF", "MAX_SCORE", "SearchResult", "TranspositionTable",
+           "WIN_THRESHOLD", "alphabeta", "alphabeta_tt", "fresh_table", "iterative_deepening",
+           "minimax", "move_orderer"]
 
 _TIE_EPS = 1e-9
 _CHECK_EVERY = 1023
@@ -48,8 +69,8 @@ def _zero_heuristic(state, player):
 
 def move_orderer(game, order) -> Callable[[object, list], list]:
     """How children are tried: ``None``/"natural" (the game's order), "reverse", "center"
-    (Connect-4 centre columns first; the natural order elsewhere), or an explicit priority
-    list such as ``(3, 2, 1)`` for Nim (seed 003's example), unlisted moves last."""
+    (the game's ``center_order`` where it has one; the natural order elsewhere), or an
+    explicit priority list such as ``(3, 2, 1)`` (seed 003's example), unlisted moves last."""
     if order is None or order == "natural":
         return lambda state, moves: moves
     if order == "reverse":
@@ -67,117 +88,30 @@ def move_orderer(game, order) -> Callable[[object, list], list]:
     return lambda state, moves: sorted(moves, key=lambda m: pos.get(m, big))
 
 
-# -- the transposition table -------------------------------------------------------------------
-
-class TranspositionTable:
-    """Zobrist key -> (depth, bound, value, best move), bounded in size.
-
-    Seed 004 stored (alpha, beta, depth) triples and "could not make it work". What a cut
-    node knows is a *bound*, not a value: a node that failed high only proves value >= beta,
-    one that failed low proves value <= alpha. So each entry keeps the value with its bound
-    type (EXACT, LOWER, UPPER) and the remaining depth it was searched to, and a probe uses it
-    only when that bound settles the current window (``probe``). Win scores are stored
-    relative to the node (plies from *it*), so an entry is right wherever the position
-    recurs. Entries are used only at the same remaining depth, which keeps every value equal
-    to plain minimax at the same depth (a deeper entry would be better informed, but
-    different); other entries still give their best move to order the children.
-
-    With ``slots``, it is the table of the course and of Pons' solver: ``slots`` places, a
-    position goes to place ``key mod slots`` (``slot``), keeps its whole key there so that a
-    probe can tell it from another position of the same place, and a new entry replaces the
-    old one (a replaced entry only costs a new search). The course's algorithms get one from
-    ``alphabeta_tt``, and the step-by-step replay shows each place. Without ``slots`` (the
-    fast Connect-4 loop's table, which keeps its own entries in ``data``), a plain dictionary
-    by key, emptied when it passes ``max_entries``.
-    """
-
-    def __init__(self, max_entries: int = 1_000_000, slots: int | None = None):
-        if slots is not None and slots < 1:
-            raise ValueError(f"a table has at least 1 slot, not {slots}")
-        self.max_entries = max_entries
-        self.slots = slots
-        self.data: dict[int, tuple] = {}
-
-    def clear(self):
-        self.data.clear()
-
-    def __len__(self):
-        return len(self.data)
-
-    def slot(self, key) -> int:
-        """The place of ``key``: ``key mod slots`` (the key itself without slots). A game
-        whose keys are not numbers (the protocol asks for an int; a hashable state works too)
-        is placed by its hash."""
-        if not self.slots:
-            return key
-        return (key if isinstance(key, int) else hash(key)) % self.slots
-
-    def get(self, key):
-        """The entry (depth, bound, value, move) of the position ``key``, or None."""
-        if self.slots is None:
-            return self.data.get(key)
-        item = self.data.get(self.slot(key))
-        return item[1] if item is not None and item[0] == key else None
-
-    def occupant(self, key):
-        """The key of the position now in ``key``'s place (None: the place is empty)."""
-        if self.slots is None:
-            return key if key in self.data else None
-        item = self.data.get(self.slot(key))
-        return None if item is None else item[0]
-
-    def store(self, key, depth, bound, value, move):
-        data = self.data
-        if self.slots is not None:
-            data[self.slot(key)] = (key, (depth, bound, value, move))
-            return
-        if len(data) >= self.max_entries and key not in data:
-            data.clear()  # simplest bounded policy; the search stays correct, only slower
-        data[key] = (depth, bound, value, move)
-
-
-
-COURSE_SLOTS = 1 << 20      # the course's algorithms' table: 1,048,576 places
-
-
-def fresh_table(search=None) -> TranspositionTable:
-    """A new table for ``search``: of ``COURSE_SLOTS`` places for the course's alpha-beta (the
-    default), a plain one for the fast Connect-4 loop, which keeps its own entries in it."""
-    return TranspositionTable(slots=COURSE_SLOTS if search in (None, alphabeta) else None)
-
-
-def _to_table(value, ply):
-    if value >= WIN_THRESHOLD:
-        return value + ply
-    if value <= -WIN_THRESHOLD:
-        return value - ply
-    return value
-
-
-def _from_table(value, ply):
-    if value >= WIN_THRESHOLD:
-        return value - ply
-    if value <= -WIN_THRESHOLD:
-        return value + ply
-    return value
-
-
 # -- the search engine -------------------------------------------------------------------------
 
 class _Engine:
-    """One search: its settings, its counters and its budget. Not reused across searches."""
+    """One search: its settings, its counters, its budget and its recorder. Not reused across
+    searches.
+
+    ``rec`` is the search's recorder (``ai.course.record``): the tree being recorded, or, when the
+    search records nothing, a recorder whose every call does nothing. The search tells it
+    what happens (a node entered, scored, cut, looked up in the table, left) and never asks
+    whether it records."""
 
     def __init__(self, game, *, heuristic, order, quick_wins, table, record, max_nodes,
-                 time_limit, course_window, root_player):
+                 time_limit, course_window, root_player, start):
         self.game = game
         self.heuristic = heuristic or _zero_heuristic
         self.order = move_orderer(game, order)
         self.quick = quick_wins
         self.leaf_scores = getattr(game, "leaf_scores", False)
         self.table = table
-        self.tree = new_tree(record, root_player)
+        self.rec = recorder(record, root_player)
         self.max_nodes = max_nodes
-        self.deadline = None if time_limit is None else time.perf_counter() + time_limit
+        # (``start``: the search's own start, so that a search the clock stopped took at
+        # least its time budget: ``ai.engine`` relies on it)
+        self.deadline = None if time_limit is None else start + time_limit
         # The course's window [-maxScore, +maxScore] (seed 003), tightened at every node to the
         # scores still reachable from it (as Pons' solver does): with quick-win scoring a node
         # p plies down can at best win at ply p+1, so beta <= MAX_SCORE - (p+1). This is the
@@ -188,34 +122,38 @@ class _Engine:
         self.pv = [[] for _ in range(2_100)]
         self.root_values = {}   # root move -> value, for each root move fully searched
 
-    def check_clock(self):
-        """The time budget, read every 1024 nodes (the node budget is checked at every node)."""
-        if self.deadline is not None and time.perf_counter() > self.deadline:
+    def count_node(self):
+        """One more node entered: the node budget is checked at every node, the time budget
+        every 1024 nodes. Raises ``SearchAborted`` when one has run out."""
+        stats = self.stats
+        stats.nodes += 1
+        if not stats.nodes & _CHECK_EVERY and self.deadline is not None \
+                and time.perf_counter() > self.deadline:
             raise SearchAborted("time budget")
+        if self.max_nodes is not None and stats.nodes > self.max_nodes:
+            raise SearchAborted("node budget")
 
     def leaf_value(self, state, player, ply):
-        """Score a final position, or a position at the depth limit (heuristic)."""
+        """Returns the score of a final position, or of a position at the depth limit (the
+        heuristic's), and which of the two it is ("terminal" or "horizon")."""
         game = self.game
         if game.is_terminal(state):
             return terminal_score(game, state, player, ply, self.quick), "terminal"
         return self.heuristic(state, player), "horizon"
 
-    # Plain minimax (seeds 000 and 002): every child of every node, no window.
     def minimax(self, state, depth, ply, parent, move):
-        stats, game, tree = self.stats, self.game, self.tree
-        stats.nodes += 1
-        if not stats.nodes & _CHECK_EVERY:
-            self.check_clock()
-        if self.max_nodes is not None and stats.nodes > self.max_nodes:
-            raise SearchAborted("node budget")
+        """Plain minimax (seeds 000 and 002): every child of every node, no window.
+
+        Returns the node's negamax value (from the side to move)."""
+        game, rec = self.game, self.rec
+        self.count_node()
         player = game.to_move(state)
-        nid = tree.enter(parent, move, ply, player, -INF, INF) if tree else None
+        nid = rec.enter(parent, move, ply, player, -INF, INF)
         self.pv[ply] = []
         if depth == 0 or game.is_terminal(state):
             value, kind = self.leaf_value(state, player, ply)
-            stats.leaves += 1
-            if tree:
-                tree.leaf(nid, kind, value)
+            self.stats.leaves += 1
+            rec.leaf(nid, kind, value)
             return value
         best = -INF
         for m in self.order(state, game.actions(state)):
@@ -224,18 +162,18 @@ class _Engine:
             if v > best:
                 best = v
                 self.pv[ply] = [m] + self.pv[ply + 1]
-        if tree:
-            tree.exit(nid, best)
+        rec.exit(nid, best)
         return best
 
-    # Alpha-beta (seeds 001, 003, 004), optionally with the transposition table.
     def alphabeta(self, state, depth, alpha, beta, ply, parent, move):
-        stats, game, tree, table = self.stats, self.game, self.tree, self.table
-        stats.nodes += 1
-        if not stats.nodes & _CHECK_EVERY:
-            self.check_clock()
-        if self.max_nodes is not None and stats.nodes > self.max_nodes:
-            raise SearchAborted("node budget")
+        """Alpha-beta (seeds 001, 003, 004), with the transposition table when the search
+        has one: the children are searched in the window (alpha, beta), and once a child
+        proves alpha >= beta the rest are cut.
+
+        Returns the node's negamax value: exact inside the window, else a bound (at most
+        alpha, at least beta)."""
+        stats, game, rec, table = self.stats, self.game, self.rec, self.table
+        self.count_node()
         player = game.to_move(state)
         if self.clip:
             hi = (MAX_SCORE - ply - 1) if self.quick else MAX_SCORE
@@ -243,18 +181,16 @@ class _Engine:
                 beta = hi
             if alpha < -hi:
                 alpha = -hi
-        nid = tree.enter(parent, move, ply, player, alpha, beta) if tree else None
+        nid = rec.enter(parent, move, ply, player, alpha, beta)
         self.pv[ply] = []
         if depth == 0 or game.is_terminal(state):
             value, kind = self.leaf_value(state, player, ply)
             stats.leaves += 1
-            if tree:
-                tree.leaf(nid, kind, value)
+            rec.leaf(nid, kind, value)
             return value
         if alpha >= beta:  # the clipped window is empty: nothing here can change the parent
-            if tree:
-                tree.cut(nid, self.order(state, game.actions(state)))
-                tree.exit(nid, alpha)
+            rec.cut(nid, self.order(state, game.actions(state)))
+            rec.exit(nid, alpha)
             stats.cutoffs += 1
             return alpha
 
@@ -262,33 +198,25 @@ class _Engine:
         moves = self.order(state, game.actions(state))
         if table is not None:
             stats.tt_probes += 1
-            key = game.key(state)
+            key = game.key(state)           # the position's Zobrist key
             entry = table.get(key)
             if entry is None:
-                if tree:
-                    tree.table_probe(nid, key, table, None, "empty")
+                rec.table_probe(nid, key, table, None, "empty")
             else:
                 e_depth, bound, e_value, e_move = entry
-                e_value = _from_table(e_value, ply)
-                usable = e_depth == depth and (
-                    bound == EXACT or (bound == LOWER and e_value >= beta)
-                    or (bound == UPPER and e_value <= alpha))
-                if tree:
-                    tree.table_probe(nid, key, table,
-                                     (e_depth, BOUND_NAMES[bound], e_value, e_move),
-                                     "hit" if usable else "depth" if e_depth != depth
-                                     else "bound")
+                e_value = from_table(e_value, ply)
+                usable = settles(e_depth, bound, e_value, depth, alpha, beta)
+                rec.table_probe(nid, key, table, (e_depth, BOUND_NAMES[bound], e_value, e_move),
+                                "hit" if usable else "depth" if e_depth != depth else "bound")
                 if usable:
                     stats.tt_hits += 1
-                    if tree:
-                        tree.table_hit(nid, e_value)
+                    rec.table_hit(nid, e_value)
                     if e_move is not None:
                         self.pv[ply] = [e_move]
                     return e_value
                 if e_move is not None and e_move in moves and moves[0] != e_move:
                     moves = [e_move] + [m for m in moves if m != e_move]
-                    if tree:
-                        tree.table_move(nid)
+                    rec.table_move(nid)
 
         best, best_move = -INF, None
         for i, m in enumerate(moves):
@@ -299,20 +227,17 @@ class _Engine:
                 if v > alpha:
                     alpha = v
                     self.pv[ply] = [m] + self.pv[ply + 1]
-                    if tree and v < beta:
-                        tree.update(nid, alpha, beta)
+                    if v < beta:
+                        rec.update(nid, alpha, beta)
             if alpha >= beta:  # beta cut-off: the opponent will never let the game come here
                 stats.cutoffs += 1
-                if tree:
-                    tree.cut(nid, moves[i + 1:])
+                rec.cut(nid, moves[i + 1:])
                 break
         if table is not None and depth is not None:
-            bound = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
-            if tree:
-                tree.table_store(nid, key, table, (depth, BOUND_NAMES[bound], best, best_move))
-            table.store(key, depth, bound, _to_table(best, ply), best_move)
-        if tree:
-            tree.exit(nid, best)
+            bound = bound_of(best, alpha0, beta)
+            rec.table_store(nid, key, table, (depth, BOUND_NAMES[bound], best, best_move))
+            table.store(key, depth, bound, to_table(best, ply), best_move)
+        rec.exit(nid, best)
         return best
 
 
@@ -333,30 +258,33 @@ def _window(window, max_score=MAX_SCORE):
 
 def _root(engine: _Engine, state, depth, alpha, beta, algorithm, rng):
     """Search every root move and pick the best: first in move order, or at random among
-    equals when ``rng`` is given. Returns (move, value, root_values)."""
-    game, stats, tree = engine.game, engine.stats, engine.tree
+    equals when ``rng`` is given.
+
+    Returns ``(move, value, root_values, pv)``: the move chosen (None at a leaf), its value,
+    each root move's value, the principal variation."""
+    game, stats, rec = engine.game, engine.stats, engine.rec
     stats.nodes += 1
     player = game.to_move(state)
     if engine.clip and algorithm != "minimax":
         hi = (MAX_SCORE - 1) if engine.quick else MAX_SCORE
         beta, alpha = min(beta, hi), max(alpha, -hi)
-    nid = tree.enter(None, None, 0, player, alpha, beta) if tree else None
+    nid = rec.enter(None, None, 0, player, alpha, beta)
     if depth == 0 or game.is_terminal(state):
         value, kind = engine.leaf_value(state, player, 0)
         stats.leaves += 1
-        if tree:
-            tree.leaf(nid, kind, value)
+        rec.leaf(nid, kind, value)
         return None, value, {}, []
 
     moves = engine.order(state, game.actions(state))
     table = engine.table
     if table is not None:
         stats.tt_probes += 1
-        entry = table.get(game.key(state))
-        if tree:                            # the root is searched whatever the table holds
-            tree.table_probe(nid, game.key(state), table,
-                             entry and (entry[0], BOUND_NAMES[entry[1]], entry[2], entry[3]),
-                             "root" if entry else "empty")
+        key = game.key(state)
+        entry = table.get(key)
+        # the root is searched whatever the table holds: its entry only orders the moves
+        rec.table_probe(nid, key, table,
+                        entry and (entry[0], BOUND_NAMES[entry[1]], entry[2], entry[3]),
+                        "root" if entry else "empty")
         if entry is not None and entry[3] in moves and moves[0] != entry[3]:
             moves = [entry[3]] + [m for m in moves if m != entry[3]]
     best, ties, pv = -INF, [], []
@@ -377,25 +305,22 @@ def _root(engine: _Engine, state, depth, alpha, beta, algorithm, rng):
             best, ties, pv = v, [m], [m] + engine.pv[1]
             if v > alpha and algorithm != "minimax":
                 alpha = v
-                if tree and v < beta:
-                    tree.update(nid, alpha, beta)
+                if v < beta:
+                    rec.update(nid, alpha, beta)
         elif v == best:
             ties.append(m)
         if algorithm != "minimax" and alpha >= beta:
             stats.cutoffs += 1
-            if tree:
-                tree.cut(nid, moves[i + 1:])
+            rec.cut(nid, moves[i + 1:])
             break
     move = ties[0] if rng is None else rng.choice(ties)
     if move != pv[0]:
         pv = [move]
     if table is not None and depth is not None:
-        bound = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
-        if tree:
-            tree.table_store(nid, game.key(state), table, (depth, BOUND_NAMES[bound], best, move))
-        table.store(game.key(state), depth, bound, _to_table(best, 0), move)
-    if tree:
-        tree.exit(nid, best)
+        bound = bound_of(best, alpha0, beta)
+        rec.table_store(nid, key, table, (depth, BOUND_NAMES[bound], best, move))
+        table.store(key, depth, bound, to_table(best, 0), move)
+    rec.exit(nid, best)
     return move, best, values, pv
 
 
@@ -408,10 +333,10 @@ def _run(algorithm, game, state, depth, *, heuristic=None, order=None, quick_win
     if tie_break not in ("first", "random"):
         raise ValueError(f"tie_break is 'first' or 'random', not {tie_break!r}")
     rng = random.Random(seed) if tie_break == "random" else None
+    start = time.perf_counter()
     engine = _Engine(game, heuristic=heuristic, order=order, quick_wins=quick_wins,
                      table=table, record=record, max_nodes=max_nodes, time_limit=time_limit,
-                     course_window=course, root_player=game.to_move(state))
-    start = time.perf_counter()
+                     course_window=course, root_player=game.to_move(state), start=start)
     complete = True
     try:
         move, value, values, pv = _root(engine, state, depth, alpha, beta, algorithm, rng)
@@ -430,10 +355,9 @@ def _run(algorithm, game, state, depth, *, heuristic=None, order=None, quick_win
         pv = [move] if move is not None else []
     engine.stats.elapsed = time.perf_counter() - start
     engine.stats.depth = depth if (complete and depth is not None) else engine.stats.depth
-    if engine.tree is not None and complete:
-        engine.tree.mark_pv(pv)
+    tree = engine.rec.finish(pv, complete)
     return SearchResult(move, value, tuple(pv), engine.stats, name or algorithm, depth,
-                        complete, engine.tree, values)
+                        complete, tree, values)
 
 
 # -- public entry points -------------------------------------------------------------------
@@ -456,6 +380,12 @@ def minimax(game, state=None, depth=None, *, heuristic=None, order=None, quick_w
         record: keep the explored tree in ``result.tree``.
         max_nodes, time_limit: budget; when spent, ``result.complete`` is False.
         tie_break: "first" (deterministic, first best in move order) or "random" (``seed``).
+
+    Returns:
+        a ``SearchResult``: the move, its value from the side of the player to move, the
+        principal variation, the statistics (``stats.nodes``: the seeds' "sommets
+        explorés"), ``complete`` (False when a budget stopped it), each root move's value,
+        and with ``record`` the tree.
     Raises:
         ValueError: a negative depth, a bad budget or option.
     """
@@ -474,8 +404,12 @@ def alphabeta(game, state=None, depth=None, *, heuristic=None, order=None, quick
     [-maxScore, +maxScore] as seed 003 starts ("le processus d'évaluation peut être
     initialisé avec les valeurs -maxScore, +maxScore"), or an explicit pair. ``table``: a
     ``TranspositionTable`` to use (``alphabeta_tt`` makes one). Other arguments as
-    ``minimax``. This is the course's algorithm, node for node, on every game; the fast
-    Connect-4 loop (``ai.games.connect4.fast_search``) runs only where ``ai.engine`` is asked for it.
+    ``minimax``. This is the course's algorithm, node for node, on every game; a game's
+    own fast loop runs only where ``ai.engine`` is asked for it.
+
+    Returns:
+        a ``SearchResult`` as ``minimax``'s: the same value at the same depth; the root
+        moves after a cut hold bounds, not values.
     """
     return _run("alphabeta", game, state, depth, heuristic=heuristic, order=order,
                 quick_wins=quick_wins, window=window, table=table, record=record,
@@ -486,10 +420,20 @@ def alphabeta(game, state=None, depth=None, *, heuristic=None, order=None, quick
 def alphabeta_tt(game, state=None, depth=None, *, table=None, search=alphabeta, **kwargs):
     """Alpha-beta with a transposition table keyed by the game's Zobrist hash (what seed 004
     tried, done right: see ``TranspositionTable``). A fresh table unless one is given: of
-    ``COURSE_SLOTS`` places for the course's alpha-beta.
-    ``search`` is the alpha-beta that runs (``ai.engine`` passes the fast Connect-4 loop)."""
-    return search(game, state, depth, table=fresh_table(search) if table is None else table,
+    ``COURSE_SLOTS`` places for the course's alpha-beta (``ai.course.table``).
+    ``search`` is the alpha-beta that runs (``ai.engine`` may pass a game's fast loop).
+
+    Returns:
+        the ``SearchResult`` of ``search`` with that table: the value of ``alphabeta``.
+    """
+    return search(game, state, depth, table=_table_for(search) if table is None else table,
                   **kwargs)
+
+
+def _table_for(search) -> TranspositionTable:
+    """A fresh table for ``search``: the course's, of ``COURSE_SLOTS`` places, for the
+    course's alpha-beta; a plain one for another alpha-beta, which keeps its own entries."""
+    return fresh_table(COURSE_SLOTS if search is alphabeta else None)
 
 
 def iterative_deepening(game, state=None, depth=None, *, time_limit=0.3, max_nodes=None,
@@ -504,9 +448,17 @@ def iterative_deepening(game, state=None, depth=None, *, time_limit=0.3, max_nod
     (``stats.depth`` and ``depth``); ``complete`` is False only if not even depth 1 finished.
     A proven win or loss ends the deepening early. ``stats.nodes`` counts the nodes of all
     iterations; with ``record``, each iteration records its tree and the result keeps the last
-    finished one's; ``iterations`` gives each finished depth's move, value and nodes (how the
-    choice converged). ``search`` is the alpha-beta run at each depth (``ai.engine`` passes
-    the fast Connect-4 loop).
+    finished one's (a ``Recording``: only the search at ``depth`` records, and a result of
+    another depth has no tree); ``iterations`` gives each finished depth's move, value and nodes (how the
+    choice converged). ``search`` is the alpha-beta run at each depth (``ai.engine`` may pass
+    a game's fast loop).
+
+    Returns:
+        the ``SearchResult`` of the deepest finished depth, with the statistics of every
+        depth (``algorithm`` "iterative", ``depth`` the depth finished, ``iterations``); if
+        not even depth 1 finished, the first move, value 0 and ``complete=False``.
+    Raises:
+        ValueError: no bound at all, depth 0, a bad budget.
     """
     if time_limit is None and max_nodes is None and depth is None:
         raise ValueError("iterative deepening needs a bound: time_limit, max_nodes or depth")
@@ -514,13 +466,22 @@ def iterative_deepening(game, state=None, depth=None, *, time_limit=0.3, max_nod
     if depth == 0:
         raise ValueError("iterative deepening searches to a depth of at least 1, not 0")
     state = game.initial_state() if state is None else state
-    table = fresh_table(search) if table is None else table
+    table = _table_for(search) if table is None else table
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     total = SearchStats()
     best = None
     layers = []
     remaining_plies = _remaining_plies(game, state)
+
+    def recording_at(d):
+        # A Recording (the search that decides records the tree panel's tree) records only
+        # the depth asked for, the one that usually decides: the earlier depths' trees would
+        # be thrown away. Anything else records every depth, and the last finished one stays.
+        if not isinstance(record, Recording):
+            return record
+        return spent(record, total.nodes) if d == depth else False
+
     d = 0
     while depth is None or d < depth:
         d += 1
@@ -531,7 +492,8 @@ def iterative_deepening(game, state=None, depth=None, *, time_limit=0.3, max_nod
         if nodes_left is not None and nodes_left < 1:
             break
         r = search(game, state, d, heuristic=heuristic, order=order, quick_wins=quick_wins,
-                   window=window, table=table, record=record, max_nodes=nodes_left,
+                   window=window, table=table, record=recording_at(d),
+                   max_nodes=nodes_left,
                    time_limit=left, tie_break=tie_break, seed=seed)
         for k in ("nodes", "leaves", "cutoffs", "tt_probes", "tt_hits"):
             setattr(total, k, getattr(total, k) + getattr(r.stats, k))
@@ -552,7 +514,8 @@ def iterative_deepening(game, state=None, depth=None, *, time_limit=0.3, max_nod
 
 
 def _remaining_plies(game, state):
-    """An upper bound on the plies left in the game, when the game knows one."""
+    """Returns an upper bound on the plies left in the game, when the game knows one (else
+    None)."""
     if hasattr(game, "cells"):
         return game.cells - state.moves
     if hasattr(state, "remaining"):

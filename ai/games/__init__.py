@@ -17,3 +17,14 @@ def load(name: str):
     if name not in names():
         raise ValueError(f"unknown game {name!r}: {', '.join(names())}")
     return importlib.import_module(f"{__name__}.{name}")
+
+
+def prepare() -> None:
+    """Run each game's one-time preparation (its package's ``prepare()``, e.g. compiling an
+    exact solver), saying what it does first: ``scripts/setup`` calls this once per change of
+    the games' code, so that no first request pays for it."""
+    for name in names():
+        game = load(name)
+        if hasattr(game, "prepare"):
+            print(f"{game.PREPARING}...", flush=True)
+            print(f"  done in {game.prepare():.0f} s", flush=True)

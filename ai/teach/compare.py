@@ -23,7 +23,7 @@ VARIANTS = (
 
 def variants_for(game) -> tuple:
     """The variants that mean something for ``game``: "centre first" only where the game
-    has a centre (Connect-4); elsewhere it would be plain alpha-beta a second time."""
+    has a centre (its rules' ``center_order``); elsewhere it would be plain alpha-beta a second time."""
     return tuple(v for v in VARIANTS if v[0] != "ordered" or getattr(game, "center_order", None))
 
 
@@ -42,7 +42,7 @@ class Run:
 
 
 def run_variant(variant, game, state, depth, heuristic, *, max_nodes, time_limit, window="infinite"):
-    # The course's algorithms (ai.course.search), node for node: not the fast Connect-4 loop.
+    # The course's algorithms (ai.course.search), node for node: not a game's fast loop.
     kwargs = dict(heuristic=heuristic, max_nodes=max_nodes, time_limit=time_limit)
     if variant == "minimax":
         r = minimax(game, state, depth, **kwargs)

@@ -1,6 +1,6 @@
 """The transposition table made visible (seed 004's "AlphaBeta avec mémoire"): what a search
 left in its table, and seed 004's first design (a table keyed by window) that failed. How a
-game's keys are made is the game's own (Connect-4's Zobrist keys: ``ai.games.connect4.zobrist``).
+game's keys are made is the game's own (its rules' ``key_step``).
 
 Plain data for a page: no Flask here.
 """

@@ -4,7 +4,8 @@
   and grandchildren; deeper subtrees are folded and counted. A path is all the server needs
   to rebuild any view, so unfolding keeps no state between requests.
 - ``layout(view)``: x/y for every visible node (leaves side by side, parents centred over
-  their children), in abstract units the SVG template scales.
+  their children), in abstract units (``ai.teach.tree_layout`` turns them into the picture's
+  geometry, which one template draws).
 - ``replay(tree, step)``: what the search knew after ``step`` events, for step-by-step play.
 - ``caption_counts(tree)``: explored and pruned counts for "alpha-beta explored 9 of 28".
 - What the picture may say about each node (``Shown``): ``finished_search`` (everything the
@@ -350,12 +351,12 @@ def question(view: ViewNode) -> dict[int, Shown]:
 def full_tree_size(game, state, depth: int, limit: int = 25_000) -> int | None:
     """Nodes minimax visits from ``state`` to ``depth`` (root included): the "M" of
     "explored N of M". None when the count would pass ``limit``.
-    Nim's whole tree is counted at once by ``ai.games.nim.tree.nim_tree_size`` instead.
+    A game may count its whole tree faster (its rules' ``tree_size``).
 
     Counted level by level, each position once with the number of move orders that reach
     it: a transposition has the same subtree wherever it is met (the game protocol's states
     compare equal exactly then), so the work is the distinct positions, not the tree's nodes
-    (a Connect-4 depth-6 tree of 137,000 nodes holds about 2,000 of them)."""
+    (a 7x6 depth-6 tree of 137,000 nodes holds about 2,000 of them)."""
     count = 1
     level = {state: 1}
     for _ in range(depth):

@@ -18,6 +18,12 @@ level needs nothing more: ``best_only``). Every other column is then solved know
 score more than the best (a narrower window), centre first, its first null-window probes
 asking whether it reaches the best score, then the one below (most columns score one of
 those two: 6-9% fewer nodes at plies 12-14 than Pons' probe order, bench/bench_analysis.py).
+A position that is its own mirror image (the empty board, "4", "44"...) has each pair of
+mirror columns searched once.
+
+**The same link, the same reply** (``fresh``, what the perfect level asks): the solver's table
+emptied first and the table of solved positions not read, so that the answer, within a node
+budget too, does not depend on what the process analysed before.
 
 **Bounded.** ``time_limit`` and ``max_nodes`` cover the whole analysis; ``then_time_limit``
 bounds, in addition, the time spent on the other columns once the best move is known (the
@@ -27,8 +33,8 @@ upper``), never a guess. Every exact score found is added to the table.
 """
 from __future__ import annotations
 
-import collections
 import os
+import threading
 import time
 from dataclasses import dataclass
 
@@ -95,9 +101,13 @@ class Analysis:
 # -- the solvers and the table of one process ---------------------------------------------------
 
 # Solvers, each with its ~42 MB table, lent to one analysis at a time: a process makes as many
-# as it runs analyses at once (the server's admission lanes bound that). A deque's append and
-# pop are atomic, under threads as under gevent.
-_idle: dict[tuple, collections.deque] = collections.defaultdict(collections.deque)
+# as it runs analyses at once (the server's admission lanes bound that), and keeps at most
+# ``IDLE_SOLVERS`` of them when they are given back (the most recently used: its table the
+# warmest); the others are dropped, their tables freed, so that a burst of concurrent
+# analyses does not leave a worker 40 tables larger for the rest of its life.
+IDLE_SOLVERS = 1
+_idle: list[FastSolver] = []
+_idle_lock = threading.Lock()
 _stores: dict[str, SolvedStore] = {}
 
 
@@ -107,15 +117,25 @@ def table_slots() -> int:
 
 
 def _borrow(width: int, height: int, use_book: bool) -> FastSolver:
-    try:
-        return _idle[(width, height, use_book)].pop()
-    except IndexError:
-        book = opening_book.shared() if use_book else None
-        return FastSolver(width, height, book=book, table_slots=table_slots())
+    with _idle_lock:
+        for i in range(len(_idle) - 1, -1, -1):
+            if _idle[i].pool_key == (width, height, use_book):
+                return _idle.pop(i)
+    book = opening_book.shared() if use_book else None
+    s = FastSolver(width, height, book=book, table_slots=table_slots())
+    s.pool_key = (width, height, use_book)
+    return s
 
 
-def _give_back(s: FastSolver, use_book: bool) -> None:
-    _idle[(s.width, s.height, use_book)].append(s)
+def _give_back(s: FastSolver, use_book: bool = True) -> None:
+    with _idle_lock:
+        _idle.append(s)
+        del _idle[:-IDLE_SOLVERS or len(_idle)]
+
+
+def idle_solvers() -> int:
+    """How many solvers (and their tables) this process keeps between analyses."""
+    return len(_idle)
 
 
 def store_at(path: str | None) -> SolvedStore | None:
@@ -178,7 +198,7 @@ class _Budget:
 def analyse(moves: str = "", width: int = 7, height: int = 6, *, time_limit: float | None =
             DEFAULT_TIME_LIMIT, max_nodes: int | None = None, best_only: bool = False,
             store: SolvedStore | None | str = "default", use_book: bool = True,
-            then_time_limit: float | None = None) -> Analysis:
+            then_time_limit: float | None = None, fresh: bool = False) -> Analysis:
     """Every column's exact score in the position after ``moves``.
 
     Args:
@@ -190,6 +210,11 @@ def analyse(moves: str = "", width: int = 7, height: int = 6, *, time_limit: flo
             what is left of ``time_limit``).
         store: a ``SolvedStore``, None for none, or "default" for ``default_store()``.
         use_book: probe the opening book (7x6).
+        fresh: the same answer whatever this process analysed before (a preset level's
+            reply: the same link, the same reply): the solver starts from an empty table and
+            the table of solved positions is not read (what it learns is still written).
+            Without it a warm table changes only the time, and which of several columns of
+            equal score is named best; within a budget, also how far the analysis gets.
 
     Returns:
         An :class:`Analysis`.
@@ -203,14 +228,14 @@ def analyse(moves: str = "", width: int = 7, height: int = 6, *, time_limit: flo
     return analyse_position(current, mask, nb, width, height, time_limit=time_limit,
                             max_nodes=max_nodes, best_only=best_only, store=store,
                             use_book=use_book, moves=moves, start=start,
-                            then_time_limit=then_time_limit)
+                            then_time_limit=then_time_limit, fresh=fresh)
 
 
 def analyse_position(current: int, mask: int, plies: int, width: int = 7, height: int = 6, *,
                      time_limit: float | None = DEFAULT_TIME_LIMIT, max_nodes: int | None = None,
                      best_only: bool = False, store: SolvedStore | None | str = "default",
                      use_book: bool = True, moves: str = "", start: float | None = None,
-                     then_time_limit: float | None = None) -> Analysis:
+                     then_time_limit: float | None = None, fresh: bool = False) -> Analysis:
     """:func:`analyse` for a position given as Pons' bitboards (``current``: the side to move;
     ``ai.games.connect4.rules.C4State`` has them)."""
     start = time.perf_counter() if start is None else start
@@ -221,14 +246,16 @@ def analyse_position(current: int, mask: int, plies: int, width: int = 7, height
     solver = _borrow(width, height, use_book)
     try:
         solver._validate(current, mask, nb)
+        if fresh:
+            solver.reset()              # ~0.1 ms: the table's values only
         return _analyse(solver, g, moves, current, mask, nb, _Budget(time_limit, max_nodes, start),
-                        best_only, store, start, then_time_limit)
+                        best_only, store, start, then_time_limit, read_store=not fresh)
     finally:
         _give_back(solver, use_book)
 
 
 def _analyse(solver, g, moves, current, mask, nb, budget, best_only, store, start,
-             then_time_limit=None) -> Analysis:
+             then_time_limit=None, read_store=True) -> Analysis:
     AREA = g.cells
     possible = (mask + g.bottom) & g.board
     opponent = current ^ mask
@@ -252,9 +279,11 @@ def _analyse(solver, g, moves, current, mask, nb, budget, best_only, store, star
                 # The opponent then wins at once (or it had two threats): a known score.
                 lost = -((AREA - nb) // 2)
                 found[c] = ColumnScore(c, lost, lost, "rules")
-    keys = {c: table_key(opponent, mask | m, g) for c, m in children.items() if c not in found}
-    parent_key = table_key(current, mask, g)
-    stored = store.get_many(g.width, g.height, [*keys.values(), parent_key]) if store else {}
+    keys = ({c: table_key(opponent, mask | m, g) for c, m in children.items() if c not in found}
+            if store is not None else {})
+    parent_key = table_key(current, mask, g) if store is not None else None
+    stored = (store.get_many(g.width, g.height, [*keys.values(), parent_key])
+              if store and read_store else {})
     for c, k in keys.items():
         if k in stored:
             found[c] = ColumnScore(c, -stored[k], -stored[k], "table")
@@ -262,7 +291,7 @@ def _analyse(solver, g, moves, current, mask, nb, budget, best_only, store, star
     if book is not None and nb + 1 == book.ply:
         for c, m in children.items():
             if c not in found:
-                s = book.score(opponent, mask | m)
+                s = solver.book_score(opponent, mask | m)
                 if s is not None:
                     found[c] = ColumnScore(c, -s, -s, "book")
 
@@ -275,7 +304,7 @@ def _analyse(solver, g, moves, current, mask, nb, budget, best_only, store, star
         score = max(f.score for f in exact_now)
     elif parent_key in stored:
         score = stored[parent_key]
-    elif (booked := book.score(current, mask)
+    elif (booked := solver.book_score(current, mask)
           if book is not None and nb == book.ply else None) is not None:
         # The position itself is in the book: its score at once (one look-up); the columns
         # then each need one search, the first that reaches it being the best move.
@@ -284,7 +313,7 @@ def _analyse(solver, g, moves, current, mask, nb, budget, best_only, store, star
         score = (AREA + 1 - nb) // 2
     else:
         t, n = budget.left()
-        r = solver.solve_bitboard(current, mask, nb, time_limit=t, max_nodes=n)
+        r = solver.solve_bitboard(current, mask, nb, time_limit=t, max_nodes=n, check=False)
         budget.spend(r.nodes)
         nodes += r.nodes
         if r.complete:
@@ -301,11 +330,21 @@ def _analyse(solver, g, moves, current, mask, nb, budget, best_only, store, star
 
     # Then every other column, knowing none scores more than the best.
     top = score if score is not None else parent_upper
+    # A position that is its own mirror image (the empty board, "4", "44"...): column c and
+    # column width-1-c score the same; the centre-first order meets one of each pair first.
+    symmetric = _mirror(mask, g) == mask and _mirror(current, g) == current
     for c, m in children.items():
         if c in found:
             continue
         if best_only and best is not None:
             break
+        twin = found.get(g.width - 1 - c) if symmetric else None
+        if twin is not None and twin.exact:
+            found[c] = ColumnScore(c, twin.lower, twin.upper, twin.source)
+            if best is None and score is not None and twin.lower == score:
+                best, best_elapsed = c, time.perf_counter() - start
+                budget.narrow(then_time_limit)
+            continue
         child = (opponent, mask | m, nb + 1)
         t, n = budget.left()
         if (t is not None and t <= 0) or n == 0:
@@ -314,7 +353,7 @@ def _analyse(solver, g, moves, current, mask, nb, budget, best_only, store, star
         # the first probes ask whether the column reaches the best score, then the one below
         # (guess): the most common answers, settled in two probes instead of Pons' four or five
         r = solver.solve_bitboard(*child, time_limit=t, max_nodes=n, known=(-top, AREA),
-                                  guess=-top)
+                                  guess=-top, check=False)
         budget.spend(r.nodes)
         nodes += r.nodes
         lower, upper = -r.upper, -r.lower

@@ -63,10 +63,13 @@ A search whose node count stays within ``max_nodes`` therefore never aborts.
 The tree: given an ``ai.course.record.SearchTree`` (``alphabeta(record=True)``), the loop writes its
 own search into it as it goes (``_Recorder``), so the tree panel can show the search that
 chose the move, with its node count: ``tree.explored == stats["nodes"]``. The children a
-depth-1 node scores inline are recorded as leaves (their values from the heuristic object);
-a node a rule settles is a leaf of kind "settled". A search that records nothing pays one
-test per node (``rec is not None``). ``ai.engine`` records by replaying the search that
-decided (see there), so recording never changes a move.
+depth-1 node scores inline are recorded as leaves (their values from the heuristic object; in
+a ``ai.course.record.Recording``, only those the tree keeps, at the search's end); a node a
+rule settles is a leaf of kind "settled". A search that records nothing pays one test per
+recorder call (``rec is not None``): unlike the course's search (``ai.course.search``), this loop
+keeps the test rather than a recorder that does nothing, since a call costs several times a
+test and the loop is what the levels run (see NOTES-i23-search.md). ``ai.engine`` records in
+the search that decides when the clock cannot have changed it (see there).
 
 ``_build`` is long on purpose: it is the speed-tuned inner loop (with the solver's, the only
 function of ``ai/`` over ~80 lines). Its node functions are closures whose constants are
@@ -77,10 +80,10 @@ from __future__ import annotations
 
 import threading
 import time
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from .bitboard import Geometry, geometry, non_losing, winning_cells
-from .rules import C4State, Connect4
+from .state import C4State
 from ai.games.connect4.heuristic import CellValues, Threats, cell_values
 from ai.course.record import SearchTree, new_tree
 from ai.course.scores import (EXACT, HEURISTIC_MAX, INF, LOWER, MAX_SCORE, UPPER, WIN_THRESHOLD,
@@ -185,7 +188,7 @@ def _tables(width: int, height: int) -> _Tables:
 
 def _kind(game, heuristic):
     """_THREATS, _CELLS or _ZERO for a supported heuristic on ``game``, else None."""
-    if type(game) is not Connect4 or getattr(game, "leaf_scores", False):
+    if getattr(game, "name", None) != "connect4" or getattr(game, "leaf_scores", False):
         return None
     if heuristic is None:
         return _ZERO
@@ -257,9 +260,30 @@ class _Recorder:
     def child(self, ply, col, kind, value, alpha, beta):
         """A child of the node at ``ply`` scored without being entered; ``value`` (and the
         window) from that node's side."""
-        nid = self.tree.enter(self.ids[ply], col, ply + 1, self.root_player ^ ((ply + 1) & 1),
-                              _window(-beta), _window(-alpha))
-        self.tree.leaf(nid, kind, -value)
+        self.child_of(self.ids[ply], ply, col, kind, value, alpha, beta)
+
+    def child_of(self, nid, ply, col, kind, value, alpha, beta):
+        """``child`` of the node ``nid`` (at ``ply``)."""
+        child = self.tree.enter(nid, col, ply + 1, self.root_player ^ ((ply + 1) & 1),
+                                _window(-beta), _window(-alpha))
+        self.tree.leaf(child, kind, -value)
+
+    def scored(self, ply, heuristic, cur, mask, possible, scored, alpha, beta, skipped, cut):
+        """The children of the depth-1 node at ``ply`` that it scored inline, as the loop met
+        them (``scored``: entries of the move lists, with the window's moves), and those a cut
+        skipped. Below a node the recording does not keep (``ai.record.Focus``), only counted;
+        in a tree that keeps them only if it needs them (``SearchTree.defers``), recorded at
+        the search's end if it does (``scored_leaves``): no heuristic call while searching."""
+        nid, tree = self.ids[ply], self.tree
+        if nid < 0:
+            tree.hidden_leaves(nid, len(scored), cut, len(skipped))
+        elif tree.defers:
+            tree.scored_later(nid, len(scored), cut, tuple(x[0] for x in skipped),
+                              partial(scored_leaves, self, ply, heuristic, cur, mask, possible,
+                                      scored, alpha, beta, skipped))
+        else:
+            scored_leaves(self, ply, heuristic, cur, mask, possible, scored, alpha, beta,
+                          skipped, nid)
 
     def leaf(self, ply, kind, value):
         self.tree.leaf(self.ids[ply], kind, value)
@@ -284,6 +308,30 @@ class _Recorder:
 
     def exit(self, ply, value):
         self.tree.exit(self.ids[ply], value)
+
+
+def child_value(heuristic, cur, mask, bit):
+    """The heuristic's value, for the side to move, of playing ``bit`` into a position at the
+    depth limit: what the loop's depth-1 nodes compute inline, here from the heuristic object
+    itself (0 without one)."""
+    if heuristic is None:
+        return 0
+    return heuristic(C4State(cur ^ mask, mask | bit, 1, 0, 0, None), 0)   # player 0 moved
+
+
+def scored_leaves(rec, ply, heuristic, cur, mask, possible, scored, alpha, beta, skipped,
+                  nid):
+    """Record under the node ``nid`` (at ``ply``) the children a depth-1 node scored inline
+    (``_Recorder.scored``), each with its value and window, and a cut's skipped moves."""
+    for col, cm, _, _ in scored:
+        v = child_value(heuristic, cur, mask, possible & cm)
+        rec.child_of(nid, ply, col, "horizon", v, alpha, beta)
+        if v > alpha:
+            alpha = v
+            if v >= beta:
+                rec.tree.cut(nid, [x[0] for x in skipped])
+                break
+            rec.tree.update(nid, _window(alpha), _window(beta))
 
 
 # -- the search --------------------------------------------------------------------------------
@@ -327,8 +375,8 @@ def alphabeta(game, state=None, depth=None, *, heuristic=None, order=None, quick
     stats = SearchStats(**counts)
     stats.elapsed = time.perf_counter() - start
     stats.depth = depth if complete and depth is not None else 0
-    if tree is not None and complete:
-        tree.mark_pv(pv)
+    if tree is not None:
+        tree = tree.finish(pv, complete)
     return SearchResult(move, value, tuple(pv), stats,
                         "alphabeta-tt" if table is not None else "alphabeta", depth, complete,
                         tree, values)
@@ -578,8 +626,8 @@ def _build(t: _Tables, kind: int, quick: bool):
             tdata[key] = (1, UPPER if best <= alpha0 else LOWER if best >= beta else EXACT,
                           best, best_move)
         if rec is not None:
-            record_scored(ply, cur, mask, possible, order[:n], alpha0, beta, order[n:],
-                          best >= beta)
+            rec.scored(ply, heur, cur, mask, possible, order[:n], alpha0, beta, order[n:],
+                       best >= beta)
             rec.exit(ply, best)
         if nodes > checkpoint:
             check()
@@ -759,32 +807,6 @@ def _build(t: _Tables, kind: int, quick: bool):
             rec.exit(ply, best)
         return best
 
-    # -- recording (only where rec is not None: see _Recorder) ---------------------------------
-    def child_value(cur, mask, bit):
-        """The heuristic's value, for the side to move, of playing ``bit`` into a position at
-        the depth limit: what node1 computes inline, here from the heuristic object itself."""
-        if heur is None:
-            return 0
-        return heur(C4State(cur ^ mask, mask | bit, 1, 0, 0, None), 0)   # player 0 moved
-
-    def record_scored(ply, cur, mask, possible, scored, alpha, beta, skipped, cut):
-        """The children of the depth-1 node at ``ply`` that node1 scored inline, as the loop
-        met them (with the window's moves), and those a cut skipped. Below a node the
-        recording does not keep (``ai.course.record.Focus``), only counted: no heuristic call."""
-        nid = rec.ids[ply]
-        if nid < 0:
-            rec.tree.hidden_leaves(nid, len(scored), cut, len(skipped))
-            return
-        for col, cm, _, _ in scored:
-            v = child_value(cur, mask, possible & cm)
-            rec.child(ply, col, "horizon", v, alpha, beta)
-            if v > alpha:
-                alpha = v
-                if v >= beta:
-                    rec.cut(ply, [x[0] for x in skipped])
-                    break
-                rec.update(ply, alpha, beta)
-
     # -- the root ------------------------------------------------------------------------------
     def run(cur, mask, nb, depth, table, max_nodes, dl, root_values, heuristic, tree):
         nonlocal nodes, leaves, cutoffs, probes, hits, limit, checkpoint, deadline
@@ -853,7 +875,7 @@ def _build(t: _Tables, kind: int, quick: bool):
             scored = [(col, WIN1, "terminal")]
         else:
             full = nb + 1 == CELLS
-            scored = [(col, 0 if full else child_value(cur, mask, possible & cm),
+            scored = [(col, 0 if full else child_value(heur, cur, mask, possible & cm),
                        "terminal" if full else "horizon") for col, cm, _, _ in order]
         best, best_move = -_INF, None
         for col, v, kind_ in scored:

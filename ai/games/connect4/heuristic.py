@@ -5,15 +5,10 @@ and threats. Each scores a position that is not over from ``player``'s side, str
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING
-
 from ai.heuristics import clamp as _clamp
 from ai.messages import N_
 
 from .bitboard import geometry
-
-if TYPE_CHECKING:
-    from .rules import Connect4
 
 
 @lru_cache(maxsize=None)

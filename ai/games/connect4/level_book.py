@@ -6,7 +6,7 @@ a position is the same on every machine, so a stored reply is exactly the search
 make, stored whole (move, value, principal variation, root values, counts and the time it
 took when the book was built). The book holds every position where the level is to move
 within ``MAX_PLY`` plies when the other side plays anything and the level replies itself:
-the level first (plies 0, 2, 4, 6) or second (plies 1, 3, 5, 7), 3,200 positions. An
+the level first (plies 0, 2, 4, 6) or second (plies 1, 3, 5, 7), about 1,700 positions. An
 opening book of the engine's own, the way chess engines ship one; the tree panel of a move
 from the book replays that search (``Level.with_tree``) as for any other.
 
@@ -25,7 +25,9 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from .rules import C4State, Connect4
+from ai.games import load
+
+from .state import C4State
 from ai.levels import LEVELS
 from ai.course.scores import SearchResult, SearchStats
 
@@ -34,9 +36,14 @@ AI = HERE.parent.parent                  # ai/: the sources below are named from
 BOOK_LEVELS = ("hard",)          # the default level: the cheaper ones need no book
 MAX_PLY = 7
 # What decides a reply besides the level's settings (comments included: any edit counts).
-SEARCH_SOURCES = ("games/connect4/bitboard.py", "games/connect4/rules.py",
+# The solver's too: the default level asks it first, within a count of nodes (ai.levels,
+# the rules' ``exact_within``).
+SEARCH_SOURCES = ("games/connect4/bitboard.py", "games/connect4/rules.py", "games/connect4/state.py",
                   "games/connect4/fast_search.py", "games/connect4/heuristic.py", "engine.py",
-                  "heuristics.py", "course/scores.py", "course/search.py")
+                  "heuristics.py", "course/scores.py", "course/search.py", "course/table.py",
+                  "levels.py", "games/connect4/exact.py", "games/connect4/opening_book.py",
+                  "games/connect4/solver.py", "games/connect4/solver_fast.py",
+                  "games/connect4/solver_kernel.py")
 
 
 def path_of(level_name: str) -> Path:
@@ -67,7 +74,7 @@ def _result(entry: list) -> SearchResult:
                         tuple(tuple(layer) for layer in layers))
 
 
-def positions(game: Connect4, reply, max_ply: int = MAX_PLY):
+def positions(game, reply, max_ply: int = MAX_PLY):
     """Every position, not over, where the level is to move within ``max_ply`` plies, the
     other side playing any move and the level answering with ``reply(state)``."""
     seen = set()
@@ -91,12 +98,13 @@ def positions(game: Connect4, reply, max_ply: int = MAX_PLY):
 
 
 def build(level_name: str, max_ply: int = MAX_PLY) -> dict:
-    game, level = Connect4(), LEVELS[level_name]
+    game, level = load("connect4").Rules(), LEVELS[level_name]    # 7x6
     entries, replies = [], {}
 
     def reply(state):
         if state not in replies:
-            replies[state] = level.play(game, state)
+            # no clock: the book holds what the counts decide, even on a busy machine
+            replies[state] = level.play(game, state, time_limit=None)
             entries.append(_entry(state, replies[state]))
         return replies[state]
     for _ in positions(game, reply, max_ply):
@@ -120,7 +128,7 @@ def _load(level_name: str) -> dict | None:
 def reply(level_name: str, game, state) -> SearchResult | None:
     """The stored search of ``level_name`` in ``state``, or None (no book for that level or
     board, a stale book, or a position outside it)."""
-    if not isinstance(game, Connect4) or (game.width, game.height) != (7, 6):
+    if game.name != "connect4" or (game.width, game.height) != (7, 6):
         return None
     entries = _load(level_name)
     if entries is None:

@@ -12,41 +12,14 @@ string of its columns, e.g. ``"4453"`` (``parse_moves`` / ``format_moves``).
 from __future__ import annotations
 
 import random
-from typing import NamedTuple
 
 from ai.messages import GameError
 
 from .bitboard import MAX_SIZE, MIN_SIZE, alignment, four_cells, geometry
 from .heuristic import HEURISTICS
+from .state import C4State
 
 __all__ = ["C4State", "Connect4", "MAX_SIZE", "MIN_SIZE"]
-
-
-class C4State(NamedTuple):
-    """An immutable Connect-4 position.
-
-    ``over`` is 0 while play goes on, 1 when the player who just moved made four in a row,
-    2 when the board filled with no four (a draw). ``key`` is the Zobrist hash, updated by
-    one XOR per move. ``last`` is the column just played (None at the start). Equality and
-    hashing use the stones alone, so transpositions (the same stones reached by different
-    move orders) are equal states.
-    """
-
-    current: int
-    mask: int
-    moves: int
-    key: int
-    over: int
-    last: int | None
-
-    def __eq__(self, other):
-        return (isinstance(other, C4State) and self[1] == other[1] and self[0] == other[0])
-
-    def __ne__(self, other):
-        return not self == other
-
-    def __hash__(self):
-        return hash((self[1], self[0]))
 
 
 class Connect4:
@@ -57,7 +30,6 @@ class Connect4:
     heuristics = HEURISTICS                 # ai.heuristics.make_heuristic's choice
     level_heuristics = {"beginner": "cells", "easy": "cells", "medium": "threats",
                         "hard": "threats", "expert": "threats"}     # ai.levels
-    exact_first = True      # expert asks the exact solver first, within a node budget (ai.levels)
 
     def __init__(self, width: int = 7, height: int = 6):
         g = geometry(width, height)         # raises ValueError outside 4..9
@@ -89,6 +61,13 @@ class Connect4:
         """The perfect move: the exact solver (``ai.games.connect4.exact``, ``ai.perfect``)."""
         from .exact import exact_play
         return exact_play(self, state, **budget)
+
+    def exact_within(self, state, max_nodes: int):
+        """The exact solver's move if it proves the value within ``max_nodes`` nodes, from an
+        empty table and without a clock, else None (``ai.games.connect4.exact``): the hard
+        and expert levels ask it first (``ai.levels``)."""
+        from .exact import exact_within
+        return exact_within(self, state, max_nodes)
 
     def level_reply(self, level_name: str, state):
         """A level's reply stored in its book of first replies (``ai.games.connect4.level_book``),
@@ -190,6 +169,23 @@ class Connect4:
                 raise GameError("move %(i)s (%(ch)r) of %(text)r: %(err)s", i=i, ch=ch, text=text,
                                 err=err) from None
         return state
+
+    # -- the review's hooks (ai.teach.review; the code is in ai.games.connect4.review) ---------
+    def exact_score(self, state: C4State, **options):
+        from .review import exact_score
+        return exact_score(self, state, **options)
+
+    def score_outcome(self, state: C4State, score: int):
+        from .review import score_outcome
+        return score_outcome(self, state, score)
+
+    def review_why(self, *args):
+        from .review import review_why
+        return review_why(self, *args)
+
+    def review_drawing(self, *args, **kwargs):
+        from .review import review_drawing
+        return review_drawing(self, *args, **kwargs)
 
     def tree_size(self, state: C4State, depth: int, limit: int = 25_000) -> int | None:
         """Nodes minimax visits from ``state`` to ``depth``, root included (None past

@@ -15,6 +15,7 @@ worker's start, not on a player's request, and says how long it took.
 from __future__ import annotations
 
 import math
+import mmap
 import time
 
 import numpy as np
@@ -55,24 +56,33 @@ class FastSolver(Solver):
         self.book_hits = 0
         if not self.compiled:
             return
-        self._geo = np.array([width, height, g.bottom, g.board, g.cells,
-                              self.book.ply if self.book is not None else -1,
-                              *g.order, *g.colmask], dtype=np.int64)
-        self._tt_keys = np.zeros(table_slots, dtype=np.uint32)
-        self._tt_vals = np.zeros(table_slots, dtype=np.int8)
+        geo = [width, height, g.bottom, g.board, g.cells,
+               self.book.ply if self.book is not None else -1, *g.order, *g.colmask]
+        self._ctx = np.zeros(K.CTX_SIZE, dtype=np.int64)
+        self._ctx[:len(geo)] = geo
+        self._tt_keys = _mapped_zeros(table_slots, np.uint32)
+        self._tt_vals = _mapped_zeros(table_slots, np.int8)
         if self.book is not None:
-            self._book_keys, self._book_scores = self.book.keys, self.book.scores
+            self._book_keys, self._book_scores = self.book.packed, self.book.scores
         else:
-            self._book_keys = np.zeros(1, dtype=np.int32)
-            self._book_scores = np.zeros(1, dtype=np.int8)
-        self._moves = np.zeros((g.cells + 1, width), dtype=np.int64)
-        self._scores = np.zeros((g.cells + 1, width), dtype=np.int64)
+            self._book_keys = np.zeros(2, dtype=np.int32)
+            self._book_scores = np.zeros(0, dtype=np.int8)
+        self._work = np.zeros((g.cells + 1, 2 * K.SCORES), dtype=np.int64)
 
     def reset(self) -> None:
         """Forget every stored bound."""
         super().reset()
         if self.compiled:
             self._tt_vals[:] = K.EMPTY
+
+    def book_score(self, current: int, mask: int) -> int | None:
+        """The book's score of a position of its ply (side to move), or None: the compiled
+        probe the search uses (~1 µs; ``OpeningBook.score``, its readable twin, ~15 µs)."""
+        if self.book is None or mask.bit_count() != self.book.ply:
+            return None
+        s = K.book_probe(current, mask, self.width, self.height, self._book_keys,
+                         self._book_scores)
+        return None if s == -128 else int(s)
 
     @property
     def table_size(self) -> int:
@@ -81,7 +91,7 @@ class FastSolver(Solver):
     def solve_bitboard(self, current: int, mask: int, moves_played: int, *, weak: bool = False,
                        max_nodes: int | None = None, time_limit: float | None = None,
                        known: tuple[int, int] | None = None,
-                       guess: int | None = None) -> SolveResult:
+                       guess: int | None = None, check: bool = True) -> SolveResult:
         """Solve a position given as bitboards; see ``ai.games.connect4.solver.solve_bitboard``.
 
         ``known``: an interval ``(lower, upper)`` the score is already known to lie in (the
@@ -90,14 +100,19 @@ class FastSolver(Solver):
 
         ``guess``: a likely score; the first probes ask whether the score is above it, then
         above the one below, before Pons' order takes over (only the number of probes
-        changes, never the score)."""
+        changes, never the score).
+
+        ``check=False``: the position is known to be a valid one, not over (the analysis's
+        columns): not checked again (a few microseconds, which count at 10-12 stones, where
+        a column takes a few dozen nodes)."""
         if not self.compiled:
             return super().solve_bitboard(current, mask, moves_played, weak=weak,
                                           max_nodes=max_nodes, time_limit=time_limit)
         start = time.perf_counter()
         g = self._g
-        self._validate(current, mask, moves_played)
-        _check_budgets(max_nodes, time_limit)
+        if check:
+            self._validate(current, mask, moves_played)
+            _check_budgets(max_nodes, time_limit)
         AREA, CM, ORDER = g.cells, g.colmask, g.order
         nb = moves_played
         possible = (mask + g.bottom) & g.board
@@ -107,14 +122,11 @@ class FastSolver(Solver):
             s = 1 if weak else (AREA + 1 - nb) // 2
             return SolveResult(s, col, 0, time.perf_counter() - start, True, s, s)
 
-        state = np.zeros(K.STATE_SIZE, dtype=np.int64)
-        state[K.ST_MAX_NODES] = np.iinfo(np.int64).max if max_nodes is None else max_nodes
-        state[K.ST_NEXT_CLOCK] = 1 if time_limit is not None else np.iinfo(np.int64).max
-        deadline = np.array([math.inf if time_limit is None else start + time_limit])
-        opp_wins = winning_cells(current ^ mask, mask, g)
-        forced = possible & opp_wins
-        safe = non_losing(possible, opp_wins)
-        default_move = _default_move(g, current, mask, safe, forced, possible)
+        state = self._ctx
+        state[K.ST_BASE:] = 0
+        state[K.ST_MAX_NODES] = K.NO_LIMIT if max_nodes is None else max_nodes
+        state[K.ST_NEXT_CLOCK] = 1 if time_limit is not None else K.NO_LIMIT
+        deadline = math.inf if time_limit is None else start + time_limit
 
         lo, hi = -((AREA - nb) // 2), (AREA + 1 - nb) // 2
         if weak:
@@ -134,9 +146,9 @@ class FastSolver(Solver):
                     med = -((-lo) // 2)
                 elif med >= 0 and hi // 2 > med:
                     med = hi // 2
-            r, col = K.root(current, mask, nb, med, med + 1, self._geo, self._tt_keys,
-                            self._tt_vals, self._book_keys, self._book_scores, state, deadline,
-                            self._moves, self._scores)
+            r, col = K.root(current, mask, nb, med, med + 1, state, self._tt_keys,
+                            self._tt_vals, self._book_keys, self._book_scores, self._work,
+                            deadline)
             if state[K.ST_ABORTED]:
                 complete = False
                 break
@@ -148,12 +160,24 @@ class FastSolver(Solver):
         nodes = int(state[K.ST_NODES]) - (0 if complete else 1)   # the aborting node: unexplored
         self.book_hits = int(state[K.ST_BOOK_HITS])
         if best is None:
-            best = default_move
+            opp_wins = winning_cells(current ^ mask, mask, g)
+            best = _default_move(g, current, mask, non_losing(possible, opp_wins),
+                                 possible & opp_wins, possible)
         if weak:
             lo, hi = max(-1, min(1, lo)), max(-1, min(1, hi))
         if complete:
             hi = lo
         return SolveResult(lo, best, nodes, time.perf_counter() - start, complete, lo, hi)
+
+
+def _mapped_zeros(n: int, dtype) -> np.ndarray:
+    """An array of ``n`` zeros in memory of its own, mapped from the system (not malloc's):
+    the system gives its pages, zeroed, as they are first touched, and takes them all back
+    when the array is dropped. (From malloc, a table freed by one thread stayed in that
+    thread's arena: a process kept ~580 MB after 40 replies at once, with only one solver
+    left, instead of ~300 MB.)"""
+    size = max(1, n * np.dtype(dtype).itemsize)
+    return np.frombuffer(mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE), dtype=dtype, count=n)
 
 
 def _default_move(g, current, mask, safe, forced, possible):
@@ -185,5 +209,9 @@ def warm_up() -> float:
     # and a time limit: its clock check (object mode) is compiled on first use, which cost
     # the first timed solve of each worker ~100 ms (issue 24)
     s.solve("", time_limit=10.0, max_nodes=100)      # the clock is read at the first node
+    # and the book's probe called from Python (the analysis's columns at 11 stones)
+    # (an empty book: its index has every range, all empty)
+    K.book_probe(0, 0, 7, 6, np.zeros((1 << (32 - K.INDEX_SHIFT)) + 1, dtype=np.int32),
+                 s._book_scores[:0])
     return time.perf_counter() - start
 

@@ -1,6 +1,7 @@
-"""The compiled inner loop of the exact solver (``ai.games.connect4.solver_fast``): Pascal Pons' negamax, node
-for node the algorithm of ``ai.games.connect4.solver`` (the readable reference the tests compare against),
-compiled by numba (``@njit(cache=True, nogil=True)``) over 64-bit integer bitboards.
+"""The compiled inner loop of the exact solver (``ai.games.connect4.solver_fast``): Pascal
+Pons' negamax, node for node the algorithm of ``ai.games.connect4.solver`` (the readable
+reference the tests compare against), compiled by numba (``@njit(**KERNEL)``, below) over
+64-bit integer bitboards.
 
 Why compiled: the reference explores ~400,000 nodes a second in CPython (a node is ~45 integer
 operations on Python ints, each an object); compiled, a node is a few dozen machine
@@ -28,9 +29,11 @@ What differs from the reference, and why:
   out the search unwinds at once and reports ``aborted``; the caller keeps only what was
   proven before.
 
-Arrays passed down (so that a node allocates nothing): ``geo`` (the board's constants, see
-``GEO_*``), the table, the book, ``state`` (``ST_*``: counters and flags), ``deadline``
-(seconds of ``time.perf_counter``, inf for none), and two scratch rows per ply for the moves.
+Arrays passed down (so that a node allocates nothing), as few as can be (each one costs every
+call several words): ``ctx`` (the board's constants, ``GEO_*``, then the search's counters and
+flags, ``ST_*``), the table (keys, values), the book (its keys followed by its index, its
+scores), and ``work`` (per ply, the moves and their sort keys); and ``deadline``, a number
+(seconds of ``time.perf_counter``, inf for none).
 """
 from __future__ import annotations
 
@@ -41,6 +44,7 @@ from . import numba_cache  # noqa: F401  (sets NUMBA_CACHE_DIR before numba is i
 
 import numba
 import numpy as np
+from numba.core.cpu import CPUTargetOptions
 
 # Compiling, numba notes that the clock reading (object mode, below) holds the GIL: known and
 # meant (see above); not a message for the people running the app or the command line.
@@ -48,16 +52,32 @@ warnings.filterwarnings("ignore", message="Code running in object mode won't all
                         category=numba.NumbaWarning)
 
 # geo: the constants of one board size
-GEO_W, GEO_H, GEO_BOTTOM, GEO_BOARD, GEO_CELLS, GEO_BOOK_PLY, GEO_ORDER = 0, 1, 2, 3, 4, 5, 6
+GEO_W, GEO_H, GEO_BOTTOM, GEO_BOARD, GEO_CELLS, GEO_BOOK_PLY, GEO_ORDER = range(7)
 # GEO_ORDER .. +W: columns centre first; then W column masks
 # state: counters and flags of one search
-ST_NODES, ST_MAX_NODES, ST_ABORTED, ST_NEXT_CLOCK, ST_BOOK_HITS = 0, 1, 2, 3, 4
-STATE_SIZE = 5
+# ctx: the geo constants, then from ST_BASE the counters and flags of one search (one array:
+# each array a call passes down costs the call several words and registers)
+ST_BASE = 32
+ST_NODES, ST_MAX_NODES, ST_ABORTED, ST_NEXT_CLOCK, ST_BOOK_HITS = range(ST_BASE, ST_BASE + 5)
+CTX_SIZE = ST_BASE + 5
+# work: per ply, the moves (columns 0..8) and their sort keys (from SCORES)
+SCORES = 16
 CLOCK_EVERY = 1 << 14
+NO_LIMIT = np.iinfo(np.int64).max
+MIRROR_UNTIL = 16          # as solver.py: a position and its mirror share their entry
 EMPTY = 0
 
+#: How the kernel is compiled: machine code cached on disk, without the GIL; integer division
+#: by zero unchecked (numpy's error model: none can happen here, and Python's check is a
+#: branch per division); and without numba's reference counting (``_nrt=False``): a node
+#: allocates nothing, yet with it each call counted references to each of its ten arrays up
+#: and down, which took half the time of a node (2x more nodes a second without it).
+KERNEL = dict(cache=True, nogil=True, error_model="numpy")
+if hasattr(CPUTargetOptions, "_nrt"):       # numba's own option (its tests use it), kept
+    KERNEL["_nrt"] = False                 # optional should a later numba drop it
 
-@numba.njit(cache=True, nogil=True, inline="always")
+
+@numba.njit(inline="always", **KERNEL)
 def popcount(x):
     x = x - ((x >> 1) & 0x5555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
@@ -65,7 +85,7 @@ def popcount(x):
     return (x * 0x0101010101010101) >> 56 & 0xFF
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@numba.njit(inline="always", **KERNEL)
 def wins(p, h):
     """Pons' compute_winning_position before masking: every cell where ``p`` would complete
     a four (vertical: the three below; then the three other directions)."""
@@ -80,7 +100,7 @@ def wins(p, h):
     return r
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(**KERNEL)
 def book_key(cur, mask, w, h, mirror):
     """The opening book's key of a position (``ai.games.connect4.opening_book.huffman_key``, compiled):
     columns left to right (right to left for the mirror image), each bottom to top, a stone
@@ -102,9 +122,18 @@ def book_key(cur, mask, w, h, mirror):
     return v
 
 
-@numba.njit(cache=True, nogil=True)
-def book_find(keys, k):
-    lo, hi = 0, keys.shape[0] - 1
+#: The book's index: the first key of each of the 2**20 ranges of keys sharing their top 20
+#: bits (``opening_book.index_of``); a look-up then searches ~4 keys, not the whole book.
+INDEX_SHIFT = 12
+INDEX_OFFSET = 1 << (31 - INDEX_SHIFT)
+
+
+@numba.njit(**KERNEL)
+def book_find(keys, n, k):
+    """The position of key ``k`` among the first ``n`` of ``keys`` (sorted), -1 if absent;
+    the index follows them (``keys[n:]``, ``ai.games.connect4.opening_book.index_of``)."""
+    b = n + (k >> INDEX_SHIFT) + INDEX_OFFSET
+    lo, hi = keys[b], keys[b + 1] - 1
     while lo <= hi:
         mid = (lo + hi) >> 1
         x = keys[mid]
@@ -117,12 +146,14 @@ def book_find(keys, k):
     return -1
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(**KERNEL)
 def book_probe(cur, mask, w, h, book_keys, book_scores):
-    """The book's score of the position (side to move), or -128 when it is not in the book."""
-    i = book_find(book_keys, book_key(cur, mask, w, h, False))
+    """The book's score of the position (side to move), or -128 when it is not in the book.
+    ``book_keys``: the sorted keys, then the index (one ``int32`` array)."""
+    n = book_scores.shape[0]
+    i = book_find(book_keys, n, book_key(cur, mask, w, h, False))
     if i < 0:
-        i = book_find(book_keys, book_key(cur, mask, w, h, True))
+        i = book_find(book_keys, n, book_key(cur, mask, w, h, True))
     return book_scores[i] if i >= 0 else -128
 
 
@@ -133,23 +164,24 @@ def _clock():
     return t
 
 
-@numba.njit(cache=True, nogil=True)
-def negamax(cur, mask, nb, alpha, beta, geo, tt_keys, tt_vals, book_keys, book_scores,
-            state, deadline, moves, scores):
+@numba.njit(**KERNEL)
+def negamax(cur, mask, nb, alpha, beta, ctx, tt_keys, tt_vals, book_keys, book_scores,
+            work, deadline):
     """Pons' negamax: the score of (cur, mask) within [alpha, beta] (the exact score if it lies
     strictly inside, else a bound on the right side). The side to move cannot win at once.
     Long on purpose: the solver's inner loop."""
-    nodes = state[ST_NODES] + 1
-    state[ST_NODES] = nodes
-    if nodes > state[ST_MAX_NODES]:
-        state[ST_ABORTED] = 1
+    nodes = ctx[ST_NODES] + 1
+    ctx[ST_NODES] = nodes
+    if nodes > ctx[ST_MAX_NODES]:
+        ctx[ST_ABORTED] = 1
         return 0
-    if nodes >= state[ST_NEXT_CLOCK]:
-        state[ST_NEXT_CLOCK] = nodes + CLOCK_EVERY
-        if _clock() > deadline[0]:
-            state[ST_ABORTED] = 1
+    if nodes >= ctx[ST_NEXT_CLOCK]:
+        ctx[ST_NEXT_CLOCK] = nodes + CLOCK_EVERY
+        if _clock() > deadline:
+            ctx[ST_ABORTED] = 1
             return 0
-    w, h, bottom, board, cells = geo[GEO_W], geo[GEO_H], geo[GEO_BOTTOM], geo[GEO_BOARD], geo[GEO_CELLS]
+    w, h, bottom = ctx[GEO_W], ctx[GEO_H], ctx[GEO_BOTTOM]
+    board, cells = ctx[GEO_BOARD], ctx[GEO_CELLS]
     empty = board ^ mask
     opp_wins = wins(cur ^ mask, h) & empty
     possible = (mask + bottom) & board
@@ -176,6 +208,15 @@ def negamax(cur, mask, nb, alpha, beta, geo, tt_keys, tt_vals, book_keys, book_s
         if alpha >= beta:
             return beta
     key = cur + mask
+    if nb <= MIRROR_UNTIL:
+        # early on, a position and its mirror image share their entry (the same score)
+        h1 = h + 1
+        col7 = (1 << h1) - 1
+        mk = 0
+        for c in range(w):
+            mk |= ((key >> (c * h1)) & col7) << ((w - 1 - c) * h1)
+        if mk < key:
+            key = mk
     size = tt_keys.shape[0]
     slot = key % size
     partial = np.uint32(key & 0xFFFFFFFF)
@@ -191,32 +232,32 @@ def negamax(cur, mask, nb, alpha, beta, geo, tt_keys, tt_vals, book_keys, book_s
             beta = b
             if alpha >= beta:
                 return beta
-    if nb == geo[GEO_BOOK_PLY]:
+    if nb == ctx[GEO_BOOK_PLY]:
         s = book_probe(cur, mask, w, h, book_keys, book_scores)
         if s != -128:
-            state[ST_BOOK_HITS] += 1
+            ctx[ST_BOOK_HITS] += 1
             return s
     # Moves with the most new winning cells first, centre first among equals.
     n = 0
     for i in range(w):
-        col = geo[GEO_ORDER + i]
-        m = possible & geo[GEO_ORDER + w + col]
+        col = ctx[GEO_ORDER + i]
+        m = possible & ctx[GEO_ORDER + w + col]
         if m:
             sc = popcount(wins(cur | m, h) & empty)
             j = n
-            while j > 0 and scores[nb, j - 1] < sc:
-                moves[nb, j] = moves[nb, j - 1]
-                scores[nb, j] = scores[nb, j - 1]
+            while j > 0 and work[nb, SCORES + j - 1] < sc:
+                work[nb, j] = work[nb, j - 1]
+                work[nb, SCORES + j] = work[nb, SCORES + j - 1]
                 j -= 1
-            moves[nb, j] = m
-            scores[nb, j] = sc
+            work[nb, j] = m
+            work[nb, SCORES + j] = sc
             n += 1
     opp = cur ^ mask
     for i in range(n):
-        m = moves[nb, i]
-        score = -negamax(opp, mask | m, nb + 1, -beta, -alpha, geo, tt_keys, tt_vals,
-                         book_keys, book_scores, state, deadline, moves, scores)
-        if state[ST_ABORTED]:
+        m = work[nb, i]
+        score = -negamax(opp, mask | m, nb + 1, -beta, -alpha, ctx, tt_keys, tt_vals,
+                         book_keys, book_scores, work, deadline)
+        if ctx[ST_ABORTED]:
             return 0
         if score >= beta:
             tt_keys[slot] = partial
@@ -229,14 +270,15 @@ def negamax(cur, mask, nb, alpha, beta, geo, tt_keys, tt_vals, book_keys, book_s
     return alpha
 
 
-@numba.njit(cache=True, nogil=True)
-def root(cur, mask, nb, alpha, beta, geo, tt_keys, tt_vals, book_keys, book_scores,
-         state, deadline, moves, scores):
+@numba.njit(**KERNEL)
+def root(cur, mask, nb, alpha, beta, ctx, tt_keys, tt_vals, book_keys, book_scores,
+         work, deadline):
     """negamax at the root, also telling which column reached the score (-1: none did, the
     window was decided by the bounds alone). Returns (score, column)."""
-    nodes = state[ST_NODES] + 1
-    state[ST_NODES] = nodes
-    w, h, bottom, board, cells = geo[GEO_W], geo[GEO_H], geo[GEO_BOTTOM], geo[GEO_BOARD], geo[GEO_CELLS]
+    nodes = ctx[ST_NODES] + 1
+    ctx[ST_NODES] = nodes
+    w, h, bottom = ctx[GEO_W], ctx[GEO_H], ctx[GEO_BOTTOM]
+    board, cells = ctx[GEO_BOARD], ctx[GEO_CELLS]
     h1 = h + 1
     empty = board ^ mask
     opp_wins = wins(cur ^ mask, h) & empty
@@ -263,28 +305,28 @@ def root(cur, mask, nb, alpha, beta, geo, tt_keys, tt_vals, book_keys, book_scor
             return beta, -1
     n = 0
     for i in range(w):
-        col = geo[GEO_ORDER + i]
-        m = possible & geo[GEO_ORDER + w + col]
+        col = ctx[GEO_ORDER + i]
+        m = possible & ctx[GEO_ORDER + w + col]
         if m:
             sc = popcount(wins(cur | m, h) & empty)
             j = n
-            while j > 0 and scores[nb, j - 1] < sc:
-                moves[nb, j] = moves[nb, j - 1]
-                scores[nb, j] = scores[nb, j - 1]
+            while j > 0 and work[nb, SCORES + j - 1] < sc:
+                work[nb, j] = work[nb, j - 1]
+                work[nb, SCORES + j] = work[nb, SCORES + j - 1]
                 j -= 1
-            moves[nb, j] = m
-            scores[nb, j] = sc
+            work[nb, j] = m
+            work[nb, SCORES + j] = sc
             n += 1
     opp = cur ^ mask
     best = -1
     for i in range(n):
-        m = moves[nb, i]
+        m = work[nb, i]
         col = 0
         while not (m >> (col * h1)) & ((1 << h) - 1):
             col += 1
-        score = -negamax(opp, mask | m, nb + 1, -beta, -alpha, geo, tt_keys, tt_vals,
-                         book_keys, book_scores, state, deadline, moves, scores)
-        if state[ST_ABORTED]:
+        score = -negamax(opp, mask | m, nb + 1, -beta, -alpha, ctx, tt_keys, tt_vals,
+                         book_keys, book_scores, work, deadline)
+        if ctx[ST_ABORTED]:
             return 0, best
         if score >= beta:
             return score, col                      # beta cut-off

@@ -4,11 +4,6 @@ the table page and the step-by-step table."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .rules import Connect4
-
 
 @dataclass(frozen=True)
 class ZobristTerm:

@@ -2,14 +2,9 @@
 evaluation from the theory of the game (``ai.heuristics`` says what a heuristic is)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ai.course.scores import HEURISTIC_MAX
 from ai.heuristics import LIMIT as _LIMIT
 from ai.messages import N_
-
-if TYPE_CHECKING:
-    from .rules import Nim
 
 
 class NimCourse:

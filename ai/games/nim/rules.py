@@ -124,6 +124,23 @@ class Nim:
     def format_moves(self, moves) -> str:
         return "".join(str(m) for m in moves)
 
+    # -- the review's hooks (ai.teach.review; the code is in ai.games.nim.review) ---------------
+    def exact_score(self, state: NimState, **_options):
+        from .review import exact_score
+        return exact_score(self, state)
+
+    def score_outcome(self, state: NimState, score: int):
+        from .review import score_outcome
+        return score_outcome(self, state, score)
+
+    def review_why(self, *args):
+        from .review import review_why
+        return review_why(self, *args)
+
+    def review_drawing(self, *args, **kwargs):
+        from .review import review_drawing
+        return review_drawing(self, *args, **kwargs)
+
     # -- theory (seed 003: "le jeu des allumettes est un jeu calculable") ---------------
     def is_losing(self, remaining: int) -> bool:
         """True when the player to move with ``remaining`` matches loses against best play.

@@ -1,0 +1,131 @@
+"""Connect-4 on the command line (``ai.cli`` finds this module by the game's folder): its
+settings (``--width``, ``--height``) and its own subcommands, ``solve`` (one position, exactly,
+Pascal Pons' score) and ``analyse`` (every column's exact score)."""
+from __future__ import annotations
+
+import json
+
+from .rules import Connect4
+
+MOVES = "columns 1-indexed (--moves 4453)"
+EXAMPLES = ("python -m ai search connect4 --moves 4453 --depth 6",
+            "python -m ai solve connect4 4453", "python -m ai analyse connect4 4453 --json")
+
+
+def add_arguments(group) -> None:
+    group.add_argument("--width", type=int, default=7, help="Connect-4: columns, 4-9 (default 7)")
+    group.add_argument("--height", type=int, default=6, help="Connect-4: rows, 4-9 (default 6)")
+
+
+def from_args(args) -> Connect4:
+    return Connect4(args.width, args.height)
+
+
+def describe(game: Connect4) -> dict:
+    return {"width": game.width, "height": game.height}
+
+
+def emit(args, data: dict, lines: list[str]):
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False))
+    else:
+        print("\n".join(lines))
+
+
+def cmd_solve(args):
+    from .solver import solve
+    r = solve(args.moves, args.width, args.height, weak=args.weak,
+              max_nodes=args.max_nodes, time_limit=args.time)
+    data = {"game": "connect4", "moves": args.moves, "score": r.score,
+            "lower": r.lower, "upper": r.upper,
+            "move": None if r.best_move is None else r.best_move + 1,
+            "nodes": r.nodes, "elapsed_ms": round(r.elapsed * 1000, 3), "complete": r.complete}
+    if r.complete:
+        verdict = "draw" if r.score == 0 else ("the side to move wins" if r.score > 0
+                                               else "the side to move loses")
+        first = f"score: {r.score} ({verdict})"
+    else:
+        # The budget ran out: what is proven is an interval, not a score.
+        first = (f"score: not proven within the budget; it lies between {r.lower} and {r.upper}"
+                 " (give more --time, or a position further into the game)")
+    lines = [first, f"best move: {data['move']}" + ("" if r.complete else " (the best found)"),
+             f"nodes: {r.nodes}  time: {r.elapsed * 1000:.1f} ms"]
+    emit(args, data, lines)
+
+
+def cmd_analyse(args):
+    from .analysis import analyse, outcome, store_at
+    from .solved_store import default_path
+    store = None if args.no_store else store_at(args.store or default_path())
+    a = analyse(args.moves, args.width, args.height, time_limit=args.time,
+                max_nodes=args.max_nodes, best_only=args.best_only, store=store,
+                use_book=not args.no_book)
+    data = a.as_dict()
+    cells = args.width * args.height
+    lines = []
+    for col in a.columns:
+        if col is None:
+            continue
+        if col.exact:
+            kind, k = outcome(col.score, a.plies, cells)
+            words = {"win": f"a win in {k} moves of the mover, this one included",
+                     "loss": f"a loss in {k} moves of the opponent",
+                     "draw": "draw"}[kind]
+            text = f"{col.score:+d} ({words})" if col.score else "0 (draw)"
+        else:
+            text = f"between {col.lower} and {col.upper} (not proven within the budget)"
+        lines.append(f"column {col.column + 1}: {text}"
+                     + (f"  [{col.source}" + (f", {col.nodes} nodes]" if col.nodes else "]")
+                        if col.source else ""))
+    lines.append(f"best move: {data['best_move']} (known after {a.best_elapsed * 1000:.1f} ms)"
+                 if a.best_move is not None else "best move: not proven within the budget")
+    lines.append(f"nodes: {a.nodes}  time: {a.elapsed * 1000:.1f} ms"
+                 + ("" if a.complete else "  (budget ran out: some columns are intervals)"))
+    if store is not None and store.error:
+        lines.append(f"note: the table of solved positions is off ({store.error})")
+    emit(args, data, lines)
+
+
+def add_commands(sub) -> None:
+    p = sub.add_parser("solve", help="solve a Connect-4 position exactly (Pascal Pons' score)",
+                       description="Solve a Connect-4 position exactly. The score is Pascal Pons': "
+                                   "0 a draw; positive when the side to move wins, 22 minus the "
+                                   "number of stones the winner will have played (on 7x6); "
+                                   "negative when it loses.")
+    p.add_argument("game", choices=("connect4",), help="the game (connect4)")
+    p.add_argument("moves", nargs="?", default="", help="1-indexed columns played, e.g. 4453")
+    p.add_argument("--width", type=int, default=7, help="columns, 4-9 (default 7)")
+    p.add_argument("--height", type=int, default=6, help="rows, 4-9 (default 6)")
+    p.add_argument("--weak", action="store_true", help="only win, draw or loss (faster)")
+    p.add_argument("--time", type=float, default=60.0,
+                   help="time budget in seconds (default 60)")
+    p.add_argument("--max-nodes", type=int, help="node budget")
+    p.add_argument("--json", action="store_true", help="print JSON (keys: score, move, nodes, ...)")
+    p.set_defaults(func=cmd_solve)
+
+    p = sub.add_parser("analyse", aliases=["analyze"],
+                       help="every column's exact score in a Connect-4 position",
+                       description="The exact score of every column (Pascal Pons' convention, "
+                                   "for the side to move: 0 a draw, positive a win, 22 minus the "
+                                   "winner's stones on 7x6), from the opening book (12 stones, "
+                                   "7x6), the table of solved positions, or the compiled "
+                                   "solver; the best move is found first. Bounded by --time.")
+    p.add_argument("game", choices=("connect4",), help="the game (connect4)")
+    p.add_argument("moves", nargs="?", default="",
+                   help="1-indexed columns played, e.g. 4453; '' or - for the empty board")
+    p.add_argument("--width", type=int, default=7, help="columns, 4-9 (default 7)")
+    p.add_argument("--height", type=int, default=6, help="rows, 4-9 (default 6)")
+    p.add_argument("--time", type=float, default=60.0,
+                   help="time budget in seconds for the whole analysis (default 60)")
+    p.add_argument("--max-nodes", type=int, help="node budget for the whole analysis")
+    p.add_argument("--best-only", action="store_true",
+                   help="stop once the best move and the position's score are known")
+    p.add_argument("--no-book", action="store_true", help="do not use the opening book")
+    p.add_argument("--store", help="the SQLite table of solved positions (default: "
+                                   "$MINIMAX_SOLVED_DB, else instance/solved.sqlite3)")
+    p.add_argument("--no-store", action="store_true",
+                   help="neither read nor write the table of solved positions")
+    p.add_argument("--json", action="store_true",
+                   help="print JSON (keys: scores, intervals, sources, best_move, score, "
+                        "complete, nodes, elapsed_ms, best_ms)")
+    p.set_defaults(func=cmd_analyse)
