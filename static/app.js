@@ -476,3 +476,20 @@
   });
 })();
 
+// -- class mode's answers (i26-answer): a discussion's timer counts down on every page that
+// shows one ([data-left]: seconds left when the page drew it; counted from its arrival here,
+// so a phone whose clock is wrong counts the same minutes).
+(function () {
+  "use strict";
+  function tick() {
+    var now = Date.now();
+    document.querySelectorAll("[data-left]").forEach(function (el) {
+      if (!el.dataset.end) { el.dataset.end = String(now + 1000 * Number(el.dataset.left)); }
+      var left = Math.max(0, Math.ceil((Number(el.dataset.end) - now) / 1000));
+      el.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+      el.classList.toggle("done", left === 0);
+    });
+  }
+  setInterval(tick, 1000);
+  document.addEventListener("htmx:afterSettle", tick);
+})();
