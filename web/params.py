@@ -129,14 +129,3 @@ def read_param(args, p, spec: GameSpec):
     if p.choices:
         return read_choice(args, p.url, p.default, p.choices, spec)
     return read_int(args, p.url, p.default, p.lo, p.hi, spec)
-
-
-def __getattr__(name):
-    # The names that lived here before the split (``Game``, ``Settings``, ``parse_game``...),
-    # for branches written before it: they are web.game_link's now.
-    from . import game_link
-    if name == "Game":
-        return game_link.GameLink
-    if hasattr(game_link, name):
-        return getattr(game_link, name)
-    raise AttributeError(name)
