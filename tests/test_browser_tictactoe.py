@@ -98,7 +98,10 @@ def test_a_class_follows_the_projector_and_votes_on_a_phone_in_french(browser, l
         teacher.keyboard.press("5")                             # the teacher plays the centre
         expect(student.locator("#class-board .ttt-cell.p0")).to_have_count(1)   # it follows
         expect(student.locator("#class-board .status")).to_contain_text("O")
-        teacher.keyboard.press("v")                             # the vote opens
+        # the vote opens, its counts live (the teacher turns off "counts hidden until the vote
+        # closes", on by default)
+        teacher.get_by_role("button", name="Les montrer en direct").click()
+        teacher.keyboard.press("v")
         student.locator('#class-vote button[value="1"]').click()
         expect(student.locator("#class-vote")).to_contain_text("case 1")
         expect(teacher.locator(".vote-title")).to_contain_text("1 vote")

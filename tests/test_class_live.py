@@ -246,3 +246,24 @@ def test_the_streams_of_a_worker_read_a_change_once_between_them():
     assert hub.latest("K7PQMX", read) == "K7PQMX after 2 reads"
     hub.dispatch(None, "board")                           # the store reconnected: all again
     assert hub.latest("K7PQMX", read) == "K7PQMX after 3 reads"
+
+
+def test_students_joining_leave_the_teacher_s_open_forms_alone(app, streams):
+    """A student who joins or names themselves changes the count and the names, each in its
+    place: the rest of the bar (where the teacher may have a class exercise's form open) is
+    not redrawn, so the form does not close under the teacher's hands."""
+    teacher, code, _ = start_class(app)
+    ada = student(app, code)
+    streams(ada, f"/c/{code}/events").event("board")
+    bar = streams(teacher, f"/class/{code}/events")
+    assert "1 student following" in bar.event("followers")
+    bar.buffer = ""                                  # the bar as it opened: set aside
+    assert ada.post(f"/c/{code}/name", data={"name": "Ada"}, headers=HX).status_code == 200
+    text = ""                                        # the stream as it comes, until Ada's name
+    while "name-chip\">Ada" not in text:
+        text += bar.chunks.get(timeout=5)
+    kinds = [line[7:] for line in (bar.buffer + text).split("\n") if line.startswith("event: ")]
+    assert "names" in kinds and "bar" not in kinds, kinds
+    bar.buffer = ""
+    teacher.post(f"/class/{code}/vote", data={"action": "open"}, headers=HX)
+    assert "Vote open" in bar.event("bar")           # a change of the vote redraws it

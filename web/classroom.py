@@ -424,7 +424,13 @@ def teacher_events(code):
             return sse("closed", render_template("_class_ended.html", code=state.code))
         view = ClassView(state, store(), teacher=True, projector=wants_projector(),
                          key=teacher_secret(state.code))
-        out = sse("bar", render_block("class_bar.html", "bar", view=view, error=None))
+        # A student joining or naming themselves changes only the count and the names (their own
+        # places below): the rest of the bar is not redrawn then, or a form the teacher has open
+        # there (a class exercise, a question) would close under their hands. During a vote the
+        # bar's "N of M answered" counts the followers too.
+        out = ""
+        if kinds - {"followers"} or state.vote_open:
+            out = sse("bar", render_block("class_bar.html", "bar", view=view, error=None))
         if "followers" in kinds:
             out += sse("followers", render_block("class_bar.html", "followers", view=view))
             out += sse("names", render_block("class_bar.html", "names", view=view))
