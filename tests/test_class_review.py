@@ -25,8 +25,8 @@ def text(html):
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
 
 
-def show(teacher, code):
-    r = teacher.post(f"/class/{code}/review", data={"action": "show"}, headers=HX)
+def show(teacher, code, query=""):
+    r = teacher.post(f"/class/{code}/review{query}", data={"action": "show"}, headers=HX)
     assert r.status_code == 204, r.get_data(as_text=True)[:300]
     return r.headers["HX-Redirect"]
 
@@ -39,9 +39,12 @@ def test_the_teacher_shows_the_review_and_the_phones_follow_the_selected_move(ap
     before = text(phone.get(f"/c/{code}").get_data(as_text=True))
     assert "The teacher shows the review" not in before
 
-    review = show(teacher, code)
-    assert review.startswith("/nim/review?") and f"cls={code}" in review
-    page = text(phone.get(f"/c/{code}").get_data(as_text=True))
+    review = show(teacher, code, "?proj=1")            # from the projector
+    assert review.startswith("/nim/review?") and f"cls={code}" in review and "proj=1" in review
+    html = phone.get(f"/c/{code}").get_data(as_text=True)
+    links = re.findall(r'href="(/nim/review[^"]*)"', html)
+    assert links and not any("cls=" in u or "proj=" in u for u in links)   # ordinary pages
+    page = text(html)
     assert "The teacher shows the review of the game" in page
     assert "Accuracy" in page and "blunder" in page            # the summary, the marks
     assert "Choose a move in the graph or the list" in page     # no move selected yet

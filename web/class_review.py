@@ -15,13 +15,14 @@ back): the setting names the board it was shown for.
 """
 from __future__ import annotations
 
-from flask import Blueprint, Flask, Response, redirect, request
+from flask import Blueprint, Flask, Response, current_app, redirect, request
 from flask_babel import get_locale, gettext, ngettext
 from jinja2_fragments.flask import render_block
 
 from . import classroom as cls
 from .class_answers import answers_of
 from .class_store import StoreError
+from .admission import Busy, admitted
 from .class_view import ClassView
 from .htmx import is_htmx
 from .params import BadRequest
@@ -65,6 +66,7 @@ def control(code):
     if action == "show":
         if not view.g.over:
             raise BadRequest("the class's game is not over: there is no review to show yet")
+        warm(view, 0)
         answers_of(view.store).set_setting(state.code, KEY, f"0:{state.query}")
         target = review_link(view)
         if is_htmx():
@@ -91,11 +93,12 @@ def _record(code: str, ply: int | None) -> bool:
     if (state is None or state.closed or not cls.same_site()
             or not state.is_teacher(cls.teacher_secret(state.code))):
         return False
-    view = ClassView(state, cls.store(), teacher=True)
+    view = ClassView(state, cls.store())           # as the phones see it
     now = shown(view)
     if now is None:
         return False
     if ply is not None and ply != now:
+        warm(view, ply)
         answers_of(view.store).set_setting(state.code, KEY, f"{ply}:{state.query}")
     return True
 
@@ -106,19 +109,36 @@ def phone_review(view: ClassView) -> str | None:
     ply = shown(view)
     if ply is None:
         return None
+    try:
+        return rendered(view, ply)
+    except Busy:               # not kept: the next event (or reload) tries again
+        return ""
+
+
+def rendered(view: ClassView, ply: int) -> str:
+    """The phones' review of the class's board with move ``ply`` selected, rendered once
+    (the teacher's action renders it before the phones are told: thirty phones do not all
+    start the same review at once). Raises ``Busy`` when the heavy lane is full."""
     key = ("review", view.code, view.state.query, ply, str(get_locale()))
     return cls.hub().cached(key, lambda: _render(view, ply or None))
 
 
+def warm(view: ClassView, ply: int) -> None:
+    """Render the phones' review from the teacher's request, as a phone's request would (in
+    the teacher's language, without the projector's parameters that the teacher's request
+    carries), before the phones are told."""
+    with current_app.test_request_context("/", query_string={"lang": str(get_locale())}):
+        try:
+            rendered(ClassView(view.state, view.store), ply)
+        except Busy:
+            pass
+
+
 def _render(view: ClassView, ply: int | None) -> str:
-    from .admission import Busy, admitted
     from .review import _summary, build, drawing
     from ai.teach.review import why_text
     g = view.g
-    try:
-        r = admitted(lambda: build(g, ply, 2), heavy=True)
-    except Busy:
-        return ""
+    r = admitted(lambda: build(g, ply, 2), heavy=True)
     r.summary = _summary(r)
     r.ai_values = {}
     if r.selected is not None:
