@@ -79,8 +79,11 @@ class ReviewPage:
     fill_url: str | None = None    # the next round of a review not complete yet
     ai_played: bool = False
     summary: list = field(default_factory=list)   # (player, name, counts, accuracy)
+    class_code: str = ""           # the class's teacher shows this review on the phones
 
     def url(self, **extra) -> str:
+        if self.class_code:
+            extra.setdefault("cls", self.class_code)
         return review_url(self.g, **extra)
 
     def learn_url(self, **extra) -> str:
@@ -161,6 +164,10 @@ def page(game: GameSpec):
         raise refuse(err) from None
     view.summary = _summary(view)
     view.ai_values = {p: format_value(v) for p, v in view.ai_values.items()}
+    if g.settings.class_code and error is None:      # the teacher's projector: phones follow
+        from .class_review import record_selection
+        if record_selection(g.settings.class_code, ply):
+            view.class_code = g.settings.class_code
     if view.selected is not None:
         view.why = why_text(view.selected, gettext=gettext, ngettext=ngettext,
                             names=g.settings.player_name)
