@@ -213,7 +213,10 @@ def test_the_settings_stay_open_while_the_class_joins_votes_and_names_itself(
     teacher.locator(".class-live").get_by_role("button", name="Montrer les décomptes").click()
     expect(settings).to_have_attribute("open", "")                 # still open
     expect(teacher.locator(".vote-chart")).to_be_visible()
-    chart = teacher.locator(".vote-chart").bounding_box()
+    # read in the page, which waits for the chart if a live update has just redrawn it (a
+    # bounding box asked between the two is None)
+    chart = teacher.locator(".vote-chart").evaluate(
+        "e => { const r = e.getBoundingClientRect(); return {y: r.y, width: r.width, height: r.height} }")
     assert chart["width"] >= 900 and chart["y"] + chart["height"] <= 1080
     teacher.screenshot(path=str(artifacts / "class-live-projector-vote-fr.png"))
 
