@@ -10,26 +10,12 @@ import pytest
 from web.class_store import Vote, open_store
 
 from test_class_store import Clock
-from test_classroom import Stream, discs, start_class, student
+from test_classroom import discs, start_class, streams, student  # noqa: F401 (streams: a fixture)
 
 
 @pytest.fixture()
 def app(make_app):
     return make_app()
-
-
-@pytest.fixture()
-def streams():
-    opened = []
-
-    def open_stream(client, url):
-        s = Stream(client, url)
-        opened.append(s)
-        return s
-
-    yield open_stream
-    for s in opened:
-        s.close()
 
 
 HX = {"HX-Request": "true"}
