@@ -19,7 +19,6 @@ from flask_babel import lazy_gettext as _l
 
 from ai.games.connect4.rules import Connect4
 from ai.games.nim.rules import Nim
-from ai.games.nim.tree import nim_tree_size
 from ai.teach.tree_view import full_tree_size
 from ai.games.tictactoe import TicTacToe
 
@@ -64,7 +63,10 @@ class Words:
 
 
 def _tree_size(rules, state, depth):
-    return full_tree_size(rules, state, depth)
+    """The nodes of the whole tree to ``depth``: the game's own count (its rules' ``tree_size``:
+    Nim counts its whole game tree, as seed 003 does), else minimax's, position by position."""
+    own = getattr(rules, "tree_size", None)
+    return own(state, depth) if own else full_tree_size(rules, state, depth)
 
 
 @dataclass(frozen=True)
@@ -116,11 +118,6 @@ class GameSpec:
         return getattr(importlib.import_module(self.web), name, None)
 
 
-def _nim_tree_size(rules, state, depth):
-    # Nim counts against the whole game tree, as seed 003 does ("9 sommets sur 28").
-    return nim_tree_size(state.remaining, rules.k)
-
-
 CONNECT4 = GameSpec(
     "connect4", _l("Connect-4"), Connect4,
     (Param("w", "width", _l("Columns"), 7, 4, 9), Param("h", "height", _l("Rows"), 6, 4, 9)),
@@ -135,7 +132,6 @@ CONNECT4 = GameSpec(
     orders=("center", "natural", "reverse"),
     # depth 5 is about 20,000 minimax nodes: the comparison stays within its time budget
     compare_depth=5, new_game_label=_l("New game with another board"),
-    tree_size=lambda rules, state, depth: rules.tree_size(state, depth),
     tree_notes="games/connect4/truth.html", web="web.connect4")
 
 NIM = GameSpec(
@@ -154,8 +150,7 @@ NIM = GameSpec(
                 estimate=lambda h: gettext(
                     "M − r/n: the course's estimate at the depth limit, r matches left of n; "
                     "below every won position (the app counts it from %(h)s)", h=h)),
-    tree_size=_nim_tree_size,
-    whole_tree_size=lambda rules, state: nim_tree_size(state.remaining, rules.k),
+    whole_tree_size=lambda rules, state: rules.tree_size(state),
     left=lambda state: state.remaining, web="web.nim")
 
 TICTACTOE = GameSpec(
@@ -173,7 +168,6 @@ TICTACTOE = GameSpec(
     # depth 5 from the empty board is 18,730 minimax nodes; the whole tree (549,946) is the
     # course card's figure, counted, not searched on a click
     compare_depth=5,
-    tree_size=lambda rules, state, depth: rules.tree_size(state, depth),
     whole_tree_size=lambda rules, state: rules.tree_size(state),
     tree_notes="games/tictactoe/truth.html", stylesheet="games/tictactoe.css",
     web="web.tictactoe")
