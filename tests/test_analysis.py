@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import sqlite3
 import subprocess
 import sys
 import time
@@ -128,6 +129,63 @@ def test_a_time_limit_stops_the_analysis_on_any_machine(monkeypatch):
     assert not t.complete
     for c, true in enumerate(EMPTY_BOARD):
         assert t.columns[c].lower <= true <= t.columns[c].upper
+
+
+def cold_solver():
+    """The solver the next analysis borrows, its table emptied."""
+    s = analysis._borrow(7, 6, True)
+    s.reset()
+    analysis._give_back(s)
+
+
+def both_twins(monkeypatch, moves, **options):
+    """The analysis of ``moves`` by the compiled loop, then by its readable twin."""
+    compiled = analyse(moves, fresh=True, **options)
+    monkeypatch.setattr(analysis, "_analyse_compiled", analysis._analyse_reference)
+    reference = analyse(moves, fresh=True, **options)
+    monkeypatch.undo()
+    return compiled, reference
+
+
+@pytest.mark.parametrize("options", [{}, {"best_only": True}, {"max_nodes": 300},
+                                     {"max_nodes": 5_000}, {"use_book": False, "max_nodes": 20_000}])
+def test_the_compiled_analysis_is_its_readable_twin_column_for_column(monkeypatch, options):
+    # Positions of every kind: the empty board (its own mirror image), "44" (mirror too),
+    # Pons' sets from 2 to 30 stones (the book's 11 and 12 stones among them), a win at once
+    # ("445566"), two threats ("44556"), the last cell and the two last cells.
+    last = "52732125535247442157723434337661657666111"
+    positions = ["", "44", "445566", "44556", "4455", last, last[:-1]]
+    positions += [m for m, _ in sample_by_ply("L1_R1", 1) + sample_by_ply("L2_R2", 1)]
+    checked = 0
+    for moves in positions:
+        compiled, reference = both_twins(monkeypatch, moves, store=None, **options)
+        assert compiled.columns == reference.columns, moves
+        assert (compiled.best_move, compiled.score, compiled.nodes, compiled.complete) == \
+            (reference.best_move, reference.score, reference.nodes, reference.complete), moves
+        checked += 1
+    assert checked == len(positions) >= 30
+
+
+def test_the_compiled_analysis_reads_and_writes_the_table_as_its_twin(monkeypatch, tmp_path):
+    moves = pons_set("L2_R2")[3][0]
+    for store_dir in ("a", "b"):
+        os.makedirs(tmp_path / store_dir)
+    a = SolvedStore(str(tmp_path / "a" / "solved.sqlite3"))
+    b = SolvedStore(str(tmp_path / "b" / "solved.sqlite3"))
+    for child in (moves + "2", moves + "6"):     # two columns known to the table
+        analyse(child, store=a)
+        analyse(child, store=b)
+    cold_solver()
+    compiled = analyse(moves, store=a)
+    monkeypatch.setattr(analysis, "_analyse_compiled", analysis._analyse_reference)
+    cold_solver()
+    reference = analyse(moves, store=b)
+    assert compiled.columns == reference.columns and compiled.score == reference.score
+    assert "table" in {c.source for c in compiled.columns if c}
+    assert a.count() == b.count() > 0
+    rows = "SELECT width, height, key, score FROM solved ORDER BY key"
+    with sqlite3.connect(a.path) as x, sqlite3.connect(b.path) as y:
+        assert x.execute(rows).fetchall() == y.execute(rows).fetchall()
 
 
 def test_outcome_words_count_the_movers_moves():

@@ -33,12 +33,17 @@ upper``), never a guess. Every exact score found is added to the table.
 """
 from __future__ import annotations
 
+import math
 import os
 import threading
 import time
 from dataclasses import dataclass
 
+import numpy as np
+
+from . import analysis_kernel as AK
 from . import opening_book
+from . import solver_kernel as K
 from .bitboard import geometry, non_losing, winning_cells
 from .solved_store import SolvedStore, default_path
 from .solver import parse_moves
@@ -248,14 +253,56 @@ def analyse_position(current: int, mask: int, plies: int, width: int = 7, height
         solver._validate(current, mask, nb)
         if fresh:
             solver.reset()              # ~0.1 ms: the table's values only
-        return _analyse(solver, g, moves, current, mask, nb, _Budget(time_limit, max_nodes, start),
-                        best_only, store, start, then_time_limit, read_store=not fresh)
+        run = _analyse_compiled if solver.compiled else _analyse_reference
+        return run(solver, g, moves, current, mask, nb, _Budget(time_limit, max_nodes, start),
+                   best_only, store, start, then_time_limit, read_store=not fresh)
     finally:
         _give_back(solver, use_book)
 
 
-def _analyse(solver, g, moves, current, mask, nb, budget, best_only, store, start,
-             then_time_limit=None, read_store=True) -> Analysis:
+def _analyse_compiled(solver, g, moves, current, mask, nb, budget, best_only, store, start,
+                      then_time_limit=None, read_store=True) -> Analysis:
+    """The analysis in one compiled call (``analysis_kernel.columns``), the steps of
+    :func:`_analyse_reference`; only the table of solved positions is read and written here."""
+    cols = np.zeros((5, g.width), dtype=np.int64)
+    possible = (mask + g.bottom) & g.board
+    opponent = current ^ mask
+    children = {c: possible & g.colmask[c] for c in g.order if possible & g.colmask[c]}
+    keys, stored, parent_key = {}, {}, None
+    if store is not None:
+        keys = {c: table_key(opponent, mask | m, g) for c, m in children.items()}
+        parent_key = table_key(current, mask, g)
+        if read_store:
+            stored = store.get_many(g.width, g.height, [*keys.values(), parent_key])
+        for c, k in keys.items():
+            if k in stored:
+                cols[:, c] = (-stored[k], -stored[k], AK.SRC_TABLE, 0, 1)
+    ctx = solver._ctx                   # the solver's counters, for this analysis
+    ctx[K.ST_BASE:] = 0
+    ctx[K.ST_MAX_NODES] = K.NO_LIMIT if budget.nodes_left is None else budget.nodes_left
+    then = math.inf if then_time_limit is None else then_time_limit
+    best, score, best_clock, top = AK.columns(
+        current, mask, nb, cols, stored.get(parent_key, AK.NO_SCORE), best_only, then, ctx, solver._tt_keys, solver._tt_vals, solver._book_keys, solver._book_scores,
+        solver._work, math.inf if budget.deadline is None else budget.deadline)
+    lost = -((g.cells - nb) // 2)
+    lower, upper, source, col_nodes, done = cols.tolist()
+    found = {}
+    for c in children:
+        if done[c]:
+            found[c] = ColumnScore(c, lower[c], upper[c], AK.SOURCES[source[c]], col_nodes[c])
+        else:                           # best_only: not searched, only bounded by the best
+            found[c] = ColumnScore(c, lost, int(top), "")
+    best = None if best < 0 else int(best)
+    score = None if score == AK.NO_SCORE else int(score)
+    return _finish(g, moves, nb, found, children, best, score,
+                   None if best is None else best_clock - start, int(ctx[K.ST_NODES]), store,
+                   keys, parent_key, stored, start)
+
+
+def _analyse_reference(solver, g, moves, current, mask, nb, budget, best_only, store, start,
+                       then_time_limit=None, read_store=True) -> Analysis:
+    """The analysis step by step in Python: the readable twin of ``analysis_kernel.columns``
+    (the tests compare them), and the analysis of the board sizes the kernel does not take."""
     AREA = g.cells
     possible = (mask + g.bottom) & g.board
     opponent = current ^ mask
@@ -364,6 +411,14 @@ def _analyse(solver, g, moves, current, mask, nb, budget, best_only, store, star
     for c in children:
         if c not in found:              # best_only: not searched, only bounded by the best
             found[c] = ColumnScore(c, -((AREA - nb) // 2), top, "")
+    return _finish(g, moves, nb, found, children, best, score, best_elapsed, nodes, store,
+                   keys, parent_key, stored, start)
+
+
+def _finish(g, moves, nb, found, children, best, score, best_elapsed, nodes, store, keys,
+            parent_key, stored, start) -> Analysis:
+    """The analysis from its columns: the position's score and best move when every column is
+    known, and what was learnt written to the table of solved positions."""
     columns = tuple(found.get(c) if c in children else None for c in range(g.width))
     open_cols = [x for x in columns if x is not None]
     complete = all(x.exact for x in open_cols) and len(open_cols) == len(children)

@@ -1,0 +1,269 @@
+"""The analysis of every column (``ai.games.connect4.analysis``), compiled: the same steps as
+``analysis._analyse_reference``, its readable twin, in one call of machine code.
+
+Why compiled: from 9 to 11 stones a column takes a few dozen nodes, or none (its child is in
+the book), and the analysis was mostly Python around the searches: the rules' checks, the
+book's probes, a null-window loop per column (``FastSolver.solve_bitboard``) with its
+checks and result objects: ~85 µs at 11 stones where the searches took none, ~150 µs at
+9-10 stones for ~30 µs of search (bench/bench_analysis.py). Here the whole loop is a few
+microseconds beyond its nodes. The tests compare the two twins column by column, node for
+node (``tests/test_analysis.py``).
+
+The budget is the analysis's: ``ctx[ST_MAX_NODES]`` counts every node of every search of
+the analysis, ``deadline`` (seconds of ``time.perf_counter``, inf for none) is read at each
+search's first node and every ``CLOCK_EVERY`` nodes, as ``FastSolver`` does; the first
+search that runs out stops the analysis (the columns left keep the interval known).
+"""
+from __future__ import annotations
+
+import math
+
+import numba
+import numpy as np
+
+from . import solver_kernel as K
+from .solver_kernel import KERNEL, popcount, wins
+
+#: Where a column's score came from: ``analysis.ColumnScore.source``, by code.
+SOURCES = ("", "rules", "table", "book", "search")
+SRC_NONE, SRC_RULES, SRC_TABLE, SRC_BOOK, SRC_SEARCH = range(5)
+NO_SCORE = -128
+#: The rows of the ``cols`` array: per column its lower and upper bound, source, nodes, and
+#: whether it is done (its score or interval is final: found, searched, or out of budget).
+LOWER, UPPER, SOURCE, NODES, DONE = range(5)
+
+
+@numba.njit(**KERNEL)
+def probe(cur, mask, nb, lo, hi, guess, ctx, tt_keys, tt_vals, book_keys, book_scores, work,
+          deadline):
+    """``FastSolver.solve_bitboard``'s null-window loop, compiled: the score of a position
+    (its side to move cannot win at once) narrowed from [lo, hi]; the first probes ask
+    whether it is above ``guess``, then above ``guess - 1`` (``guess`` outside [lo, hi): Pons'
+    order from the start). Returns (lo, hi, best column or -1, complete). The nodes are
+    counted on in ``ctx``; the clock is read at the first node when ``deadline`` is finite."""
+    ctx[K.ST_NEXT_CLOCK] = ctx[K.ST_NODES] + 1 if deadline < math.inf else K.NO_LIMIT
+    has_guess = True
+    best = -1
+    while lo < hi:
+        if has_guess and lo <= guess < hi:
+            med = guess                      # is the score above the guess? then at it?
+            if guess - 1 >= lo:
+                guess -= 1
+            else:
+                has_guess = False
+        else:
+            has_guess = False
+            med = lo + (hi - lo) // 2        # Pons' probe order
+            if med <= 0 and -((-lo) // 2) < med:
+                med = -((-lo) // 2)
+            elif med >= 0 and hi // 2 > med:
+                med = hi // 2
+        r, col = K.root(cur, mask, nb, med, med + 1, ctx, tt_keys, tt_vals, book_keys,
+                        book_scores, work, deadline)
+        if ctx[K.ST_ABORTED]:
+            ctx[K.ST_NODES] -= 1             # the node that stopped: not explored
+            return lo, hi, best, False
+        if r <= med:
+            hi = r
+        else:
+            lo = r
+            if col >= 0:
+                best = col
+    return lo, hi, best, True
+
+
+@numba.njit(**KERNEL)
+def default_move(cur, mask, ctx):
+    """The column ``solver_fast._default_move`` names when no search proved one: the safe
+    move making the most winning cells, centre first among equals; else a blocking move;
+    else the first playable one."""
+    w, h, bottom, board = ctx[K.GEO_W], ctx[K.GEO_H], ctx[K.GEO_BOTTOM], ctx[K.GEO_BOARD]
+    possible = (mask + bottom) & board
+    opp_wins = wins(cur ^ mask, h) & (board ^ mask)
+    forced = possible & opp_wins
+    safe = possible
+    if forced:
+        safe = 0 if forced & (forced - 1) else forced
+    safe &= ~(opp_wins >> 1)
+    best, best_key = -1, -1
+    for i in range(w):
+        c = ctx[K.GEO_ORDER + i]
+        m = safe & ctx[K.GEO_ORDER + w + c]
+        if m:
+            key = popcount(wins(cur | m, h) & (board ^ (mask | m))) * 16 + (w - 1 - i)
+            if key > best_key:
+                best, best_key = c, key
+    if best >= 0:
+        return best
+    for i in range(w):
+        c = ctx[K.GEO_ORDER + i]
+        if forced & ctx[K.GEO_ORDER + w + c]:
+            return c
+    for i in range(w):
+        c = ctx[K.GEO_ORDER + i]
+        if possible & ctx[K.GEO_ORDER + w + c]:
+            return c
+    return -1
+
+
+@numba.njit(**KERNEL)
+def mirror(x, w, h):
+    """The bitboard ``x`` seen in a mirror: column c becomes column w - 1 - c."""
+    h1 = h + 1
+    col = (1 << h1) - 1
+    out = 0
+    for c in range(w):
+        out |= ((x >> (c * h1)) & col) << ((w - 1 - c) * h1)
+    return out
+
+
+@numba.njit(**KERNEL)
+def columns(cur, mask, nb, cols, parent_stored, best_only, then_seconds, ctx,
+            tt_keys, tt_vals, book_keys, book_scores, work, deadline):
+    """Every column's score of the position (``analysis._analyse_reference``, step for step).
+
+    ``cols`` (5 x width): per column LOWER, UPPER, SOURCE, NODES, DONE; the caller sets the
+    columns the table of solved positions knows (bounds, SRC_TABLE, DONE 1), zeros elsewhere;
+    filled here. ``parent_stored``: the position's own stored score, or NO_SCORE.
+    ``then_seconds``: seconds for the other columns once the best is known (inf: no limit).
+    ``ctx[ST_MAX_NODES]``: the whole analysis's node budget.
+
+    Returns (best column or -1, score or NO_SCORE, the clock when the best was known or -1).
+    """
+    w, h, bottom = ctx[K.GEO_W], ctx[K.GEO_H], ctx[K.GEO_BOTTOM]
+    board, area, book_ply = ctx[K.GEO_BOARD], ctx[K.GEO_CELLS], ctx[K.GEO_BOOK_PLY]
+    possible = (mask + bottom) & board
+    opp = cur ^ mask
+    empty = board ^ mask
+    wins_now = wins(cur, h) & empty & possible
+    opp_wins = wins(opp, h) & empty
+    forced = possible & opp_wins
+    safe = possible
+    if forced:
+        safe = 0 if forced & (forced - 1) else forced
+    safe &= ~(opp_wins >> 1)
+    win_score = (area + 1 - nb) // 2
+    lost = -((area - nb) // 2)
+    n_children = 0
+    n_found = 0
+    top_found = -1000
+    for c in range(w):
+        m = possible & ctx[K.GEO_ORDER + w + c]
+        if m == 0:
+            continue
+        n_children += 1
+        if wins_now & m:
+            cols[LOWER, c], cols[UPPER, c], cols[SOURCE, c] = win_score, win_score, SRC_RULES
+        elif wins_now == 0 and not safe & m:
+            # the opponent then wins at once (or it had two threats): a known score
+            cols[LOWER, c], cols[UPPER, c], cols[SOURCE, c] = lost, lost, SRC_RULES
+        elif nb + 1 == area:
+            # the last cell, no four: a draw (no search: the solver takes no full board)
+            cols[LOWER, c], cols[UPPER, c], cols[SOURCE, c] = 0, 0, SRC_RULES
+        elif not cols[DONE, c] and nb + 1 == book_ply:
+            s = K.book_probe(opp, mask | m, w, h, book_keys, book_scores)
+            if s != -128:
+                cols[LOWER, c], cols[UPPER, c], cols[SOURCE, c] = -s, -s, SRC_BOOK
+        if cols[SOURCE, c] != SRC_NONE:
+            cols[DONE, c] = 1
+            n_found += 1
+            if cols[LOWER, c] > top_found:
+                top_found = cols[LOWER, c]
+
+    # The best move first: the position's own score and a column that reaches it.
+    score = NO_SCORE
+    best = -1
+    best_clock = -1.0
+    parent_upper = win_score
+    stopped = False
+    if n_found == n_children:
+        score = top_found
+    elif parent_stored != NO_SCORE:
+        score = parent_stored
+    elif nb == book_ply and K.book_probe(cur, mask, w, h, book_keys, book_scores) != -128:
+        score = K.book_probe(cur, mask, w, h, book_keys, book_scores)
+    elif wins_now:
+        score = win_score
+    else:
+        before = ctx[K.ST_NODES]
+        lo, hi, col, complete = probe(cur, mask, nb, lost, win_score, NO_SCORE, ctx, tt_keys,
+                                      tt_vals, book_keys, book_scores, work, deadline)
+        if complete:
+            score = lo
+            if col < 0:
+                col = default_move(cur, mask, ctx)
+            if not cols[DONE, col]:
+                cols[LOWER, col], cols[UPPER, col], cols[SOURCE, col] = lo, lo, SRC_SEARCH
+                cols[NODES, col], cols[DONE, col] = ctx[K.ST_NODES] - before, 1
+        else:
+            parent_upper = hi               # no column scores more than the position
+            stopped = True
+    if score != NO_SCORE:
+        for i in range(w):
+            c = ctx[K.GEO_ORDER + i]
+            if cols[DONE, c] and cols[LOWER, c] == score:
+                best = c
+                break
+    if best >= 0:
+        best_clock = K._clock()
+        if then_seconds < math.inf:
+            deadline = min(deadline, best_clock + then_seconds)
+
+    # Then every other column, knowing none scores more than the best.
+    top = score if score != NO_SCORE else parent_upper
+    symmetric = mirror(mask, w, h) == mask and mirror(cur, w, h) == cur
+    for i in range(w):
+        c = ctx[K.GEO_ORDER + i]
+        m = possible & ctx[K.GEO_ORDER + w + c]
+        if m == 0 or cols[DONE, c]:
+            continue
+        if best_only and best >= 0:
+            break
+        twin = w - 1 - c
+        # a position that is its own mirror image: column c scores as its twin (the
+        # centre-first order meets one of each pair first)
+        if symmetric and twin != c and cols[DONE, twin] \
+                and cols[LOWER, twin] == cols[UPPER, twin]:
+            cols[DONE, c] = 1
+            cols[LOWER, c], cols[UPPER, c] = cols[LOWER, twin], cols[UPPER, twin]
+            cols[SOURCE, c], cols[NODES, c] = cols[SOURCE, twin], 0
+            if best < 0 and score != NO_SCORE and cols[LOWER, c] == score:
+                best = c
+                best_clock = K._clock()
+                if then_seconds < math.inf:
+                    deadline = min(deadline, best_clock + then_seconds)
+            continue
+        cols[DONE, c] = 1
+        if stopped or ctx[K.ST_NODES] >= ctx[K.ST_MAX_NODES]:
+            cols[LOWER, c], cols[UPPER, c], cols[SOURCE, c], cols[NODES, c] = lost, top, \
+                SRC_NONE, 0
+            continue
+        child_mask = mask | m
+        child_opp_wins = wins(opp, h) & (board ^ child_mask) & ((child_mask + bottom) & board)
+        if child_opp_wins:
+            # the child's mover wins at once (the mover could win and did not: no rule
+            # marked this column)
+            s = (area - nb) // 2
+            cols[LOWER, c], cols[UPPER, c], cols[SOURCE, c], cols[NODES, c] = -s, -s, \
+                SRC_SEARCH, 0
+            continue
+        before = ctx[K.ST_NODES]
+        lo_c = max(-((area - nb - 1) // 2), -top)
+        hi_c = (area - nb) // 2
+        lo_c, hi_c, col, complete = probe(opp, child_mask, nb + 1, lo_c, hi_c, -top, ctx,
+                                          tt_keys, tt_vals, book_keys, book_scores, work,
+                                          deadline)
+        if complete:
+            hi_c = lo_c
+        else:
+            stopped = True
+        cols[LOWER, c] = -hi_c
+        cols[UPPER, c] = min(-lo_c, top)
+        cols[SOURCE, c] = SRC_SEARCH if complete else SRC_NONE
+        cols[NODES, c] = ctx[K.ST_NODES] - before
+        if best < 0 and score != NO_SCORE and complete and -hi_c == score:
+            best = c                         # the stored score's move
+            best_clock = K._clock()
+            if then_seconds < math.inf:
+                deadline = min(deadline, best_clock + then_seconds)
+    return best, score, best_clock, top
