@@ -20,7 +20,8 @@ beside Pascal Pons' C++ solver.
    ``$BITBULLY_PYTHON`` or ``/tmp/bb-venv/bin/python``; make it with ``python3 -m venv
    /tmp/bb-venv && /tmp/bb-venv/bin/pip install bitbully bitbully-databases``). Without it
    the table shows ours alone. Its times are measured inside that process around
-   ``scoreMoves`` (no pipe in them); ours around ``analyse`` (the move string parsed).
+   ``scoreMoves`` (no pipe in them, the board built before); ours around
+   ``analyse_position`` (the move string parsed before, likewise).
 2. **Pons' sets** (``--parts pons``) L2_R2 (middle, medium) and L1_R2 (beginning, medium):
    every position solved (score only, as his benchmark) with the table reset before each,
    each score checked against the published one; L1_R2 also with the book.
@@ -55,6 +56,7 @@ import time  # noqa: E402
 
 from ai.games.connect4 import analysis, opening_book  # noqa: E402
 from ai.games.connect4.rules import Connect4  # noqa: E402
+from ai.games.connect4.solver import parse_moves  # noqa: E402
 from ai.course.game import play  # noqa: E402
 from ai.levels import LEVELS  # noqa: E402
 from ai.games.connect4.solver_fast import FastSolver  # noqa: E402
@@ -93,6 +95,17 @@ for line in sys.stdin:
     print(json.dumps({"scores": [s if ok else None for s, ok in zip(scores, legal)],
                       "seconds": dt, "cpu": cpu, "nodes": bb.getNodeCounter()}), flush=True)
 """
+
+
+def parse_plies(text: str) -> tuple[int, ...]:
+    """``"0-20"``, ``"12,13"`` or ``"9-11,14"``: the plies, each from 0 to 20."""
+    plies = set()
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        plies.update(range(int(lo), int(hi or lo) + 1))
+    if not plies or not plies <= set(PLIES):
+        raise SystemExit(f"--plies: plies from {PLIES[0]} to {PLIES[-1]}, not {text!r}")
+    return tuple(sorted(plies))
 
 
 def game_positions(games: int, plies=PLIES) -> dict[int, list[str]]:
@@ -151,8 +164,10 @@ def ours_cold(moves: str) -> tuple[analysis.Analysis, float]:
     s = analysis._borrow(7, 6, True)
     s.reset()
     analysis._give_back(s, True)
+    current, mask, plies = parse_moves(moves)          # as BitBully's board, built untimed
     c = time.thread_time()
-    a = analysis.analyse(moves, store=None, time_limit=60.0)
+    a = analysis.analyse_position(current, mask, plies, store=None, time_limit=60.0,
+                                  moves=moves)
     cpu = time.thread_time() - c
     assert a.complete, moves
     return a, cpu
@@ -322,6 +337,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python bench/bench_analysis.py",
                                  description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=20, help="positions per ply (default 20)")
+    ap.add_argument("--plies", default="0-20",
+                    help="plies of the table by ply, a range or a list (default %(default)s)")
     ap.add_argument("--limit", type=int, default=None, help="first N positions of each Pons set")
     ap.add_argument("--repeats", type=int, default=3, help="runs per Pons position (median)")
     ap.add_argument("--sets", default="L2_R2,L1_R2", help="Pons' sets (default: %(default)s)")
@@ -347,7 +364,7 @@ def main(argv=None) -> int:
     analysis.analyse("4", store=None, max_nodes=1000)         # compile/load before timing
     result["by_ply"], result["by_band"], result["bitbully"] = [], [], None
     if "plies" in parts:
-        positions = game_positions(args.games)
+        positions = game_positions(args.games, parse_plies(args.plies))
         bb = BitBully.start(args.bitbully_python)
         result["bitbully"] = args.bitbully_python if bb else None
         raw: dict = {}
