@@ -15,6 +15,7 @@ import time
 import pytest
 
 from ai.games.connect4 import analysis
+from ai.games.connect4 import analysis_kernel as AK
 from ai.games.connect4.analysis import outcome, table_key
 from ai.games.connect4.bitboard import geometry
 from ai.games.connect4.solved_store import SolvedStore
@@ -186,6 +187,32 @@ def test_the_compiled_analysis_reads_and_writes_the_table_as_its_twin(monkeypatc
     rows = "SELECT width, height, key, score FROM solved ORDER BY key"
     with sqlite3.connect(a.path) as x, sqlite3.connect(b.path) as y:
         assert x.execute(rows).fetchall() == y.execute(rows).fetchall()
+
+
+def test_a_position_one_stone_past_the_book_scores_at_least_what_its_parents_allow():
+    # Pons' positions of 13 stones, with their published scores: each parent (the last
+    # mover's top stone taken away: 12 stones, in the book) has the position among its
+    # children, so the position scores at least minus the parent's score; the bound is the
+    # best of those, and often the score itself (the analysis starts its probes there).
+    solver = analysis._borrow(7, 6, True)
+    g = geometry(7, 6)
+    positions = [(m, s) for name in ("L1_R1", "L1_R2") for m, s in pons_set(name)
+                 if len(m) == 13]
+    bounded = exact = 0
+    for moves, published in positions:
+        current, mask, _ = parse_moves(moves)
+        bound = analysis.book_parents_bound(solver, current, mask, g)
+        compiled = AK.book_parents_bound(current, mask, solver._ctx, solver._book_keys,
+                                         solver._book_scores)
+        if bound is None:           # no parent in the book (it leaves out some positions)
+            assert compiled == AK.NO_SCORE, moves
+            continue
+        assert bound <= published and compiled == bound, moves
+        bounded += 1
+        exact += bound == published
+    analysis._give_back(solver)
+    # 320 positions: 309 with a parent in the book, the bound exact on 150 of them
+    assert (len(positions), bounded, exact) == (320, 309, 150)
 
 
 def test_outcome_words_count_the_movers_moves():

@@ -21,6 +21,18 @@ those two: 6-9% fewer nodes at plies 12-14 than Pons' probe order, bench/bench_a
 A position that is its own mirror image (the empty board, "4", "44"...) has each pair of
 mirror columns searched once.
 
+**One stone past the book** (13 stones on 7x6) a position's other parents are in the book: a
+parent P (the last mover's top stone of a column taken away) has the position among its
+children, so the position scores at least ``-score(P)`` (``book_parents_bound``). At 12
+stones each column's probes start from the tightest of those bounds, which is the column's
+score half the time (Pons' 13-stone positions: 150 of 309); at 13 stones the position's own
+search starts from it. Ply 12 needed ~27% fewer nodes (bench/bench_analysis.py).
+
+**Compiled** (``analysis_kernel.columns``): the whole loop in one call of machine code when
+the solver is compiled (every board up to 7x6, 8x6...); ``_analyse_reference`` is its
+readable twin, step for step and node for node (the tests compare them), and analyses the
+boards the kernel does not take.
+
 **The same link, the same reply** (``fresh``, what the perfect level asks): the solver's table
 emptied first and the table of solved positions not read, so that the answer, within a node
 budget too, does not depend on what the process analysed before.
@@ -361,12 +373,20 @@ def _analyse_reference(solver, g, moves, current, mask, nb, budget, best_only, s
         score = (AREA + 1 - nb) // 2
     else:
         t, n = budget.left()
-        r = solver.solve_bitboard(current, mask, nb, time_limit=t, max_nodes=n, check=False)
+        # one stone past the book: its parents in the book bound its score from below
+        bound = (book_parents_bound(solver, current, mask, g)
+                 if book is not None and nb == book.ply + 1 else None)
+        r = solver.solve_bitboard(current, mask, nb, time_limit=t, max_nodes=n, check=False,
+                                  known=None if bound is None else (bound, AREA), guess=bound)
         budget.spend(r.nodes)
         nodes += r.nodes
+        # the move named is proven to reach the score unless the score is the bound the
+        # search started from and above the least score of any safe move (then no probe
+        # named a move: the columns' searches find it)
+        named = bound is None or r.score != bound or bound <= -((AREA - 2 - nb) // 2)
         if r.complete:
             score = r.score
-            if r.best_move not in found:
+            if named and r.best_move not in found:
                 found[r.best_move] = ColumnScore(r.best_move, r.score, r.score, "search", r.nodes)
         else:
             parent_upper = r.upper          # no column scores more than the position
@@ -399,9 +419,14 @@ def _analyse_reference(solver, g, moves, current, mask, nb, budget, best_only, s
             found[c] = ColumnScore(c, -((AREA - nb) // 2), top, "")
             continue
         # the first probes ask whether the column reaches the best score, then the one below
-        # (guess): the most common answers, settled in two probes instead of Pons' four or five
-        r = solver.solve_bitboard(*child, time_limit=t, max_nodes=n, known=(-top, AREA),
-                                  guess=-top, check=False)
+        # (guess): the most common answers, settled in two probes instead of Pons' four or five;
+        # one stone past the book, from the bound its other parents in the book give
+        least = -top
+        if book is not None and nb == book.ply:
+            bound = book_parents_bound(solver, *child[:2], g)
+            least = least if bound is None else max(least, bound)
+        r = solver.solve_bitboard(*child, time_limit=t, max_nodes=n, known=(least, AREA),
+                                  guess=least, check=False)
         budget.spend(r.nodes)
         nodes += r.nodes
         lower, upper = -r.upper, -r.lower
@@ -414,6 +439,24 @@ def _analyse_reference(solver, g, moves, current, mask, nb, budget, best_only, s
             found[c] = ColumnScore(c, -((AREA - nb) // 2), top, "")
     return _finish(g, moves, nb, found, children, best, score, best_elapsed, nodes, store,
                    keys, parent_key, stored, start)
+
+
+def book_parents_bound(solver, current: int, mask: int, g) -> int | None:
+    """The least score a position one stone past the book can have (``current``: its side
+    to move), from the book's scores of the positions its last move could have come from:
+    each such parent P (the last mover's top stone of a column taken away) has this position
+    among its children, so score(P) >= -score(this). None when no parent is in the book.
+    (``analysis_kernel.book_parents_bound`` is its compiled twin.)"""
+    last = current ^ mask
+    bound = None
+    for c in range(g.width):
+        stones = mask & g.colmask[c]
+        top = (stones + g.column_bottom[c]) >> 1        # the column's top stone
+        if stones and last & top:
+            s = solver.book_score(last ^ top, mask ^ top)
+            if s is not None and (bound is None or -s > bound):
+                bound = -s
+    return bound
 
 
 def _finish(g, moves, nb, found, children, best, score, best_elapsed, nodes, store, keys,
