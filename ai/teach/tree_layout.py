@@ -200,6 +200,32 @@ def tree_geometry(view: ViewNode, shown: dict, *, spine: bool = False, counted: 
     return geometry
 
 
+def compact_geometry(view: ViewNode, *, fit_columns: int = 24,
+                     projector: bool = False) -> TreeGeometry:
+    """The geometry of a whole small tree drawn compact (Nim's whole game tree beside its
+    theory): small nodes a column apart, one label under each (its value, at ``ab_y(spot,
+    1)``), every edge leaving under that label (so none crosses it) and its move written
+    halfway, right of the edge. Drawn to fit the page up to ``fit_columns`` columns (or on a
+    projector), else at its size in a scrolling box."""
+    ux, uy, r, margin, lh = 46, 92, 17, 30, 17
+    cols = width(view)
+    depth = max((v.y for v in walk(view)), default=0)
+    geometry = TreeGeometry(width=(cols - 1) * ux + 2 * margin, height=depth * uy + 2 * margin + 24,
+                            fit=cols <= fit_columns or projector, lh=lh, fs=13, value_size=14)
+    for v in walk(view):
+        geometry.nodes[v.node.id] = NodeSpot(x=margin + v.x * ux, y=margin + v.y * uy, r=r,
+                                             window=False, size_side=False, scale=1.0)
+    for v in walk(view):
+        spot = geometry.nodes[v.node.id]
+        y1 = spot.y + r + lh + 2
+        for c in v.children:
+            child = geometry.nodes[c.node.id]
+            y2 = child.y - r
+            geometry.edges[c.node.id] = EdgeSpot(spot.x, y1, child.x, y2,
+                                                 (spot.x + child.x) / 2 + 7, (y1 + y2) / 2 + 4)
+    return geometry
+
+
 @dataclass(frozen=True)
 class HandoutGeometry:
     """The handout (the tree panel's picture standing alone, to print or project from a

@@ -6,12 +6,14 @@ from flask import Blueprint, request
 
 from ai.games.nim.rules import Nim
 from ai.games.nim.tree import checked_tree
+from ai.teach.tree_layout import compact_geometry
 from ai.teach.tree_view import unfold
 
 from ..course import dictionary_lines
 from ..htmx import render
 from ..i18n import tr
 from ..params import BadRequest, read_choice, read_int
+from ..projector import projector_on
 
 DICTIONARY_MAX_N = 6     # the page prints the dictionary up to 52 keys (6 matches)
 
@@ -34,7 +36,9 @@ def theory():
     result, agree = checked_tree(game)
     # seed 000's Listing VIII.1 (constrarbreNIM): the same tree as the course's dictionary
     dictionary = dictionary_lines(n, k) if n <= DICTIONARY_MAX_N else []
+    view = unfold(result.tree, (), levels=99)
     return render("games/nim/theory.html", block="theory", status=status, error=error, game=game,
-                  result=result, view=unfold(result.tree, (), levels=99), agree=agree,
+                  result=result, view=view, agree=agree,
+                  geo=compact_geometry(view, projector=projector_on()),
                   n_nodes=len(result.tree.nodes), remaining_of=lambda v: n - sum(v.path),
                   dictionary=dictionary)
