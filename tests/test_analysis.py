@@ -215,6 +215,20 @@ def test_a_position_one_stone_past_the_book_scores_at_least_what_its_parents_all
     assert (len(positions), bounded, exact) == (320, 309, 150)
 
 
+@pytest.mark.parametrize("position, reason", [
+    ((0, 0b11, 2), "the side to move should have 1 stones"),
+    ((0, 0b101, 2), "floating above an empty cell"),
+    ((1 << 6, 1 << 6, 0), "outside the board"),
+    (parse_moves("1212121"), "game already over"),      # the first player's four
+    ((True, 1, 1), "non-negative int"),
+    ((0, 1 << 70, 1), "outside the board"),
+])
+def test_a_position_that_is_not_one_is_refused_with_the_reason(position, reason):
+    # the compiled analysis checks the position in machine code, and says why in words
+    with pytest.raises(ValueError, match=reason):
+        analysis.analyse_position(*position, store=None)
+
+
 def test_outcome_words_count_the_movers_moves():
     assert outcome(18, 6) == ("win", 1)              # a win at once with the 4th stone
     assert outcome(1, 0) == ("win", 21)              # the centre of the empty board

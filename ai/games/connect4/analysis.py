@@ -58,6 +58,7 @@ import numpy as np
 from . import analysis_kernel as AK
 from . import opening_book
 from . import solver_kernel as K
+from .analysis_kernel import SOURCES
 from .bitboard import geometry, non_losing, winning_cells
 from .solved_store import SolvedStore, default_path
 from .solver import parse_moves
@@ -143,6 +144,7 @@ def _borrow(width: int, height: int, use_book: bool) -> FastSolver:
     book = opening_book.shared() if use_book else None
     s = FastSolver(width, height, book=book, table_slots=table_slots())
     s.pool_key = (width, height, use_book)
+    s.columns = np.zeros((AK.ROWS, width), dtype=np.int64)    # analysis_kernel.columns' array
     return s
 
 
@@ -258,13 +260,15 @@ def analyse_position(current: int, mask: int, plies: int, width: int = 7, height
     """:func:`analyse` for a position given as Pons' bitboards (``current``: the side to move;
     ``ai.games.connect4.rules.C4State`` has them)."""
     start = time.perf_counter() if start is None else start
-    if store == "default":
+    if isinstance(store, str):          # "default"
         store = default_store()
-    g = geometry(width, height)
+    g = _geometries.get((width, height)) or geometry(width, height)
     nb = plies
     solver = _borrow(width, height, use_book)
     try:
-        solver._validate(current, mask, nb)
+        if not (solver.compiled and type(current) is int and type(mask) is int
+                and type(nb) is int and 0 <= current < _FITS and 0 <= mask < _FITS):
+            solver._validate(current, mask, nb)     # (else the kernel checks the position)
         if fresh:
             solver.reset()              # ~0.1 ms: the table's values only
         run = _analyse_compiled if solver.compiled else _analyse_reference
@@ -274,44 +278,47 @@ def analyse_position(current: int, mask: int, plies: int, width: int = 7, height
         _give_back(solver, use_book)
 
 
+_geometries = {(7, 6): geometry(7, 6)}
+_FITS = 1 << 62                         # bitboards the kernel takes
+
+
 def _analyse_compiled(solver, g, moves, current, mask, nb, budget, best_only, store, start,
                       then_time_limit=None, read_store=True) -> Analysis:
     """The analysis in one compiled call (``analysis_kernel.columns``), the steps of
     :func:`_analyse_reference`; only the table of solved positions is read and written here."""
-    cols = np.zeros((6, g.width), dtype=np.int64)
-    possible = (mask + g.bottom) & g.board
-    opponent = current ^ mask
-    children = {c: possible & g.colmask[c] for c in g.order if possible & g.colmask[c]}
+    # (lean on purpose: at 9-11 stones the analysis is ~20 µs, and each step of Python or
+    # numpy costs ~10 µs when other work has evicted the caches: the kernel zeroes its arrays)
+    cols = solver.columns
     keys, stored, parent_key = {}, {}, None
     if store is not None:
-        keys = {c: table_key(opponent, mask | m, g) for c, m in children.items()}
+        possible, opponent = (mask + g.bottom) & g.board, current ^ mask
+        keys = {c: table_key(opponent, mask | (possible & g.colmask[c]), g)
+                for c in g.order if possible & g.colmask[c]}
         parent_key = table_key(current, mask, g)
         if read_store:
             stored = store.get_many(g.width, g.height, [*keys.values(), parent_key])
+        cols.fill(0)
         for c, k in keys.items():
             if k in stored:
                 cols[:, c] = (-stored[k], -stored[k], AK.SRC_TABLE, 0, 1, 0)
-    ctx = solver._ctx                   # the solver's counters, for this analysis
-    ctx[K.ST_BASE:] = 0
-    ctx[K.ST_MAX_NODES] = K.NO_LIMIT if budget.nodes_left is None else budget.nodes_left
-    then = math.inf if then_time_limit is None else then_time_limit
-    best, score, best_clock, top = AK.columns(
-        current, mask, nb, cols, stored.get(parent_key, AK.NO_SCORE), best_only, then, ctx, solver._tt_keys, solver._tt_vals, solver._book_keys, solver._book_scores,
-        solver._work, math.inf if budget.deadline is None else budget.deadline)
-    lost = -((g.cells - nb) // 2)
-    lower, upper, source, col_nodes, done, _ = cols.tolist()
-    found = {}
-    for c in children:
-        if done[c]:
-            found[c] = ColumnScore(c, lower[c], upper[c], AK.SOURCES[source[c]], col_nodes[c])
-        else:                           # best_only: not searched, only bounded by the best
-            found[c] = ColumnScore(c, lost, int(top), "")
-    best = None if best < 0 else int(best)
-    score = None if score == AK.NO_SCORE else int(score)
-    return _finish(g, moves, nb, found, children, best, score,
-                   None if best is None or best_clock < 0 else best_clock - start,
-                   int(ctx[K.ST_NODES]), store,
-                   keys, parent_key, stored, start)
+    best, score, best_clock, complete, nodes = AK.columns(
+        current, mask, nb, cols, bool(stored), stored.get(parent_key, AK.NO_SCORE), best_only,
+        math.inf if then_time_limit is None else then_time_limit,
+        K.NO_LIMIT if budget.nodes_left is None else budget.nodes_left,
+        math.inf if budget.deadline is None else budget.deadline, solver._ctx,
+        solver._tt_keys, solver._tt_vals, solver._book_keys, solver._book_scores, solver._work)
+    if best == AK.INVALID:
+        solver._validate(current, mask, nb)         # says what is wrong with the position
+        raise ValueError("not a position")
+    lower, upper, source, col_nodes, open_col, _ = cols.tolist()
+    columns = tuple(ColumnScore(c, lower[c], upper[c], SOURCES[source[c]], col_nodes[c])
+                    if open_col[c] else None for c in range(g.width))
+    score = None if score == AK.NO_SCORE else score
+    if store is not None:
+        _learn(store, g, columns, keys, parent_key, stored, score)
+    elapsed = time.perf_counter() - start
+    return Analysis(moves, g.width, g.height, nb, columns, None if best < 0 else best, score,
+                    nodes, elapsed, elapsed if best_clock < 0 else best_clock - start, complete)
 
 
 def _analyse_reference(solver, g, moves, current, mask, nb, budget, best_only, store, start,
@@ -469,6 +476,15 @@ def book_parents_bound(solver, current: int, mask: int, g) -> int | None:
     return bound
 
 
+def _learn(store, g, columns, keys, parent_key, stored, score) -> None:
+    """Every exact score the analysis found, written to the table of solved positions."""
+    new = {keys[x.column]: -x.score for x in columns if x is not None and x.exact
+           and x.column in keys and x.source in ("search", "book")}
+    if score is not None and parent_key not in stored:
+        new[parent_key] = score
+    store.put_many(g.width, g.height, new)
+
+
 def _finish(g, moves, nb, found, children, best, score, best_elapsed, nodes, store, keys,
             parent_key, stored, start) -> Analysis:
     """The analysis from its columns: the position's score and best move when every column is
@@ -485,11 +501,7 @@ def _finish(g, moves, nb, found, children, best, score, best_elapsed, nodes, sto
                      and found[c].score == score), None)
         best_elapsed = None if best is None else time.perf_counter() - start
     if store is not None:
-        new = {keys[x.column]: -x.score for x in open_cols
-               if x.exact and x.column in keys and x.source in ("search", "book")}
-        if score is not None and parent_key not in stored:
-            new[parent_key] = score
-        store.put_many(g.width, g.height, new)
+        _learn(store, g, columns, keys, parent_key, stored, score)
     elapsed = time.perf_counter() - start
     return Analysis(moves, g.width, g.height, nb, columns, best, score, nodes, elapsed,
                     elapsed if best_elapsed is None else best_elapsed, complete)

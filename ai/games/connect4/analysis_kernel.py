@@ -28,10 +28,12 @@ from .solver_kernel import KERNEL, popcount, wins
 SOURCES = ("", "rules", "table", "book", "search")
 SRC_NONE, SRC_RULES, SRC_TABLE, SRC_BOOK, SRC_SEARCH = range(5)
 NO_SCORE = -128
+INVALID = -2                    # ``columns``' answer for a position that is not one
 #: The rows of the ``cols`` array: per column its lower and upper bound, source, nodes,
 #: whether it is done (its score or interval is final: found, searched, or out of budget),
 #: and one stone past the book its least score from the book (for its child, negated).
 LOWER, UPPER, SOURCE, NODES, DONE, BOUND = range(6)
+ROWS = 6
 
 
 @numba.njit(**KERNEL)
@@ -132,6 +134,16 @@ def book_parents_bound(cur, mask, ctx, book_keys, book_scores):
 
 
 @numba.njit(**KERNEL)
+def four(stones, h):
+    """Whether ``stones`` hold four in a row (``bitboard.alignment``)."""
+    for d in (1, h + 1, h, h + 2):
+        m = stones & (stones >> d)
+        if m & (m >> 2 * d):
+            return True
+    return False
+
+
+@numba.njit(**KERNEL)
 def mirror(x, w, h):
     """The bitboard ``x`` seen in a mirror: column c becomes column w - 1 - c."""
     h1 = h + 1
@@ -143,21 +155,30 @@ def mirror(x, w, h):
 
 
 @numba.njit(**KERNEL)
-def columns(cur, mask, nb, cols, parent_stored, best_only, then_seconds, ctx,
-            tt_keys, tt_vals, book_keys, book_scores, work, deadline):
+def columns(cur, mask, nb, cols, prefilled, parent_stored, best_only, then_seconds,
+            max_nodes, deadline, ctx, tt_keys, tt_vals, book_keys, book_scores, work):
     """Every column's score of the position (``analysis._analyse_reference``, step for step).
 
-    ``cols`` (6 x width): per column LOWER, UPPER, SOURCE, NODES, DONE, BOUND; the caller
-    sets the columns the table of solved positions knows (bounds, SRC_TABLE, DONE 1), zeros
-    elsewhere; filled here. ``parent_stored``: the position's own stored score, or NO_SCORE.
-    ``then_seconds``: seconds for the other columns once the best is known (inf: no limit).
-    ``ctx[ST_MAX_NODES]``: the whole analysis's node budget.
+    ``cols`` (ROWS x width): per column LOWER, UPPER, SOURCE, NODES, DONE, BOUND; filled
+    here, zeroed first unless ``prefilled`` (the caller then set the columns the table of
+    solved positions knows: bounds, SRC_TABLE, DONE 1; zeros elsewhere).
+    ``parent_stored``: the position's own stored score, or NO_SCORE. ``then_seconds``:
+    seconds for the other columns once the best is known (inf: no limit). ``max_nodes``:
+    the whole analysis's node budget (NO_LIMIT: none).
 
     Returns (best column or -1, score or NO_SCORE, the clock when the best was known or -1
-    when no search followed it, the upper bound of every column).
+    when no search followed it, whether every column is exact, the nodes searched).
     """
     w, h, bottom = ctx[K.GEO_W], ctx[K.GEO_H], ctx[K.GEO_BOTTOM]
     board, area, book_ply = ctx[K.GEO_BOARD], ctx[K.GEO_CELLS], ctx[K.GEO_BOOK_PLY]
+    if (mask & ~board or cur & ~mask or (mask + bottom) & mask or popcount(mask) != nb
+            or popcount(cur) != nb // 2 or four(cur, h) or four(cur ^ mask, h) or nb >= area):
+        # not a position of a game going on (``Solver._validate`` says why)
+        return INVALID, NO_SCORE, -1.0, False, 0
+    if not prefilled:
+        cols[:] = 0
+    ctx[K.ST_BASE:] = 0
+    ctx[K.ST_MAX_NODES] = max_nodes
     possible = (mask + bottom) & board
     opp = cur ^ mask
     empty = board ^ mask
@@ -318,4 +339,34 @@ def columns(cur, mask, nb, cols, parent_stored, best_only, then_seconds, ctx,
         cols[NODES, c] = ctx[K.ST_NODES] - before
         if best < 0 and score != NO_SCORE and complete and -hi_c == score:
             best, pending = c, True          # the stored score's move
-    return best, score, best_clock, top
+
+    # The end (``analysis._finish``): the columns best_only left, bounded by the best; the
+    # score once every column is known; a column proven to reach it (none when the budget
+    # ran out first: the score came from the book or the table). DONE ends 1 for every open
+    # column, 0 for a full one.
+    complete = True
+    top_score = -1000
+    for c in range(w):
+        if possible & ctx[K.GEO_ORDER + w + c] == 0:
+            cols[DONE, c] = 0
+            continue
+        if not cols[DONE, c]:
+            cols[LOWER, c], cols[UPPER, c], cols[SOURCE, c], cols[NODES, c] = lost, top, \
+                SRC_NONE, 0
+            cols[DONE, c] = 1
+        if cols[LOWER, c] != cols[UPPER, c]:
+            complete = False
+        elif cols[LOWER, c] > top_score:
+            top_score = cols[LOWER, c]
+    if score == NO_SCORE and complete:
+        score = top_score
+    if best < 0 and score != NO_SCORE:
+        for i in range(w):
+            c = ctx[K.GEO_ORDER + i]
+            if possible & ctx[K.GEO_ORDER + w + c] and cols[LOWER, c] == score \
+                    and cols[UPPER, c] == score:
+                best, best_clock = c, -1.0
+                break
+    if pending:
+        best_clock = -1.0                    # no search after it: the analysis's time
+    return best, score, best_clock, complete, ctx[K.ST_NODES]
