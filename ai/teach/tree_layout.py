@@ -202,8 +202,8 @@ def tree_geometry(view: ViewNode, shown: dict, *, spine: bool = False, counted: 
 
 def compact_geometry(view: ViewNode, *, fit_columns: int = 24,
                      projector: bool = False) -> TreeGeometry:
-    """The geometry of a whole small tree drawn compact (Nim's whole game tree beside its
-    theory): small nodes a column apart, one label under each (its value, at ``ab_y(spot,
+    """The geometry of a whole small tree drawn compact (a game's whole tree beside its
+    theory page): small nodes a column apart, one label under each (its value, at ``ab_y(spot,
     1)``), every edge leaving under that label (so none crosses it) and its move written
     halfway, right of the edge. Drawn to fit the page up to ``fit_columns`` columns (or on a
     projector), else at its size in a scrolling box."""
