@@ -411,10 +411,8 @@ class _Search:
                 if score >= beta:
                     table[key] = score * 2 + 1
                     return score             # beta cut-off
-                if score > alpha:
-                    alpha = score
-                table[key] = alpha * 2
-                return alpha
+                table[key] = score * 2       # fail-soft: the child's bound, not alpha
+                return score
             # Several moves: the winning cells after each of them, all at once on the wide
             # board (copy c = our stones plus the move in column c).
             r = WINS(cur * REP | (possible * REP & DIAG))
@@ -423,16 +421,20 @@ class _Search:
             for _, cm, sh, pri in PLAYABLE[(possible + BOARD) & SENTINELS]:
                 keys.append((((r >> sh) & empty).bit_count() << 4) | pri)
             keys.sort(reverse=True)
+            best = -64
             for k in keys:
                 _, cm, sh = BY_PRIORITY[k & 15]
                 score = -negamax(opp, mask | (possible & cm), nb, -beta, -alpha, (r >> sh) & empty)
                 if score >= beta:
                     table[key] = score * 2 + 1
                     return score             # beta cut-off
-                if score > alpha:
-                    alpha = score
-            table[key] = alpha * 2
-            return alpha
+                if score > best:
+                    best = score
+                    if score > alpha:
+                        alpha = score
+            # fail-soft: the best child's score, an upper bound often below alpha
+            table[key] = best * 2
+            return best
 
         def root(cur, mask, nb, safe, moves, alpha, beta):
             """negamax at the root, also telling which move reached the score (or None).
@@ -456,14 +458,17 @@ class _Search:
                         return beta, None
                 opp = cur ^ mask
                 best = None
+                value = -64
                 for _, _, col, m, w in moves:
                     score = -negamax(opp, mask | m, nb + 1, -beta, -alpha, w)
                     if score >= beta:
                         return score, col    # beta cut-off
-                    if score > alpha:
-                        alpha = score
-                        best = col
-                return alpha, best
+                    if score > value:
+                        value = score
+                        if score > alpha:
+                            alpha = score
+                            best = col
+                return value, best
             finally:
                 search.nodes = nodes
 

@@ -253,6 +253,7 @@ def negamax(cur, mask, nb, alpha, beta, ctx, tt_keys, tt_vals, book_keys, book_s
             work[nb, SCORES + j] = sc
             n += 1
     opp = cur ^ mask
+    best = -64
     for i in range(n):
         m = work[nb, i]
         score = -negamax(opp, mask | m, nb + 1, -beta, -alpha, ctx, tt_keys, tt_vals,
@@ -263,11 +264,14 @@ def negamax(cur, mask, nb, alpha, beta, ctx, tt_keys, tt_vals, book_keys, book_s
             tt_keys[slot] = partial
             tt_vals[slot] = np.int8(2 * score + 1 + 64)
             return score                           # beta cut-off
-        if score > alpha:
-            alpha = score
+        if score > best:
+            best = score
+            if score > alpha:
+                alpha = score
+    # fail-soft: the best child's score, an upper bound often below alpha
     tt_keys[slot] = partial
-    tt_vals[slot] = np.int8(2 * alpha + 64)
-    return alpha
+    tt_vals[slot] = np.int8(2 * best + 64)
+    return best
 
 
 @numba.njit(**KERNEL)
@@ -319,6 +323,7 @@ def root(cur, mask, nb, alpha, beta, ctx, tt_keys, tt_vals, book_keys, book_scor
             n += 1
     opp = cur ^ mask
     best = -1
+    value = -64
     for i in range(n):
         m = work[nb, i]
         col = 0
@@ -330,7 +335,9 @@ def root(cur, mask, nb, alpha, beta, ctx, tt_keys, tt_vals, book_keys, book_scor
             return 0, best
         if score >= beta:
             return score, col                      # beta cut-off
-        if score > alpha:
-            alpha = score
-            best = col
-    return alpha, best
+        if score > value:
+            value = score
+            if score > alpha:
+                alpha = score
+                best = col
+    return value, best
