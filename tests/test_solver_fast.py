@@ -73,8 +73,9 @@ def test_the_best_move_keeps_the_score_by_the_reference_solver(fast):
         assert -ref.solve(child).score == published, (moves, r.best_move)
 
 
-def test_node_counts_are_pons_on_easy_positions(fast):
-    # The same algorithm as Pons' C++ (51 and 450 nodes on average over his sets).
+def test_node_counts_are_below_pons_on_easy_positions(fast):
+    # Below Pons' C++ (51 and 450 nodes on average over his sets; his algorithm, this sample:
+    # 54 and 343): fail-soft and the win in two explore 49 and 249 (the reference's counts).
     l3, l2 = [], []
     for moves, _ in pons_set("L3_R1")[::10]:
         fast.reset()
@@ -82,8 +83,8 @@ def test_node_counts_are_pons_on_easy_positions(fast):
     for moves, _ in pons_set("L2_R1")[::10]:
         fast.reset()
         l2.append(fast.solve(moves).nodes)
-    assert 30 <= sum(l3) / len(l3) <= 80
-    assert 250 <= sum(l2) / len(l2) <= 700
+    assert 30 <= sum(l3) / len(l3) <= 51
+    assert 150 <= sum(l2) / len(l2) <= 300
 
 
 # -- the reference solver, on every board size the kernel takes -------------------------------

@@ -324,7 +324,7 @@ class _Search:
         which a split into smaller functions would trade for a call per node."""
         BOTTOM, BOARD, SENTINELS = g.bottom, g.board, g.sentinels
         REP, DIAG, WINS = g.rep, g.diag, g.wins
-        (LOSS, LO, HI), DRAWN = _bounds(g.cells), g.cells - 2   # HI: only at the root
+        (LOSS, LO, HI), DRAWN = _bounds(g.cells), g.cells - 2   # HI: the root, a win in two
         PLAYABLE, BY_PRIORITY = g.playable, g.by_priority
         MIRROR_SHIFTS = tuple((c * g.h1, (g.width - 1 - c) * g.h1) for c in range(g.width))
         COLUMN_BITS = (1 << g.h1) - 1
@@ -355,7 +355,7 @@ class _Search:
                     BOTTOM=BOTTOM, BOARD=BOARD, SENTINELS=SENTINELS, REP=REP, DIAG=DIAG,
                     WINS=WINS, NON_LOSING=non_losing, LOSS=LOSS, LO=LO, DRAWN=DRAWN,
                     PLAYABLE=PLAYABLE, MIRROR_SHIFTS=MIRROR_SHIFTS, COLUMN_BITS=COLUMN_BITS,
-                    BY_PRIORITY=BY_PRIORITY, table=table, table_get=table_get):
+                    BY_PRIORITY=BY_PRIORITY, HI=HI, table=table, table_get=table_get):
             """Pons' negamax: the score of (cur, mask) within [alpha, beta].
 
             ``nb`` stones are on the board, the side to move cannot win at once, and
@@ -406,8 +406,11 @@ class _Search:
             nb += 1
             if not possible & (possible - 1):
                 # A single move: its winning cells on the ordinary board.
-                score = -negamax(opp, mask | possible, nb, -beta, -alpha,
-                                 WINS(cur | possible) & empty)
+                w = WINS(cur | possible) & empty
+                t = w & ((mask | possible) + BOTTOM)
+                if t & (t - 1) or w & (possible << 1) and w & (possible << 2):
+                    return HI[nb - 1]        # win in two (below)
+                score = -negamax(opp, mask | possible, nb, -beta, -alpha, w)
                 if score >= beta:
                     table[key] = score * 2 + 1
                     return score             # beta cut-off
@@ -418,8 +421,18 @@ class _Search:
             r = WINS(cur * REP | (possible * REP & DIAG))
             # Most new winning cells first, centre first among equals (Pons' MoveSorter).
             keys = []
+            above = mask + BOTTOM            # + m: the cells playable after m
             for _, cm, sh, pri in PLAYABLE[(possible + BOARD) & SENTINELS]:
-                keys.append((((r >> sh) & empty).bit_count() << 4) | pri)
+                w = (r >> sh) & empty
+                m = possible & cm
+                # Win in two: after m our winning cells are two the opponent can play (it
+                # blocks one, we take the other), or the two just above m (it must take the
+                # first, we take the second); m does not lose, so it cannot win first.
+                if w & (w - 1):              # two winning cells at least
+                    t = w & (above + m)
+                    if t & (t - 1) or w & (m << 1) and w & (m << 2):
+                        return HI[nb - 1]
+                keys.append((w.bit_count() << 4) | pri)
             keys.sort(reverse=True)
             best = -64
             for k in keys:

@@ -243,7 +243,15 @@ def negamax(cur, mask, nb, alpha, beta, ctx, tt_keys, tt_vals, book_keys, book_s
         col = ctx[GEO_ORDER + i]
         m = possible & ctx[GEO_ORDER + w + col]
         if m:
-            sc = popcount(wins(cur | m, h) & empty)
+            cw = wins(cur | m, h) & empty
+            # Win in two: after m our winning cells are two the opponent can play (it blocks
+            # one, we take the other), or the two just above m (it must take the first, we
+            # take the second); m does not lose, so it cannot win first: our best score.
+            sc = popcount(cw)
+            if sc >= 2:
+                t = cw & ((mask | m) + bottom)
+                if t & (t - 1) or cw & (m << 1) and cw & (m << 2):
+                    return hi
             j = n
             while j > 0 and work[nb, SCORES + j - 1] < sc:
                 work[nb, j] = work[nb, j - 1]
