@@ -419,7 +419,10 @@ class _Search:
             # Several moves: the winning cells after each of them, all at once on the wide
             # board (copy c = our stones plus the move in column c).
             r = WINS(cur * REP | (possible * REP & DIAG))
-            # Most new winning cells first, centre first among equals (Pons' MoveSorter).
+            # Most new winning cells first, centre first among equals (Pons' MoveSorter);
+            # last, a move just under one of our winning cells (the opponent's reply there
+            # would take it away: BitBully's order), its own cells ordering it among such.
+            own = WINS(cur) & empty
             keys = []
             above = mask + BOTTOM            # + m: the cells playable after m
             for _, cm, sh, pri in PLAYABLE[(possible + BOARD) & SENTINELS]:
@@ -432,7 +435,10 @@ class _Search:
                     t = w & (above + m)
                     if t & (t - 1) or w & (m << 1) and w & (m << 2):
                         return HI[nb - 1]
-                keys.append((w.bit_count() << 4) | pri)
+                k = (w.bit_count() << 4) | pri
+                if own & (m << 1):
+                    k -= 256                 # 16 winning cells fewer: after every other
+                keys.append(k)
             keys.sort(reverse=True)
             best = -64
             for k in keys:

@@ -237,7 +237,10 @@ def negamax(cur, mask, nb, alpha, beta, ctx, tt_keys, tt_vals, book_keys, book_s
         if s != -128:
             ctx[ST_BOOK_HITS] += 1
             return s
-    # Moves with the most new winning cells first, centre first among equals.
+    # Moves with the most new winning cells first, centre first among equals; last, a move
+    # just under one of our winning cells (the opponent's reply there would take it away:
+    # BitBully's order), its own cells ordering it among such moves.
+    own = wins(cur, h) & empty if possible & (possible - 1) else 0
     n = 0
     for i in range(w):
         col = ctx[GEO_ORDER + i]
@@ -252,6 +255,8 @@ def negamax(cur, mask, nb, alpha, beta, ctx, tt_keys, tt_vals, book_keys, book_s
                 t = cw & ((mask | m) + bottom)
                 if t & (t - 1) or cw & (m << 1) and cw & (m << 2):
                     return hi
+            if own & (m << 1):
+                sc -= 16
             j = n
             while j > 0 and work[nb, SCORES + j - 1] < sc:
                 work[nb, j] = work[nb, j - 1]
