@@ -1,7 +1,16 @@
 """The compiled inner loop of the exact solver (``ai.games.connect4.solver_fast``): Pascal
-Pons' negamax, node for node the algorithm of ``ai.games.connect4.solver`` (the readable
-reference the tests compare against), compiled by numba (``@njit(**KERNEL)``, below) over
-64-bit integer bitboards.
+Pons' negamax with the reference's additions, node for node the algorithm of
+``ai.games.connect4.solver`` (the readable reference the tests compare against), compiled by
+numba (``@njit(**KERNEL)``, below) over 64-bit integer bitboards.
+
+What differs from Pons' search (the reference's docstring tells why, with the node counts):
+fail-soft (a node returns and stores the best score its children proved, not alpha: the
+root's null-window probes converge in fewer probes); a win in two ends a node without a
+search (a move after which the mover has two winning cells the opponent cannot both take:
+two it can play, or two stacked just above the move: BitBully's ``doubleThreat``,
+generalised); a move just under one of the mover's own winning cells is tried last
+(BitBully's order); and, up to ``MIRROR_UNTIL`` stones, a position and its mirror image share
+their table entry.
 
 Why compiled: the reference explores ~400,000 nodes a second in CPython (a node is ~45 integer
 operations on Python ints, each an object); compiled, a node is a few dozen machine
@@ -167,9 +176,10 @@ def _clock():
 @numba.njit(**KERNEL)
 def negamax(cur, mask, nb, alpha, beta, ctx, tt_keys, tt_vals, book_keys, book_scores,
             work, deadline):
-    """Pons' negamax: the score of (cur, mask) within [alpha, beta] (the exact score if it lies
-    strictly inside, else a bound on the right side). The side to move cannot win at once.
-    Long on purpose: the solver's inner loop."""
+    """Pons' negamax, fail-soft: the score of (cur, mask) within [alpha, beta] (the exact score
+    if it lies strictly inside, else a bound on the right side, as tight as the search
+    proved: at most alpha after a fail-low, at least beta after a cut-off). The side to move
+    cannot win at once. Long on purpose: the solver's inner loop."""
     nodes = ctx[ST_NODES] + 1
     ctx[ST_NODES] = nodes
     if nodes > ctx[ST_MAX_NODES]:
@@ -290,8 +300,9 @@ def negamax(cur, mask, nb, alpha, beta, ctx, tt_keys, tt_vals, book_keys, book_s
 @numba.njit(**KERNEL)
 def root(cur, mask, nb, alpha, beta, ctx, tt_keys, tt_vals, book_keys, book_scores,
          work, deadline):
-    """negamax at the root, also telling which column reached the score (-1: none did, the
-    window was decided by the bounds alone). Returns (score, column)."""
+    """negamax at the root (fail-soft as well), also telling which column reached the score
+    (-1: none did, the window was decided by the bounds alone). Returns (score, column). Its
+    moves keep Pons' order (the solver's default move, ``solver_fast._default_move``)."""
     nodes = ctx[ST_NODES] + 1
     ctx[ST_NODES] = nodes
     w, h, bottom = ctx[GEO_W], ctx[GEO_H], ctx[GEO_BOTTOM]
