@@ -62,6 +62,21 @@ def test_the_beginning_positions_of_l1_r2_get_their_scores_with_and_without_the_
             assert fast.solve(moves).score == published
 
 
+def test_below_the_books_ply_the_probes_that_follow_the_bounds_find_the_published_scores(
+        fast_book):
+    # Below 12 stones the probes ask about the bound the last one returned (MTD(f)), not
+    # Pons' halving: every such position of his beginning set, from an empty table.
+    early = [(m, s) for m, s in pons_set("L1_R2") if len(m) < 12]
+    assert len(early) > 300
+    wrong = []
+    for moves, published in early:
+        fast_book.reset()
+        r = fast_book.solve(moves)
+        if (r.score, r.complete) != (published, True):
+            wrong.append((moves, published, r.score))
+    assert wrong == []
+
+
 def test_the_best_move_keeps_the_score_by_the_reference_solver(fast):
     # Whether the move named achieves the score, checked by the pure-Python reference.
     ref = Solver(7, 6)
