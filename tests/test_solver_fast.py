@@ -62,6 +62,21 @@ def test_the_beginning_positions_of_l1_r2_get_their_scores_with_and_without_the_
             assert fast.solve(moves).score == published
 
 
+def test_below_the_books_ply_the_probes_that_follow_the_bounds_find_the_published_scores(
+        fast_book):
+    # Below 12 stones the probes ask about the bound the last one returned (MTD(f)), not
+    # Pons' halving: every such position of his beginning set, from an empty table.
+    early = [(m, s) for m, s in pons_set("L1_R2") if len(m) < 12]
+    assert len(early) > 300
+    wrong = []
+    for moves, published in early:
+        fast_book.reset()
+        r = fast_book.solve(moves)
+        if (r.score, r.complete) != (published, True):
+            wrong.append((moves, published, r.score))
+    assert wrong == []
+
+
 def test_the_best_move_keeps_the_score_by_the_reference_solver(fast):
     # Whether the move named achieves the score, checked by the pure-Python reference.
     ref = Solver(7, 6)
@@ -73,8 +88,9 @@ def test_the_best_move_keeps_the_score_by_the_reference_solver(fast):
         assert -ref.solve(child).score == published, (moves, r.best_move)
 
 
-def test_node_counts_are_pons_on_easy_positions(fast):
-    # The same algorithm as Pons' C++ (51 and 450 nodes on average over his sets).
+def test_node_counts_are_below_pons_on_easy_positions(fast):
+    # Below Pons' C++ (51 and 450 nodes on average over his sets; his algorithm, this sample:
+    # 54 and 343): fail-soft and the win in two explore 49 and 249 (the reference's counts).
     l3, l2 = [], []
     for moves, _ in pons_set("L3_R1")[::10]:
         fast.reset()
@@ -82,8 +98,8 @@ def test_node_counts_are_pons_on_easy_positions(fast):
     for moves, _ in pons_set("L2_R1")[::10]:
         fast.reset()
         l2.append(fast.solve(moves).nodes)
-    assert 30 <= sum(l3) / len(l3) <= 80
-    assert 250 <= sum(l2) / len(l2) <= 700
+    assert 30 <= sum(l3) / len(l3) <= 51
+    assert 150 <= sum(l2) / len(l2) <= 300
 
 
 # -- the reference solver, on every board size the kernel takes -------------------------------

@@ -1,7 +1,16 @@
 """The compiled inner loop of the exact solver (``ai.games.connect4.solver_fast``): Pascal
-Pons' negamax, node for node the algorithm of ``ai.games.connect4.solver`` (the readable
-reference the tests compare against), compiled by numba (``@njit(**KERNEL)``, below) over
-64-bit integer bitboards.
+Pons' negamax with the reference's additions, node for node the algorithm of
+``ai.games.connect4.solver`` (the readable reference the tests compare against), compiled by
+numba (``@njit(**KERNEL)``, below) over 64-bit integer bitboards.
+
+What differs from Pons' search (the reference's docstring tells why, with the node counts):
+fail-soft (a node returns and stores the best score its children proved, not alpha: the
+root's null-window probes converge in fewer probes); a win in two ends a node without a
+search (a move after which the mover has two winning cells the opponent cannot both take:
+two it can play, or two stacked just above the move: BitBully's ``doubleThreat``,
+generalised); a move just under one of the mover's own winning cells is tried last
+(BitBully's order); and, up to ``MIRROR_UNTIL`` stones, a position and its mirror image share
+their table entry.
 
 Why compiled: the reference explores ~400,000 nodes a second in CPython (a node is ~45 integer
 operations on Python ints, each an object); compiled, a node is a few dozen machine
@@ -167,9 +176,10 @@ def _clock():
 @numba.njit(**KERNEL)
 def negamax(cur, mask, nb, alpha, beta, ctx, tt_keys, tt_vals, book_keys, book_scores,
             work, deadline):
-    """Pons' negamax: the score of (cur, mask) within [alpha, beta] (the exact score if it lies
-    strictly inside, else a bound on the right side). The side to move cannot win at once.
-    Long on purpose: the solver's inner loop."""
+    """Pons' negamax, fail-soft: the score of (cur, mask) within [alpha, beta] (the exact score
+    if it lies strictly inside, else a bound on the right side, as tight as the search
+    proved: at most alpha after a fail-low, at least beta after a cut-off). The side to move
+    cannot win at once. Long on purpose: the solver's inner loop."""
     nodes = ctx[ST_NODES] + 1
     ctx[ST_NODES] = nodes
     if nodes > ctx[ST_MAX_NODES]:
@@ -237,13 +247,26 @@ def negamax(cur, mask, nb, alpha, beta, ctx, tt_keys, tt_vals, book_keys, book_s
         if s != -128:
             ctx[ST_BOOK_HITS] += 1
             return s
-    # Moves with the most new winning cells first, centre first among equals.
+    # Moves with the most new winning cells first, centre first among equals; last, a move
+    # just under one of our winning cells (the opponent's reply there would take it away:
+    # BitBully's order), its own cells ordering it among such moves.
+    own = wins(cur, h) & empty if possible & (possible - 1) else 0
     n = 0
     for i in range(w):
         col = ctx[GEO_ORDER + i]
         m = possible & ctx[GEO_ORDER + w + col]
         if m:
-            sc = popcount(wins(cur | m, h) & empty)
+            cw = wins(cur | m, h) & empty
+            # Win in two: after m our winning cells are two the opponent can play (it blocks
+            # one, we take the other), or the two just above m (it must take the first, we
+            # take the second); m does not lose, so it cannot win first: our best score.
+            sc = popcount(cw)
+            if sc >= 2:
+                t = cw & ((mask | m) + bottom)
+                if t & (t - 1) or cw & (m << 1) and cw & (m << 2):
+                    return hi
+            if own & (m << 1):
+                sc -= 16
             j = n
             while j > 0 and work[nb, SCORES + j - 1] < sc:
                 work[nb, j] = work[nb, j - 1]
@@ -253,6 +276,7 @@ def negamax(cur, mask, nb, alpha, beta, ctx, tt_keys, tt_vals, book_keys, book_s
             work[nb, SCORES + j] = sc
             n += 1
     opp = cur ^ mask
+    best = -64
     for i in range(n):
         m = work[nb, i]
         score = -negamax(opp, mask | m, nb + 1, -beta, -alpha, ctx, tt_keys, tt_vals,
@@ -263,18 +287,22 @@ def negamax(cur, mask, nb, alpha, beta, ctx, tt_keys, tt_vals, book_keys, book_s
             tt_keys[slot] = partial
             tt_vals[slot] = np.int8(2 * score + 1 + 64)
             return score                           # beta cut-off
-        if score > alpha:
-            alpha = score
+        if score > best:
+            best = score
+            if score > alpha:
+                alpha = score
+    # fail-soft: the best child's score, an upper bound often below alpha
     tt_keys[slot] = partial
-    tt_vals[slot] = np.int8(2 * alpha + 64)
-    return alpha
+    tt_vals[slot] = np.int8(2 * best + 64)
+    return best
 
 
 @numba.njit(**KERNEL)
 def root(cur, mask, nb, alpha, beta, ctx, tt_keys, tt_vals, book_keys, book_scores,
          work, deadline):
-    """negamax at the root, also telling which column reached the score (-1: none did, the
-    window was decided by the bounds alone). Returns (score, column)."""
+    """negamax at the root (fail-soft as well), also telling which column reached the score
+    (-1: none did, the window was decided by the bounds alone). Returns (score, column). Its
+    moves keep Pons' order (the solver's default move, ``solver_fast._default_move``)."""
     nodes = ctx[ST_NODES] + 1
     ctx[ST_NODES] = nodes
     w, h, bottom = ctx[GEO_W], ctx[GEO_H], ctx[GEO_BOTTOM]
@@ -319,6 +347,7 @@ def root(cur, mask, nb, alpha, beta, ctx, tt_keys, tt_vals, book_keys, book_scor
             n += 1
     opp = cur ^ mask
     best = -1
+    value = -64
     for i in range(n):
         m = work[nb, i]
         col = 0
@@ -330,7 +359,9 @@ def root(cur, mask, nb, alpha, beta, ctx, tt_keys, tt_vals, book_keys, book_scor
             return 0, best
         if score >= beta:
             return score, col                      # beta cut-off
-        if score > alpha:
-            alpha = score
-            best = col
-    return alpha, best
+        if score > value:
+            value = score
+            if score > alpha:
+                alpha = score
+                best = col
+    return value, best
