@@ -47,6 +47,10 @@ def probe(cur, mask, nb, lo, hi, guess, ctx, tt_keys, tt_vals, book_keys, book_s
     ctx[K.ST_NEXT_CLOCK] = ctx[K.ST_NODES] + 1 if deadline < math.inf else K.NO_LIMIT
     has_guess = True
     best = -1
+    # below the book's ply, each probe after the first asks about the bound the last one
+    # returned (MTD(f), as FastSolver: the book's exact scores make those bounds tight)
+    mtd = nb < ctx[K.GEO_BOOK_PLY]
+    last = 0                                 # the last probe: 1 failed high, -1 low
     while lo < hi:
         if has_guess and lo <= guess < hi:
             med = guess                      # is the score above the guess? then at it?
@@ -54,6 +58,9 @@ def probe(cur, mask, nb, lo, hi, guess, ctx, tt_keys, tt_vals, book_keys, book_s
                 guess -= 1
             else:
                 has_guess = False
+        elif mtd and last != 0:
+            has_guess = False
+            med = hi - 1 if last < 0 else lo     # is it the bound?
         else:
             has_guess = False
             med = lo + (hi - lo) // 2        # Pons' probe order
@@ -68,8 +75,10 @@ def probe(cur, mask, nb, lo, hi, guess, ctx, tt_keys, tt_vals, book_keys, book_s
             return lo, hi, best, False
         if r <= med:
             hi = r
+            last = -1
         else:
             lo = r
+            last = 1
             if col >= 0:
                 best = col
     return lo, hi, best, True
