@@ -111,7 +111,7 @@ class Level:
 
 # The ladder (bench/bench_levels.py, on positions where a blunder is possible: the share of
 # them where the level worsens the exact outcome): beginner ~38%, easy ~29%, medium ~18%,
-# hard ~10%, expert ~4%, perfect 0. Each game's heuristic: its rules' level_heuristics.
+# hard ~9%, expert ~3%, perfect 0. Each game's heuristic: its rules' level_heuristics.
 LEVELS = {
     # one ply: sees a win in one, not the reply
     "beginner": Level("beginner", "alphabeta", 1, 0.5, 10_000),
