@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 import numpy as np
@@ -277,24 +279,48 @@ def test_the_compiled_probe_finds_every_key_through_the_index_and_no_other(book)
 
 # -- numba's cache -----------------------------------------------------------------------------
 
-def test_numba_caches_in_a_temporary_directory_when_the_package_is_read_only(monkeypatch):
-    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-    monkeypatch.setattr(numba_cache, "_writable", lambda path: False)
+@pytest.fixture
+def fresh_numba_env(monkeypatch):
+    """NUMBA_CACHE_DIR as if the app had not started; numba's own setting put back after."""
     import numba
-    before = numba.config.CACHE_DIR
-    try:
-        path = numba_cache.configure()
-        assert path and os.path.isdir(path) and os.access(path, os.W_OK)
-        assert os.environ["NUMBA_CACHE_DIR"] == path == numba.config.CACHE_DIR
-    finally:
-        numba.config.CACHE_DIR = before
-
-
-def test_numba_keeps_its_default_beside_the_source_when_it_can_write_there(monkeypatch):
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-    monkeypatch.setattr(numba_cache, "_writable", lambda path: True)
-    assert numba_cache.configure() is None
+    monkeypatch.delenv(numba_cache._OURS, raising=False)
+    before = numba.config.CACHE_DIR
+    yield numba
+    numba.config.CACHE_DIR = before
 
+
+def test_numba_caches_in_a_temporary_directory_when_the_package_is_read_only(monkeypatch,
+                                                                           fresh_numba_env):
+    monkeypatch.setattr(numba_cache, "_writable", lambda path: False)
+    path = numba_cache.configure()
+    assert path.startswith(tempfile.gettempdir()) and os.access(path, os.W_OK)
+    assert os.path.basename(path) == "numba-" + numba_cache.stamp()
+    assert os.environ["NUMBA_CACHE_DIR"] == path == fresh_numba_env.config.CACHE_DIR
+
+
+def test_numba_caches_beside_the_source_in_a_directory_of_this_version_of_the_kernels(
+        monkeypatch, tmp_path, fresh_numba_env):
+    # A copy of the package's kernels: numba checks a cached function against its own file
+    # only, so the analysis (analysis_kernel) compiled with an older search (solver_kernel)
+    # would be loaded after a change to the search alone; a directory per version of all the
+    # kernels starts afresh, and the old one goes.
+    for name in numba_cache.KERNELS:
+        shutil.copy(os.path.join(numba_cache.PACKAGE_DIR, name), tmp_path / name)
+    monkeypatch.setattr(numba_cache, "PACKAGE_DIR", str(tmp_path))
+    first = numba_cache.configure()
+    assert first == str(tmp_path / "__pycache__" / ("numba-" + numba_cache.stamp()))
+    with open(tmp_path / "solver_kernel.py", "a") as f:
+        f.write("# a change to the search alone\n")
+    second = numba_cache.configure()
+    assert second != first and os.path.isdir(second) and not os.path.exists(first)
+    assert os.environ["NUMBA_CACHE_DIR"] == second == fresh_numba_env.config.CACHE_DIR
+
+
+def test_a_numba_cache_directory_chosen_by_the_host_is_kept(monkeypatch, tmp_path,
+                                                           fresh_numba_env):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    assert numba_cache.configure() == str(tmp_path)
 
 
 def test_the_search_is_compiled_without_the_gil():

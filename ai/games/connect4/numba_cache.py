@@ -1,24 +1,45 @@
 """Where numba keeps the machine code it compiles (``@njit(cache=True)``), decided before numba is
 imported.
 
-Numba caches next to the source, in ``ai/games/connect4/__pycache__``, and otherwise in the user's cache
-directory. A server may run the app from a read-only directory as a user with no writable
-home: then caching would fail and every worker would compile again at each start (or raise).
-So when ``NUMBA_CACHE_DIR`` is not set and ``ai/`` is not writable, it is set to a directory of
-the system's temporary directory, private to this user. Import this module before numba.
+**One directory per version of the kernels.** Numba checks a cached function against its own
+source file only, not against the functions it calls in other files: the analysis's loop
+(``analysis_kernel``) calls the search (``solver_kernel``), and after a change to the search
+alone numba would load the analysis with the old search compiled in. So the cache lives in a
+directory named after a hash of every kernel source (``KERNELS``): a change to any of them
+starts a fresh one, and the previous versions' directories are removed.
+
+Where: ``ai/games/connect4/__pycache__/numba-<hash>``, or, when ``ai/`` is not writable (a
+server running the app from a read-only directory as a user with no writable home), a
+directory of the system's temporary directory private to this user. A ``NUMBA_CACHE_DIR`` set
+before the app starts is used as it is (empty it when the kernels change). Import this module
+before numba.
 """
 from __future__ import annotations
 
+import hashlib
 import os
+import shutil
 import sys
 import tempfile
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+#: The compiled modules, which call one another: any change to one recompiles them all.
+KERNELS = ("solver_kernel.py", "analysis_kernel.py")
+PREFIX = "numba-"
+_OURS = "_MINIMAX_NUMBA_CACHE"          # set with NUMBA_CACHE_DIR when this module chose it
+
+
+def stamp() -> str:
+    """A hash of the kernels' sources."""
+    h = hashlib.sha256()
+    for name in KERNELS:
+        with open(os.path.join(PACKAGE_DIR, name), "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()[:12]
 
 
 def cache_dir() -> str | None:
-    """The directory numba will use: ``NUMBA_CACHE_DIR``, or None for its own choice
-    (``ai/games/connect4/__pycache__``)."""
+    """The directory numba uses (``NUMBA_CACHE_DIR``)."""
     return os.environ.get("NUMBA_CACHE_DIR") or None
 
 
@@ -28,17 +49,28 @@ def _writable(path: str) -> bool:
     return os.access(target, os.W_OK | os.X_OK)
 
 
-def configure() -> str | None:
-    """Set ``NUMBA_CACHE_DIR`` when numba could not write next to the source; returns the
-    directory in use (None: numba's default beside the source)."""
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return os.environ["NUMBA_CACHE_DIR"]
+def configure() -> str:
+    """Set ``NUMBA_CACHE_DIR`` (unless set by someone else) to this version's directory;
+    returns the directory in use."""
+    chosen = os.environ.get("NUMBA_CACHE_DIR")
+    if chosen and os.environ.get(_OURS) != chosen:
+        return chosen                   # the host's choice
     if _writable(PACKAGE_DIR):
-        return None
-    uid = os.getuid() if hasattr(os, "getuid") else "user"
-    path = os.path.join(tempfile.gettempdir(), f"minimax-lab-numba-{uid}")
+        parent = os.path.join(PACKAGE_DIR, "__pycache__")
+    else:
+        uid = os.getuid() if hasattr(os, "getuid") else "user"
+        parent = os.path.join(tempfile.gettempdir(), f"minimax-lab-numba-{uid}")
+    path = os.path.join(parent, PREFIX + stamp())
     os.makedirs(path, mode=0o700, exist_ok=True)
-    os.environ["NUMBA_CACHE_DIR"] = path
+    for old in os.listdir(parent):      # the previous versions' machine code
+        if old.startswith(PREFIX) and old != os.path.basename(path):
+            shutil.rmtree(os.path.join(parent, old), ignore_errors=True)
+        elif old.endswith((".nbi", ".nbc")):    # numba's own place, before this module
+            try:
+                os.remove(os.path.join(parent, old))
+            except OSError:
+                pass
+    os.environ["NUMBA_CACHE_DIR"] = os.environ[_OURS] = path
     if "numba" in sys.modules:          # imported already: its config was read at import
         sys.modules["numba"].config.CACHE_DIR = path
     return path
