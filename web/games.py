@@ -89,8 +89,9 @@ class GameSpec:
     compare_depth: int = 8           # the comparison page's default depth (minimax must fit)
     # nodes of the whole tree from ``state`` to ``depth``: the "M" of "explored N of M"
     tree_size: Callable = _tree_size
-    # nodes of the whole game tree from ``state`` (the comparison page), when countable
-    whole_tree_size: Callable | None = None
+    # its rules' ``tree_size(state)`` counts the whole game tree from a state, with no depth
+    # (the comparison page's "more than 250,000"); Connect-4's cannot
+    counts_whole_tree: bool = False
     # what the course writes in a node besides its value (Nim: the matches left), or None
     left: Callable | None = None
     new_game_label: object = _l("New game with other rules")
@@ -150,7 +151,7 @@ NIM = GameSpec(
                 estimate=lambda h: gettext(
                     "M − r/n: the course's estimate at the depth limit, r matches left of n; "
                     "below every won position (the app counts it from %(h)s)", h=h)),
-    whole_tree_size=lambda rules, state: rules.tree_size(state),
+    counts_whole_tree=True,
     left=lambda state: state.remaining, web="web.nim")
 
 TICTACTOE = GameSpec(
@@ -168,7 +169,7 @@ TICTACTOE = GameSpec(
     # depth 5 from the empty board is 18,730 minimax nodes; the whole tree (549,946) is the
     # course card's figure, counted, not searched on a click
     compare_depth=5,
-    whole_tree_size=lambda rules, state: rules.tree_size(state),
+    counts_whole_tree=True,
     tree_notes="games/tictactoe/truth.html", stylesheet="games/tictactoe.css",
     web="web.tictactoe")
 

@@ -191,7 +191,7 @@ def compare(game: GameSpec):
         make_heuristic(g.rules, g.settings.heuristic or None, alpha=g.settings.alpha),
         window=g.settings.window), exact_run(g) if exact_run else None), heavy=True)
     # the whole game tree from here, where the game counts it (seed 003's "plus de 250'000")
-    whole = game.whole_tree_size(g.rules, g.state) if game.whole_tree_size else None
+    whole = g.rules.tree_size(g.state) if game.counts_whole_tree else None
     return render("compare.html", block="compare", g=g, runs=runs, per_depth=per_depth,
                   depth=depth, variants=variants_for(g.rules), exact=exact, whole=whole,
                   charts=comparison_charts(runs, per_depth, depth))
