@@ -108,7 +108,9 @@ def _order(text):
         raise UsageError(f"--order is natural, reverse, center or a list like 3,2,1; not {text!r}") from None
 
 
-def _emit(args, data: dict, lines: list[str]):
+def emit(args, data: dict, lines: list[str]):
+    """``data`` as one line of JSON with ``--json``, else ``lines`` (a game's own commands
+    print through it too)."""
     if args.json:
         print(json.dumps(data, ensure_ascii=False))
     else:
@@ -121,7 +123,7 @@ def cmd_count(args):
     game = _game(args)
     if isinstance(game, ExerciseTree):
         data = {"game": TREE, "nodes": game.size(), "leaves": game.leaf_count()}
-        _emit(args, data, [f"{k}: {v}" for k, v in data.items()])
+        emit(args, data, [f"{k}: {v}" for k, v in data.items()])
         return
     state = game.initial_state()
     nodes = _whole_tree(game, state)
@@ -138,7 +140,7 @@ def cmd_count(args):
             raise UsageError(f"the full tree has {nodes:,} nodes: too large to enumerate "
                              f"(at most {MAX_FULL_TREE_NODES:,}); drop --enumerate")
         data.update(_enumerate(game, state, nodes))
-    _emit(args, data, [f"{k}: {v}" for k, v in data.items()])
+    emit(args, data, [f"{k}: {v}" for k, v in data.items()])
 
 
 def _enumerate(game, state, nodes: int) -> dict:
@@ -189,7 +191,7 @@ def cmd_search(args):
         total = _whole_tree(game, state)
         lines.append(f"explored {r.tree.explored} nodes" + (f" of {total}" if total else "")
                      + f", {r.tree.pruned_count} pruned subtrees")
-    _emit(args, data, lines)
+    emit(args, data, lines)
 
 
 _SEARCH_FLAGS = ("algorithm", "depth", "full", "time", "max_nodes", "heuristic", "window",
@@ -224,7 +226,7 @@ def cmd_review(args):
     game = _game(args)
     data, lines = command(game, args.moves, time_limit=args.time, max_nodes=args.max_nodes,
                           move_json=lambda m: _move_json(game, m))
-    _emit(args, data, lines)
+    emit(args, data, lines)
 
 
 # -- the parser --------------------------------------------------------------------------------

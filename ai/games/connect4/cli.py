@@ -3,7 +3,7 @@ settings (``--width``, ``--height``) and its own subcommands, ``solve`` (one pos
 Pascal Pons' score) and ``analyse`` (every column's exact score)."""
 from __future__ import annotations
 
-import json
+from ai.cli import emit
 
 from .rules import Connect4
 
@@ -23,13 +23,6 @@ def from_args(args) -> Connect4:
 
 def describe(game: Connect4) -> dict:
     return {"width": game.width, "height": game.height}
-
-
-def emit(args, data: dict, lines: list[str]):
-    if args.json:
-        print(json.dumps(data, ensure_ascii=False))
-    else:
-        print("\n".join(lines))
 
 
 def cmd_solve(args):
