@@ -263,7 +263,7 @@ SHARED_SETS = os.path.join(os.path.dirname(ROOT), "shared", "connect4-testsets")
 def compile_times() -> dict:
     """Seconds for ``warm_up()`` in fresh processes: empty cache, then the cache it filled."""
     code = "import time; t=time.perf_counter(); " \
-           "from ai.games.connect4.solver_fast import warm_up; " \
+           "from ai.games.connect4.analysis import warm_up; " \
            "w=warm_up(); print(time.perf_counter()-t)"
     out = {}
     with tempfile.TemporaryDirectory() as cache:

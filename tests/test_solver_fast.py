@@ -349,7 +349,7 @@ def test_the_warm_up_compiles_every_kernel_an_analysis_uses():
     # the first timed solve of each worker ~100 ms.
     code = """
 from numba.core import event
-from ai.games.connect4.solver_fast import warm_up
+from ai.games.connect4.analysis import warm_up
 from ai.games.connect4.analysis import analyse
 warm_up()
 compiled = event.RecordingListener()

@@ -199,7 +199,7 @@ def warm_up(app: Flask) -> None:
         return
     _warm.set()
     start = time.perf_counter()
-    from ai.games.connect4.solver_fast import warm_up as compile_solver
+    from ai.games.connect4.analysis import warm_up as compile_solver
     compiled = compile_solver()
     book = opening_book.shared()
     # gunicorn's error log when under gunicorn (the worker's start is logged there too)

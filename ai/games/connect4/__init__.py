@@ -14,5 +14,5 @@ PREPARING = "Compiling the exact solver, once (up to ~20 s)"
 def prepare() -> float:
     """Compile the exact solver's inner loop (numba, cached beside the code) and exercise every
     compiled path. Returns the seconds it took."""
-    from .solver_fast import warm_up
+    from .analysis import warm_up
     return warm_up()

@@ -63,6 +63,7 @@ from .bitboard import geometry, non_losing, winning_cells
 from .solved_store import SolvedStore, default_path
 from .solver import parse_moves
 from .solver_fast import DEFAULT_TABLE_SLOTS, FastSolver
+from .solver_fast import warm_up as compile_solver
 
 DEFAULT_TIME_LIMIT = 3.0      # seconds: the web's hints and the command line's default
 
@@ -505,6 +506,18 @@ def _finish(g, moves, nb, found, children, best, score, best_elapsed, nodes, sto
     elapsed = time.perf_counter() - start
     return Analysis(moves, g.width, g.height, nb, columns, best, score, nodes, elapsed,
                     elapsed if best_elapsed is None else best_elapsed, complete)
+
+
+def warm_up() -> float:
+    """Compile (or load from numba's cache) every kernel an analysis runs: the solver's
+    (``solver_fast.warm_up``), then the analysis's own loop with each kind of budget it is
+    given. Returns the seconds it took; once per process, before the first request."""
+    start = time.perf_counter()
+    compile_solver()
+    for options in ({"time_limit": 10.0, "then_time_limit": 5.0}, {"max_nodes": 100},
+                    {"time_limit": None, "best_only": True}):
+        analyse("4453217", store=None, use_book=False, **options)
+    return time.perf_counter() - start
 
 
 def outcome(score: int, plies: int, cells: int = 42) -> tuple[str, int]:

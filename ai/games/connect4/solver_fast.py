@@ -227,10 +227,5 @@ def warm_up() -> float:
     # (an empty book: its index has every range, all empty)
     K.book_probe(0, 0, 7, 6, np.zeros((1 << (32 - K.INDEX_SHIFT)) + 1, dtype=np.int32),
                  s._book_scores[:0])
-    # and the analysis's own loop (analysis_kernel), with each kind of budget it is given
-    from .analysis import analyse
-    for options in ({"time_limit": 10.0, "then_time_limit": 5.0}, {"max_nodes": 100},
-                    {"time_limit": None, "best_only": True}):
-        analyse("4453217", store=None, use_book=False, **options)
     return time.perf_counter() - start
 
