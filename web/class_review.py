@@ -19,6 +19,8 @@ from flask import Blueprint, Flask, Response, current_app, redirect, request
 from flask_babel import get_locale, gettext, ngettext
 from jinja2_fragments.flask import render_block
 
+from ai.teach.review import why_text
+
 from . import classroom as cls
 from .class_answers import answers_of
 from .class_store import StoreError
@@ -26,6 +28,7 @@ from .admission import Busy, admitted
 from .class_view import ClassView
 from .htmx import is_htmx
 from .params import BadRequest
+from .review import FOLLOW, _summary, build, drawing, review_url
 
 bp = Blueprint("class_review", __name__)
 bp.register_error_handler(cls.ClassProblem, cls.problem)
@@ -53,7 +56,6 @@ def shown(view: ClassView) -> int | None:
 
 def review_link(view: ClassView, ply: int = 0) -> str:
     """The projector's review of the class's board, kept in class mode."""
-    from .review import review_url
     return review_url(view.g, **({"ply": ply} if ply else {}), cls=view.code)
 
 
@@ -135,8 +137,6 @@ def warm(view: ClassView, ply: int) -> None:
 
 
 def _render(view: ClassView, ply: int | None) -> str:
-    from .review import _summary, build, drawing
-    from ai.teach.review import why_text
     g = view.g
     r = admitted(lambda: build(g, ply, 2), heavy=True)
     r.summary = _summary(r)
@@ -157,4 +157,5 @@ def bar_state(view: ClassView) -> dict:
 
 def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(class_review=bar_state, class_phone_review=phone_review)
+    app.extensions[FOLLOW] = record_selection       # the review page calls it
     app.register_blueprint(bp)

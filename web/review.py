@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from flask import Blueprint, request, url_for
+from flask import Blueprint, current_app, request, url_for
 from flask_babel import gettext, ngettext
 
 from ai.teach.review import Budget, explain, review, why_text
@@ -31,6 +31,10 @@ from .game_link import GameLink as Game, parse_game, parse_game_keeping_what_is_
 from .params import BadRequest, read_int
 
 bp = Blueprint("review", __name__)
+#: ``app.extensions`` key of ``follow(class_code, ply) -> bool``: the projector's review selected
+#: ``ply``, the class's phones follow (True when recorded: this browser is the class's teacher).
+#: Class mode registers it (``web.class_review``); without it a review is an ordinary page.
+FOLLOW = "review.follow"
 
 SCORE_SECONDS = 1.5       # the scores of a whole game, per request (bench/bench_review.py)
 SCORE_NODES = 6_000_000   # and at most this many solver nodes per request (a count: the same
@@ -164,10 +168,10 @@ def page(game: GameSpec):
         raise refuse(err) from None
     view.summary = _summary(view)
     view.ai_values = {p: format_value(v) for p, v in view.ai_values.items()}
-    if g.settings.class_code and error is None:      # the teacher's projector: phones follow
-        from .class_review import record_selection
-        if record_selection(g.settings.class_code, ply):
-            view.class_code = g.settings.class_code
+    # the teacher's projector: the phones follow (how: web.class_review, which registers it)
+    follow = current_app.extensions.get(FOLLOW)
+    if g.settings.class_code and error is None and follow and follow(g.settings.class_code, ply):
+        view.class_code = g.settings.class_code
     if view.selected is not None:
         view.why = why_text(view.selected, gettext=gettext, ngettext=ngettext,
                             names=g.settings.player_name)
