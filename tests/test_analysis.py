@@ -378,7 +378,7 @@ def test_a_budget_that_runs_out_after_the_books_score_gives_no_best_move_not_an_
 
 
 def test_a_burst_of_analyses_at_once_leaves_one_idle_solver_not_one_per_analysis():
-    # Three analyses at once each borrow a solver (a ~42 MB table); given back, one is kept
+    # Three analyses at once each borrow a solver (a ~10 MB table); given back, one is kept
     # for the next analysis and the others are dropped (their tables freed).
     from ai.games.connect4 import analysis
     solvers = [analysis._borrow(7, 6, True) for _ in range(3)]

@@ -62,7 +62,7 @@ from .analysis_kernel import SOURCES
 from .bitboard import geometry, non_losing, winning_cells
 from .solved_store import SolvedStore, default_path
 from .solver import parse_moves
-from .solver_fast import DEFAULT_TABLE_SLOTS, FastSolver
+from .solver_fast import FastSolver
 from .solver_fast import warm_up as compile_solver
 
 DEFAULT_TIME_LIMIT = 3.0      # seconds: the web's hints and the command line's default
@@ -121,7 +121,7 @@ class Analysis(NamedTuple):
 
 # -- the solvers and the table of one process ---------------------------------------------------
 
-# Solvers, each with its ~42 MB table, lent to one analysis at a time: a process makes as many
+# Solvers, each with its ~10 MB table, lent to one analysis at a time: a process makes as many
 # as it runs analyses at once (the server's admission lanes bound that), and keeps at most
 # ``IDLE_SOLVERS`` of them when they are given back (the most recently used: its table the
 # warmest); the others are dropped, their tables freed, so that a burst of concurrent
@@ -132,9 +132,17 @@ _idle_lock = threading.Lock()
 _stores: dict[str, SolvedStore] = {}
 
 
+#: Slots of an analysis's table: a prime near 2**21 (~10 MB), a quarter of the solver's
+#: default (``solver_fast.DEFAULT_TABLE_SLOTS``, Pons' size, for the long solves of the
+#: command line). The analysis's searches (at most ~10 M nodes, past the book) need 2-3% more
+#: nodes with it than with the larger table, but take ~20% less time: a table that fits in
+#: the processor's cache (32 MB here, shared) misses it less (bench/bench_analysis.py).
+ANALYSIS_TABLE_SLOTS = 2_097_169
+
+
 def table_slots() -> int:
-    """``SOLVER_TABLE_SLOTS`` (a prime is best), else ``ai.games.connect4.solver_fast``'s default."""
-    return int(os.environ.get("SOLVER_TABLE_SLOTS", DEFAULT_TABLE_SLOTS))
+    """``SOLVER_TABLE_SLOTS`` (a prime is best), else ``ANALYSIS_TABLE_SLOTS``."""
+    return int(os.environ.get("SOLVER_TABLE_SLOTS", ANALYSIS_TABLE_SLOTS))
 
 
 def _borrow(width: int, height: int, use_book: bool) -> FastSolver:
@@ -387,7 +395,8 @@ def _analyse_reference(solver, g, moves, current, mask, nb, budget, best_only, s
         bound = (book_parents_bound(solver, current, mask, g)
                  if book is not None and nb == book.ply + 1 else None)
         r = solver.solve_bitboard(current, mask, nb, time_limit=t, max_nodes=n, check=False,
-                                  known=None if bound is None else (bound, AREA), guess=bound)
+                                  known=None if bound is None else (bound, AREA), guess=bound,
+                                  mtd=True)
         budget.spend(r.nodes)
         nodes += r.nodes
         # the move named is proven to reach the score unless the score is the bound the
@@ -444,7 +453,7 @@ def _analyse_reference(solver, g, moves, current, mask, nb, budget, best_only, s
         # the book, the bound its other parents give): the most common answer, settled in
         # one probe instead of Pons' four or five
         r = solver.solve_bitboard(*child, time_limit=t, max_nodes=n, known=(least[c], AREA),
-                                  guess=least[c], check=False)
+                                  guess=least[c], check=False, mtd=True)
         budget.spend(r.nodes)
         nodes += r.nodes
         lower, upper = -r.upper, -r.lower

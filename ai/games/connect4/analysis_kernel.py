@@ -39,7 +39,7 @@ ROWS = 6
 @numba.njit(**KERNEL)
 def probe(cur, mask, nb, lo, hi, guess, ctx, tt_keys, tt_vals, book_keys, book_scores, work,
           deadline):
-    """``FastSolver.solve_bitboard``'s null-window loop, compiled: the score of a position
+    """``FastSolver.solve_bitboard(mtd=True)``'s null-window loop, compiled: the score of a position
     (its side to move cannot win at once) narrowed from [lo, hi]; the first probes ask
     whether it is above ``guess``, then above ``guess - 1`` (``guess`` outside [lo, hi): Pons'
     order from the start). Returns (lo, hi, best column or -1, complete). The nodes are
@@ -47,9 +47,10 @@ def probe(cur, mask, nb, lo, hi, guess, ctx, tt_keys, tt_vals, book_keys, book_s
     ctx[K.ST_NEXT_CLOCK] = ctx[K.ST_NODES] + 1 if deadline < math.inf else K.NO_LIMIT
     has_guess = True
     best = -1
-    # below the book's ply, each probe after the first asks about the bound the last one
-    # returned (MTD(f), as FastSolver: the book's exact scores make those bounds tight)
-    mtd = nb < ctx[K.GEO_BOOK_PLY]
+    # each probe after the first asks about the bound the last one returned (MTD(f):
+    # ``solve_bitboard(mtd=True)``; past the book too, where the analysis's first probes start
+    # from the book's bound or the best score: 3.5% fewer nodes at 12-20 stones)
+    mtd = True
     last = 0                                 # the last probe: 1 failed high, -1 low
     while lo < hi:
         if has_guess and lo <= guess < hi:

@@ -95,7 +95,8 @@ class FastSolver(Solver):
     def solve_bitboard(self, current: int, mask: int, moves_played: int, *, weak: bool = False,
                        max_nodes: int | None = None, time_limit: float | None = None,
                        known: tuple[int, int] | None = None,
-                       guess: int | None = None, check: bool = True) -> SolveResult:
+                       guess: int | None = None, check: bool = True,
+                       mtd: bool | None = None) -> SolveResult:
         """Solve a position given as bitboards; see ``ai.games.connect4.solver.solve_bitboard``.
 
         ``known``: an interval ``(lower, upper)`` the score is already known to lie in (the
@@ -105,6 +106,10 @@ class FastSolver(Solver):
         ``guess``: a likely score; the first probes ask whether the score is above it, then
         above the one below, before the usual order takes over (only the number of probes
         changes, never the score).
+
+        ``mtd``: after the first probe, ask about the bound the last one returned (MTD(f))
+        rather than halve the interval (Pons' order). None: below the book's ply only, where
+        the book's exact scores make those bounds tight.
 
         ``check=False``: the position is known to be a valid one, not over (the analysis's
         columns): not checked again (a few microseconds, which count at 10-12 stones, where
@@ -143,8 +148,12 @@ class FastSolver(Solver):
         # after the first probe, each next one asks about the bound just returned (MTD(f),
         # as BitBully: 10-20% fewer nodes at 0-10 stones than Pons' halving, which stays
         # best beyond the book, where the bounds are looser; bench/nodes_by_ply.py).
+        # The analysis asks for MTD(f) past the book as well (``mtd=True``): its first probes
+        # start from the book's bound or the best score, and it needs 3.5% fewer nodes at
+        # 12-20 stones so (bench/bench_analysis.py).
         last = None
-        mtd = self.book is not None and nb < self.book.ply
+        if mtd is None:
+            mtd = self.book is not None and nb < self.book.ply
         while lo < hi:
             if guess is not None and lo <= guess < hi:
                 med = guess                      # is the score above the guess? then at it?
