@@ -202,8 +202,7 @@ def test_a_position_one_stone_past_the_book_scores_at_least_what_its_parents_all
     for moves, published in positions:
         current, mask, _ = parse_moves(moves)
         bound = analysis.book_parents_bound(solver, current, mask, g)
-        compiled = AK.book_parents_bound(current, mask, solver._ctx, solver._book_keys,
-                                         solver._book_scores)
+        compiled = AK.book_parents_bound(current, mask, solver._ctx)
         if bound is None:           # no parent in the book (it leaves out some positions)
             assert compiled == AK.NO_SCORE, moves
             continue

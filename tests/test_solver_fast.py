@@ -269,12 +269,12 @@ def test_the_compiled_probe_finds_every_key_through_the_index_and_no_other(book)
               *rng.sample(range(len(keys)), 3000)}
     assert len(sample) > 3000
     for i in sample:
-        assert solver_kernel.book_find(book.packed, len(keys), keys[i]) == i
+        assert solver_kernel.book_find(book.packed.ctypes.data, len(keys), keys[i]) == i
     after = np.array([int(keys[i]) + 1 for i in sample if keys[i] < 2**31 - 1], dtype=np.int64)
     absent = after[~np.isin(after, keys)]
     assert len(absent) > 100
     for k in absent:
-        assert solver_kernel.book_find(book.packed, len(keys), np.int32(k)) == -1
+        assert solver_kernel.book_find(book.packed.ctypes.data, len(keys), np.int32(k)) == -1
 
 
 # -- numba's cache -----------------------------------------------------------------------------
@@ -329,6 +329,22 @@ def test_the_search_is_compiled_without_the_gil():
     # clock reading, the search is back in Python, which hands the GIL over anyway.)
     for fn in (solver_kernel.negamax, solver_kernel.root, solver_kernel.book_probe):
         assert fn.targetoptions.get("nogil") is True
+
+
+def test_each_solver_searches_in_its_own_table_and_work_arrays():
+    # The recursion reaches the table and the work rows through addresses in ctx: two
+    # solvers, their searches interleaved, each fill only their own table, and each gives the
+    # score and node count it gives alone.
+    moves, published = pons_set("L2_R1")[0]
+    alone = FastSolver(7, 6, table_slots=262_139).solve(moves)
+    a, b = FastSolver(7, 6, table_slots=262_139), FastSolver(7, 6, table_slots=262_139)
+    ra = a.solve(moves)
+    assert a.table_size > 0 and b.table_size == 0
+    rb = b.solve(moves)
+    assert (ra.score, ra.nodes) == (rb.score, rb.nodes) == (alone.score, alone.nodes)
+    assert ra.score == published and ra.nodes > 100
+    assert a._ctx[solver_kernel.AT_TT_VALS] == a._tt_vals.ctypes.data
+    assert a._ctx[solver_kernel.AT_TT_VALS] != b._ctx[solver_kernel.AT_TT_VALS]
 
 
 def test_a_guess_changes_the_probes_never_the_score():

@@ -314,8 +314,7 @@ def _analyse_compiled(solver, g, moves, current, mask, nb, budget, best_only, st
         current, mask, nb, cols, bool(stored), stored.get(parent_key, AK.NO_SCORE), best_only,
         math.inf if then_time_limit is None else then_time_limit,
         K.NO_LIMIT if budget.nodes_left is None else budget.nodes_left,
-        math.inf if budget.deadline is None else budget.deadline, solver._ctx,
-        solver._tt_keys, solver._tt_vals, solver._book_keys, solver._book_scores, solver._work)
+        math.inf if budget.deadline is None else budget.deadline, solver._ctx)
     if best == AK.INVALID:
         solver._validate(current, mask, nb)         # says what is wrong with the position
         raise ValueError("not a position")

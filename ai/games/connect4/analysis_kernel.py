@@ -37,13 +37,13 @@ ROWS = 6
 
 
 @numba.njit(**KERNEL)
-def probe(cur, mask, nb, lo, hi, guess, ctx, tt_keys, tt_vals, book_keys, book_scores, work,
-          deadline):
-    """``FastSolver.solve_bitboard(mtd=True)``'s null-window loop, compiled: the score of a position
-    (its side to move cannot win at once) narrowed from [lo, hi]; the first probes ask
-    whether it is above ``guess``, then above ``guess - 1`` (``guess`` outside [lo, hi): Pons'
-    order from the start). Returns (lo, hi, best column or -1, complete). The nodes are
-    counted on in ``ctx``; the clock is read at the first node when ``deadline`` is finite."""
+def probe(cur, mask, nb, lo, hi, guess, ctx, deadline):
+    """``FastSolver.solve_bitboard(mtd=True)``'s null-window loop, compiled: the score of a
+    position (its side to move cannot win at once) narrowed from [lo, hi]; the first probes
+    ask whether it is above ``guess``, then above ``guess - 1`` (``guess`` outside [lo, hi):
+    Pons' order from the start). Returns (lo, hi, best column or -1, complete). The nodes
+    are counted on in ``ctx`` (which holds the addresses of the solver's arrays); the clock
+    is read at the first node when ``deadline`` is finite."""
     ctx[K.ST_NEXT_CLOCK] = ctx[K.ST_NODES] + 1 if deadline < math.inf else K.NO_LIMIT
     has_guess = True
     best = -1
@@ -69,8 +69,7 @@ def probe(cur, mask, nb, lo, hi, guess, ctx, tt_keys, tt_vals, book_keys, book_s
                 med = -((-lo) // 2)
             elif med >= 0 and hi // 2 > med:
                 med = hi // 2
-        r, col = K.root(cur, mask, nb, med, med + 1, ctx, tt_keys, tt_vals, book_keys,
-                        book_scores, work, deadline)
+        r, col = K.root(cur, mask, nb, med, med + 1, ctx, deadline)
         if ctx[K.ST_ABORTED]:
             ctx[K.ST_NODES] -= 1             # the node that stopped: not explored
             return lo, hi, best, False
@@ -120,7 +119,7 @@ def default_move(cur, mask, ctx):
 
 
 @numba.njit(**KERNEL)
-def book_parents_bound(cur, mask, ctx, book_keys, book_scores):
+def book_parents_bound(cur, mask, ctx):
     """The least score a position one stone past the book can have (its side to move:
     ``cur``), from the book's scores of the positions the last move could have come from:
     each such parent P (the last mover's stone on top of a column taken away, the last mover
@@ -137,7 +136,7 @@ def book_parents_bound(cur, mask, ctx, book_keys, book_scores):
         top = (stones + (bottom & colmask)) >> 1        # the column's top stone
         if last & top == 0:
             continue
-        s = K.book_probe(last ^ top, mask ^ top, w, h, book_keys, book_scores)
+        s = K.book_score(last ^ top, mask ^ top, ctx)
         if s != -128 and -s > bound:
             bound = -s
     return bound
@@ -166,7 +165,7 @@ def mirror(x, w, h):
 
 @numba.njit(**KERNEL)
 def columns(cur, mask, nb, cols, prefilled, parent_stored, best_only, then_seconds,
-            max_nodes, deadline, ctx, tt_keys, tt_vals, book_keys, book_scores, work):
+            max_nodes, deadline, ctx):
     """Every column's score of the position (``analysis._analyse_reference``, step for step).
 
     ``cols`` (ROWS x width): per column LOWER, UPPER, SOURCE, NODES, DONE, BOUND; filled
@@ -218,7 +217,7 @@ def columns(cur, mask, nb, cols, prefilled, parent_stored, best_only, then_secon
             # the last cell, no four: a draw (no search: the solver takes no full board)
             cols[LOWER, c], cols[UPPER, c], cols[SOURCE, c] = 0, 0, SRC_RULES
         elif not cols[DONE, c] and nb + 1 == book_ply:
-            s = K.book_probe(opp, mask | m, w, h, book_keys, book_scores)
+            s = K.book_score(opp, mask | m, ctx)
             if s != -128:
                 cols[LOWER, c], cols[UPPER, c], cols[SOURCE, c] = -s, -s, SRC_BOOK
         if cols[SOURCE, c] != SRC_NONE:
@@ -237,8 +236,8 @@ def columns(cur, mask, nb, cols, prefilled, parent_stored, best_only, then_secon
         score = top_found
     elif parent_stored != NO_SCORE:
         score = parent_stored
-    elif nb == book_ply and K.book_probe(cur, mask, w, h, book_keys, book_scores) != -128:
-        score = K.book_probe(cur, mask, w, h, book_keys, book_scores)
+    elif nb == book_ply and K.book_score(cur, mask, ctx) != -128:
+        score = K.book_score(cur, mask, ctx)
     elif wins_now:
         score = win_score
     else:
@@ -247,10 +246,9 @@ def columns(cur, mask, nb, cols, prefilled, parent_stored, best_only, then_secon
         if nb == book_ply + 1:
             # one stone past the book: its parents in the book bound its score from below
             # (often exactly: the probes start there)
-            guess = book_parents_bound(cur, mask, ctx, book_keys, book_scores)
+            guess = book_parents_bound(cur, mask, ctx)
             lo = max(lo, guess)
-        lo, hi, col, complete = probe(cur, mask, nb, lo, win_score, guess, ctx, tt_keys,
-                                      tt_vals, book_keys, book_scores, work, deadline)
+        lo, hi, col, complete = probe(cur, mask, nb, lo, win_score, guess, ctx, deadline)
         if complete:
             score = lo
             if col < 0 and lo <= -((area - 2 - nb) // 2):
@@ -288,8 +286,7 @@ def columns(cur, mask, nb, cols, prefilled, parent_stored, best_only, then_secon
         for c in range(w):
             m = possible & ctx[K.GEO_ORDER + w + c]
             if m and not cols[DONE, c]:
-                cols[BOUND, c] = max(-top, book_parents_bound(opp, mask | m, ctx, book_keys,
-                                                             book_scores))
+                cols[BOUND, c] = max(-top, book_parents_bound(opp, mask | m, ctx))
     for k in range(phases * w):
         c = ctx[K.GEO_ORDER + k % w]
         m = possible & ctx[K.GEO_ORDER + w + c]
@@ -337,7 +334,6 @@ def columns(cur, mask, nb, cols, prefilled, parent_stored, best_only, then_secon
         lo_c = max(-((area - nb - 1) // 2), least)
         hi_c = (area - nb) // 2
         lo_c, hi_c, col, complete = probe(opp, child_mask, nb + 1, lo_c, hi_c, least, ctx,
-                                          tt_keys, tt_vals, book_keys, book_scores, work,
                                           deadline)
         if complete:
             hi_c = lo_c

@@ -71,7 +71,16 @@ class FastSolver(Solver):
         else:
             self._book_keys = np.zeros(2, dtype=np.int32)
             self._book_scores = np.zeros(0, dtype=np.int8)
-        self._work = np.zeros((g.cells + 1, 2 * K.SCORES), dtype=np.int64)
+        self._work = np.zeros((g.cells + 1, K.WORK_ROW), dtype=np.int64)
+        # the kernel's recursion reaches these arrays through their addresses in ctx
+        # (solver_kernel's docstring says why): this object keeps them alive as long as ctx
+        arrays = (self._work, self._tt_keys, self._tt_vals, self._book_keys, self._book_scores)
+        assert all(a.flags.c_contiguous for a in arrays)
+        self._ctx[[K.AT_WORK, K.AT_TT_KEYS, K.AT_TT_VALS, K.TT_SLOTS, K.AT_BOOK_KEYS,
+                   K.AT_BOOK_SCORES, K.BOOK_SIZE]] = (
+            self._work.ctypes.data, self._tt_keys.ctypes.data, self._tt_vals.ctypes.data,
+            table_slots, self._book_keys.ctypes.data, self._book_scores.ctypes.data,
+            self._book_scores.shape[0])
 
     def reset(self) -> None:
         """Forget every stored bound."""
@@ -167,9 +176,7 @@ class FastSolver(Solver):
                     med = -((-lo) // 2)
                 elif med >= 0 and hi // 2 > med:
                     med = hi // 2
-            r, col = K.root(current, mask, nb, med, med + 1, state, self._tt_keys,
-                            self._tt_vals, self._book_keys, self._book_scores, self._work,
-                            deadline)
+            r, col = K.root(current, mask, nb, med, med + 1, state, deadline)
             if state[K.ST_ABORTED]:
                 complete = False
                 break
