@@ -288,6 +288,7 @@ def analyse_position(current: int, mask: int, plies: int, width: int = 7, height
 
 
 _geometries = {(7, 6): geometry(7, 6)}
+_new = tuple.__new__
 _FITS = 1 << 62                         # bitboards the kernel takes
 
 
@@ -319,14 +320,18 @@ def _analyse_compiled(solver, g, moves, current, mask, nb, budget, best_only, st
         solver._validate(current, mask, nb)         # says what is wrong with the position
         raise ValueError("not a position")
     lower, upper, source, col_nodes, open_col, _ = cols.tolist()
-    columns = tuple(ColumnScore(c, lower[c], upper[c], SOURCES[source[c]], col_nodes[c])
-                    if open_col[c] else None for c in range(g.width))
+    # (the named tuples made by tuple.__new__, in C: their own constructors run Python code,
+    # ~1 µs each when the caches are cold, and there are eight)
+    columns = tuple([_new(ColumnScore, (c, lower[c], upper[c], SOURCES[source[c]],
+                                        col_nodes[c])) if open_col[c] else None
+                     for c in range(g.width)])
     score = None if score == AK.NO_SCORE else score
     if store is not None:
         _learn(store, g, columns, keys, parent_key, stored, score)
     elapsed = time.perf_counter() - start
-    return Analysis(moves, g.width, g.height, nb, columns, None if best < 0 else best, score,
-                    nodes, elapsed, elapsed if best_clock < 0 else best_clock - start, complete)
+    return _new(Analysis, (moves, g.width, g.height, nb, columns, None if best < 0 else best,
+                           score, nodes, elapsed,
+                           elapsed if best_clock < 0 else best_clock - start, complete))
 
 
 def _analyse_reference(solver, g, moves, current, mask, nb, budget, best_only, store, start,
