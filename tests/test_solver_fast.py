@@ -347,6 +347,19 @@ def test_each_solver_searches_in_its_own_table_and_work_arrays():
     assert a._ctx[solver_kernel.AT_TT_VALS] != b._ctx[solver_kernel.AT_TT_VALS]
 
 
+def test_the_search_compiled_for_7x6_knows_the_board_the_solver_describes():
+    # negamax_7x6 is negamax with the board's numbers fixed when compiled: they must be the
+    # ones every other part reads from ctx (and the node-for-node tests against the
+    # reference then cover it on 7x6, the generic search on the other sizes).
+    s = FastSolver(7, 6, table_slots=262_139)
+    ctx = s._ctx
+    fixed = solver_kernel._board_7x6.py_func(0)
+    assert fixed == tuple(int(ctx[i]) for i in (solver_kernel.GEO_W, solver_kernel.GEO_H,
+                          solver_kernel.GEO_BOTTOM, solver_kernel.GEO_BOARD,
+                          solver_kernel.GEO_CELLS))
+    assert solver_kernel.negamax_7x6.py_func.__code__ is solver_kernel.negamax.py_func.__code__
+
+
 def test_a_guess_changes_the_probes_never_the_score():
     # Pons' published scores; guesses right, one off, and far off on either side
     s = FastSolver(7, 6)

