@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ai.games.connect4 import numba_cache, opening_book, solver_kernel
+from ai.games.connect4 import analysis, numba_cache, opening_book, solver_kernel
 from ai.games.connect4.solver import Solver, parse_moves
 from ai.games.connect4.solver_fast import FastSolver, fits
 from tests.test_solver import TickingClock, brute, pons_set
@@ -358,6 +358,29 @@ def test_the_search_compiled_for_7x6_knows_the_board_the_solver_describes():
                           solver_kernel.GEO_BOTTOM, solver_kernel.GEO_BOARD,
                           solver_kernel.GEO_CELLS))
     assert solver_kernel.negamax_7x6.py_func.__code__ is solver_kernel.negamax.py_func.__code__
+    assert solver_kernel._slots_7x6.py_func(0) == analysis.ANALYSIS_TABLE_SLOTS
+
+
+def test_the_search_for_7x6_and_the_generic_one_explore_the_same_nodes():
+    # The analysis's solvers (7x6, SLOTS_7X6 slots) run negamax_7x6, the others the generic
+    # negamax: on the same table, window by window, the same value and the same nodes.
+    s = FastSolver(7, 6, table_slots=solver_kernel.SLOTS_7X6)
+    ctx = s._ctx
+    checked = 0
+    for moves, published in pons_set("L2_R2")[:20]:
+        current, mask, nb = parse_moves(moves)
+        for window in ((published - 1, published), (published, published + 1)):
+            found = []
+            for search in (solver_kernel.negamax, solver_kernel.negamax_7x6):
+                s.reset()
+                ctx[solver_kernel.ST_BASE:] = 0
+                ctx[solver_kernel.ST_MAX_NODES] = solver_kernel.NO_LIMIT
+                ctx[solver_kernel.ST_NEXT_CLOCK] = solver_kernel.NO_LIMIT
+                value = search(current, mask, nb, *window, ctx.ctypes.data, np.inf)
+                found.append((value, int(ctx[solver_kernel.ST_NODES])))
+            assert found[0] == found[1] and found[0][1] > 1, moves
+            checked += 1
+    assert checked == 40
 
 
 def test_a_guess_changes_the_probes_never_the_score():

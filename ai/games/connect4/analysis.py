@@ -137,7 +137,7 @@ _stores: dict[str, SolvedStore] = {}
 #: command line). The analysis's searches (at most ~10 M nodes, past the book) need 2-3% more
 #: nodes with it than with the larger table, but take ~20% less time: a table that fits in
 #: the processor's cache (32 MB here, shared) misses it less (bench/bench_analysis.py).
-ANALYSIS_TABLE_SLOTS = 2_097_169
+ANALYSIS_TABLE_SLOTS = K.SLOTS_7X6     # (the search is compiled for it: solver_kernel)
 
 
 def table_slots() -> int:
