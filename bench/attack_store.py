@@ -94,14 +94,30 @@ class Lesson:
         self.round += 1
         return True
 
+    def close(self) -> None:
+        """Close the round and show its counts, as a teacher does (again after a "try
+        again"): the chart then shows them column by column (issue 26 hides them until the
+        teacher shows them, for peer instruction)."""
+        for path, action in ((f"/class/{self.code}/vote", "close"),
+                             (f"/class/{self.code}/peer", "show")):
+            for _ in range(50):
+                if self.teacher.open(path, {"action": action})[0] == 303:
+                    break
+                time.sleep(0.2)
+
     def counts(self) -> list[int]:
-        """The current round's counts, column by column, as the teacher's chart shows them
-        (None while the store cannot be read)."""
+        """The current round's counts, column by column, as the teacher's chart shows them;
+        while the vote is open the chart is hidden (issue 26: counts shown once it closes) and
+        this is the one number the bar shows, how many answered ([] while the store cannot
+        be read)."""
         for _ in range(50):
             status, _, page = self.teacher.open(f"/connect4?mode=human-human&cls={self.code}")
             found = re.findall(r'<text class="n"[^>]*>(\d+)</text>', page)
+            answered = re.search(r'class="answered-count"[^>]*><strong>(\d+)', page)
             if status == 200 and found:
                 return [int(n) for n in found]
+            if status == 200 and answered:
+                return [int(answered.group(1))]
             time.sleep(0.2)
         return []
 
@@ -243,6 +259,7 @@ class ForgedBallots(Attack):
 
     def stop(self):
         self.halt()
+        self.lesson.close()                 # the counts column by column show once it closes
         counts = self.lesson.counts()
         real, forged = (counts[3], counts[0]) if len(counts) >= 4 else (0, -1)
         self.count(ballots_counted=real, forged_counted=forged,
