@@ -59,3 +59,35 @@ def test_the_hints_toggle_turns_them_on_and_off(page, live_server):
     assert "hints=1" in page.url
     page.locator('#game [data-key="hints"]').click()
     expect(page.locator("#hints")).to_have_count(0)
+
+
+def test_on_a_phone_a_column_still_computing_shows_its_spinner_not_a_broken_word(
+        page, live_server, app, artifacts):
+    # The first answer names the best move and leaves the other columns "computing…" (the
+    # app's HINTS_THEN_SECONDS at 0, as tests/test_hints.py does; the live server's is 60, so
+    # the test answers the page's hints request with that first answer, and holds the second).
+    app.config["HINTS_THEN_SECONDS"] = 0
+    moves = "2164422266"      # tests/test_hints.py's: the best in a few ms, 3+ columns after
+    first = app.test_client().get(f"/connect4/hints?moves={moves}&hints=1&lang=fr",
+                                  headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "hint-unknown pending" in first, first[:800]
+    held = []
+    page.route("**/connect4/hints?*", lambda route: (
+        held.append(route) if "rest=1" in route.request.url else
+        route.fulfill(status=200, content_type="text/html; charset=utf-8", body=first)))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_server}/connect4?mode=human-human&moves={moves}&hints=1&lang=fr")
+    pending = page.locator("#hints .hint.pending")
+    expect(pending.first).to_be_visible()
+    assert pending.count() >= 1
+    for i in range(pending.count()):
+        cell = pending.nth(i)
+        expect(cell.locator(".spinner")).to_be_visible()
+        assert cell.locator(".hint-word").bounding_box()["width"] <= 1      # hidden, not broken
+        assert cell.locator(".hint-word").inner_text() == "calcul en cours…"  # still read out
+    expect(page.locator("#hints .hints-loading")).to_contain_text("en cours de calcul")
+    page.screenshot(path=str(artifacts / "hints-pending-phone-fr.png"), full_page=True)
+    page.set_viewport_size({"width": 1366, "height": 768})              # a laptop: in words
+    assert pending.first.locator(".hint-word").bounding_box()["width"] > 30
+    for route in held:
+        route.abort()
