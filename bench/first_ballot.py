@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """From the QR code to the first ballot (issue 26: "first ballot within 10 s of scanning the QR
-code, with no account"), timed in a real browser against the README's server.
+code, with no account"), against the README's server: a phone in Chromium, a class over HTTP.
 
     python bench/first_ballot.py                  # 10 phones one after another, then 30 at once
     python bench/first_ballot.py --phones 5 --at-once 0
