@@ -50,7 +50,6 @@ def probe(cur, mask, nb, lo, hi, guess, ctx, deadline):
     # each probe after the first asks about the bound the last one returned (MTD(f):
     # ``solve_bitboard(mtd=True)``; past the book too, where the analysis's first probes start
     # from the book's bound or the best score: 3.5% fewer nodes at 12-20 stones)
-    mtd = True
     last = 0                                 # the last probe: 1 failed high, -1 low
     while lo < hi:
         if has_guess and lo <= guess < hi:
@@ -59,7 +58,7 @@ def probe(cur, mask, nb, lo, hi, guess, ctx, deadline):
                 guess -= 1
             else:
                 has_guess = False
-        elif mtd and last != 0:
+        elif last != 0:
             has_guess = False
             med = hi - 1 if last < 0 else lo     # is it the bound?
         else:
@@ -232,12 +231,14 @@ def columns(cur, mask, nb, cols, prefilled, parent_stored, best_only, then_secon
     best_clock = -1.0
     parent_upper = win_score
     stopped = False
+    # the position itself in the book (one look-up; the book's "absent" is NO_SCORE too)
+    booked = K.book_score(cur, mask, ctx) if nb == book_ply else NO_SCORE
     if n_found == n_children:
         score = top_found
     elif parent_stored != NO_SCORE:
         score = parent_stored
-    elif nb == book_ply and K.book_score(cur, mask, ctx) != -128:
-        score = K.book_score(cur, mask, ctx)
+    elif booked != NO_SCORE:
+        score = booked
     elif wins_now:
         score = win_score
     else:

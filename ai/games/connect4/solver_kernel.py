@@ -59,6 +59,7 @@ import types as pytypes
 import warnings
 
 from . import numba_cache  # noqa: F401  (sets NUMBA_CACHE_DIR before numba is imported)
+from .bitboard import geometry
 
 import numba
 import numpy as np
@@ -400,9 +401,13 @@ def _specialised(fn, name, **fixed):
 SLOTS_7X6 = 2_097_169
 
 
+_G76 = geometry(7, 6)
+_BOTTOM_7X6, _BOARD_7X6, _CELLS_7X6 = _G76.bottom, _G76.board, _G76.cells   # numba: constants
+
+
 @numba.njit(inline="always", **KERNEL)
 def _board_7x6(cx):
-    return 7, 6, 0x40810204081, 0xFDFBF7EFDFBF, 42
+    return 7, 6, _BOTTOM_7X6, _BOARD_7X6, _CELLS_7X6
 
 
 @numba.njit(inline="always", **KERNEL)
