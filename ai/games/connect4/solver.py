@@ -37,10 +37,15 @@ costs a node:
   best score its children proved, not alpha, which is often lower; a cut-off returns the
   child's score. The root's null-window probes take the returned score as their new bound
   and so need fewer probes (28-50% fewer nodes at 0-11 stones with the opening book);
-- **a win in two** (after BitBully's ``doubleThreat``, Markus Thill's solver): if some move
-  leaves the mover two winning cells the opponent cannot both take (two it can play, or two
-  one above the other just above the move: it must take the lower, the mover the upper),
-  the node scores the best it can (a win with its next-but-one stone) without a search;
+- **a win in two** (after BitBully's ``doubleThreat``, Markus Thill's solver, made exact):
+  if after some move the opponent cannot stop the mover's next stone winning (the mover has
+  two winning cells it can play; or one, with another of the mover's just above it: it must
+  take the lower, the mover the upper; or none, but every cell it can play lies under one
+  of the mover's), the node scores the best it can (a win with its next-but-one stone)
+  without a search. Since that test misses no such move, a node where no move passes it
+  scores one less at best: its window's top comes down to that, which ends at once a node
+  asked only whether it reaches the best (near the end of the board, where the null
+  windows meet the scores still possible): 14-18% fewer nodes at 12-20 stones;
 - **a move just under one of the mover's own winning cells is tried last** (BitBully's move
   order: the opponent's reply there takes that cell away), 12-18% fewer nodes at 12-20 stones;
 - **the enhanced transposition cut-off** (BitBully's too): before searching, a move whose
@@ -447,9 +452,15 @@ class _Search:
             if not possible & (possible - 1):
                 # A single move: its winning cells on the ordinary board.
                 w = WINS(cur | possible) & empty
-                t = w & ((mask | possible) + BOTTOM)
-                if t & (t - 1) or w & (possible << 1) and w & (possible << 2):
-                    return HI[nb - 1]        # win in two (below)
+                if w:
+                    nxt = ((mask | possible) + BOTTOM) & BOARD
+                    t = w & nxt
+                    if t & (t - 1) or w & (t << 1) or not t and not (nxt << 1) & ~w:
+                        return HI[nb - 1]    # win in two (below)
+                if beta >= HI[nb - 1]:       # no win in two: at best a move later (below)
+                    beta = HI[nb - 1] - 1
+                    if alpha >= beta:
+                        return beta
                 score = -negamax(opp, mask | possible, nb, -beta, -alpha, w)
                 if score >= beta:
                     table[key] = score * 2 + 1
@@ -468,17 +479,26 @@ class _Search:
             for _, cm, sh, pri in PLAYABLE[(possible + BOARD) & SENTINELS]:
                 w = (r >> sh) & empty
                 m = possible & cm
-                # Win in two: after m our winning cells are two the opponent can play (it
-                # blocks one, we take the other), or the two just above m (it must take the
-                # first, we take the second); m does not lose, so it cannot win first.
-                if w & (w - 1):              # two winning cells at least
-                    t = w & (above + m)
-                    if t & (t - 1) or w & (m << 1) and w & (m << 2):
+                # Win in two: after m (which does not lose, so the opponent cannot win
+                # first) the opponent cannot stop our next stone winning. Exactly when our
+                # winning cells it can play are two (it blocks one, we take the other), or
+                # one with another of ours just above it (it must take the first, we take
+                # the second), or none but every cell it can play lies under one of ours.
+                if w:
+                    nxt = (above + m) & BOARD
+                    t = w & nxt
+                    if t & (t - 1) or w & (t << 1) or not t and not (nxt << 1) & ~w:
                         return HI[nb - 1]
                 k = (w.bit_count() << 4) | pri
                 if own & (m << 1):
                     k -= 256                 # 16 winning cells fewer: after every other
                 keys.append(k)
+            # No move wins in two, and that test is exact: at best we win a move later
+            # (HI[nb - 1] - 1), which ends a node asked whether it reaches HI[nb - 1].
+            if beta >= HI[nb - 1]:
+                beta = HI[nb - 1] - 1
+                if alpha >= beta:
+                    return beta
             keys.sort(reverse=True)
             best = -64
             for k in keys:

@@ -6,9 +6,10 @@ numba (``@njit(**KERNEL)``, below) over 64-bit integer bitboards.
 What differs from Pons' search (the reference's docstring tells why, with the node counts):
 fail-soft (a node returns and stores the best score its children proved, not alpha: the
 root's null-window probes converge in fewer probes); a win in two ends a node without a
-search (a move after which the mover has two winning cells the opponent cannot both take:
-two it can play, or two stacked just above the move: BitBully's ``doubleThreat``,
-generalised); a move just under one of the mover's own winning cells is tried last
+search (a move after which the opponent cannot stop the mover's next stone winning:
+BitBully's ``doubleThreat``, made exact), and a node where no move wins in two knows that
+its score is one below that best (its window's top comes down: a node asked only whether
+it reaches the best ends there); a move just under one of the mover's own winning cells is tried last
 (BitBully's order); the enhanced transposition cut-off (BitBully's: a move whose position
 the table bounds low enough ends the node before any search, from ``MIRROR_UNTIL`` stones
 while more than ``ETC_EMPTY`` cells are empty); and, up to ``MIRROR_UNTIL`` stones, a
@@ -347,13 +348,16 @@ def negamax(cur, mask, nb, alpha, beta, cx, deadline):
         m = possible & load64(cx, GEO_ORDER + w + col)
         if m:
             cw = wins(cur | m, h) & empty
-            # Win in two: after m our winning cells are two the opponent can play (it blocks
-            # one, we take the other), or the two just above m (it must take the first, we
-            # take the second); m does not lose, so it cannot win first: our best score.
+            # Win in two: after m (which does not lose, so the opponent cannot win first)
+            # the opponent cannot stop our next stone winning. Exactly when our winning
+            # cells it can play are two (it blocks one, we take the other), or one with
+            # another of ours just above it (it must take the first, we take the second),
+            # or none but every cell it can play lies under one of ours (zugzwang).
             sc = popcount(cw)
-            if sc >= 2:
-                t = cw & ((mask | m) + bottom)
-                if t & (t - 1) or cw & (m << 1) and cw & (m << 2):
+            if sc:
+                nxt = ((mask | m) + bottom) & board
+                t = cw & nxt
+                if t & (t - 1) or cw & (t << 1) or (t == 0 and ((nxt << 1) & ~cw) == 0):
                     return hi
             if own & (m << 1):
                 sc -= 16
@@ -365,6 +369,11 @@ def negamax(cur, mask, nb, alpha, beta, cx, deadline):
             store64(wk, row + j, m)
             store64(wk, row + SCORES + j, sc)
             n += 1
+    # No move wins in two, and that test is exact: at best we win a move later.
+    if beta > hi - 1:
+        beta = hi - 1
+        if alpha >= beta:
+            return beta
     opp = cur ^ mask
     best = -64
     for i in range(n):
