@@ -204,8 +204,9 @@ def analysis_by_ply(positions: dict[int, list[str]], bb: BitBully | None,
                     got["bb_nodes"].append(other["nodes"])
                     got["bb_cpu"].append(other["cpu"])
             for key, values in got.items():
-                if values:
-                    times[ply][key].append(statistics.median(values))
+                if values:            # (nodes are the same every run: kept as integers)
+                    times[ply][key].append(values[0] if key.endswith("nodes")
+                                           else statistics.median(values))
     return [summary(f"{p}", times[p]) for p in positions]
 
 
@@ -378,7 +379,7 @@ def main(argv=None) -> int:
         result["bitbully"] = args.bitbully_python if bb else None
         raw: dict = {}
         try:
-            result["by_ply"] = analysis_by_ply(positions, bb, raw, max(1, args.runs))
+            result["by_ply"] = analysis_by_ply(positions, bb, raw, result["runs"])
         finally:
             if bb:
                 bb.close()
