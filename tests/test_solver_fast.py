@@ -369,6 +369,8 @@ def test_the_search_for_7x6_and_the_generic_one_explore_the_same_nodes():
     checked = 0
     for moves, published in pons_set("L2_R2")[:20]:
         current, mask, nb = parse_moves(moves)
+        # (a node is given both sides' winning cells by its parent)
+        cells = solver_kernel.wins(current ^ mask, 6), solver_kernel.wins(current, 6)
         for window in ((published - 1, published), (published, published + 1)):
             found = []
             for search in (solver_kernel.negamax, solver_kernel.negamax_7x6):
@@ -376,7 +378,7 @@ def test_the_search_for_7x6_and_the_generic_one_explore_the_same_nodes():
                 ctx[solver_kernel.ST_BASE:] = 0
                 ctx[solver_kernel.ST_MAX_NODES] = solver_kernel.NO_LIMIT
                 ctx[solver_kernel.ST_NEXT_CLOCK] = solver_kernel.NO_LIMIT
-                value = search(current, mask, nb, *window, ctx.ctypes.data, np.inf)
+                value = search(current, mask, nb, *window, ctx.ctypes.data, np.inf, *cells)
                 found.append((value, int(ctx[solver_kernel.ST_NODES])))
             assert found[0] == found[1] and found[0][1] > 1, moves
             checked += 1
