@@ -12,6 +12,7 @@ import sys
 import tempfile
 import time
 
+import numba
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -109,7 +110,7 @@ def test_node_counts_are_below_pons_on_easy_positions(fast):
 @st.composite
 def positions(draw):
     """A board size the kernel takes, and a position of it reached by legal moves, not over."""
-    width, height = draw(st.sampled_from([(4, 4), (5, 4), (6, 5), (7, 6), (5, 6), (8, 5)]))
+    width, height = draw(st.sampled_from([(4, 4), (5, 4), (6, 5), (7, 6), (5, 6), (8, 5), (9, 5)]))
     rng = random.Random(draw(st.integers(0, 10**9)))
     # Deep enough that the reference solves it in well under a second.
     n = draw(st.integers(max(0, width * height - 16), width * height - 1))
@@ -126,18 +127,48 @@ def positions(draw):
     return width, height, moves
 
 
+def small_table(width: int, height: int) -> int:
+    """A table of ~1 M slots, or the default's 8 M where the board needs more key bits
+    (9x5: ``fits``)."""
+    return 1_000_003 if fits(width, height, 1_000_003) else 8_388_593
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions())
 def test_the_compiled_solver_equals_the_reference_and_the_brute_force(case):
     width, height, moves = case
     assert fits(width, height)
     ref = Solver(width, height).solve(moves)
-    solver = FastSolver(width, height, table_slots=1_000_003)
+    solver = FastSolver(width, height, table_slots=small_table(width, height))
     assert solver.compiled
     fast = solver.solve(moves)
     assert (fast.score, fast.complete) == (ref.score, True)
     if width * height <= 20:
         assert fast.score == brute(width, height).score(moves)
+
+
+@numba.njit
+def _wins_after_each(cur, possible, empty, h, lanes):
+    return solver_kernel.wins_after_each(cur, possible, empty, h, lanes)
+
+
+@settings(max_examples=100, deadline=None)
+@given(positions())
+def test_each_moves_winning_cells_at_once_are_those_of_one_move_at_a_time(case):
+    # The vector of LANES moves (solver_kernel.wins_after_each) against wins() move by move:
+    # lane i is the i-th column of the search's order; on a 9-wide board the ninth column
+    # has no lane (negamax computes it alone).
+    width, height, moves = case
+    s = FastSolver(width, height, table_slots=small_table(width, height))
+    current, mask, _ = parse_moves(moves, width, height)
+    g = s._g
+    possible, empty = (mask + g.bottom) & g.board, g.board ^ mask
+    lanes = s._ctx[solver_kernel.GEO_LANES:]
+    at_once = _wins_after_each(current, possible, empty, height, lanes.ctypes.data)
+    for i, c in enumerate(g.order[:solver_kernel.LANES]):
+        m = possible & g.colmask[c]
+        assert at_once[i] == solver_kernel.wins(current | m, height) & empty, (moves, c)
+    assert len(g.order) <= solver_kernel.LANES or width == 9
 
 
 def test_board_sizes_beyond_the_kernel_are_solved_by_the_reference():

@@ -64,6 +64,8 @@ class FastSolver(Solver):
                self.book.ply if self.book is not None else -1, *g.order, *g.colmask]
         self._ctx = np.zeros(K.CTX_SIZE, dtype=np.int64)
         self._ctx[:len(geo)] = geo
+        lanes = [g.colmask[c] for c in g.order][:K.LANES]
+        self._ctx[K.GEO_LANES:K.GEO_LANES + len(lanes)] = lanes
         self._tt_keys = _mapped_zeros(table_slots, np.uint32)
         self._tt_vals = _mapped_zeros(table_slots, np.int8)
         if self.book is not None:
