@@ -34,6 +34,12 @@ def book():
 
 
 @pytest.fixture(scope="module")
+def records(book):
+    """The book's positions as its file has them: keys (sorted) and scores."""
+    return book.records()
+
+
+@pytest.fixture(scope="module")
 def fast():
     return FastSolver(7, 6)
 
@@ -228,84 +234,101 @@ def _board_matrix(current: int, mask: int) -> list[list[int]]:
              for c in range(7)] for r in reversed(range(6))]
 
 
-def test_keys_are_those_of_the_book_packages_own_encoder(book):
+def test_keys_are_those_of_the_book_packages_own_encoder(records):
     from bitbully_databases import BitBullyDatabases as BBD
+    keys, _ = records
     rng = random.Random(3)
-    for i in rng.sample(range(len(book)), 50):
-        current, mask = _decode(int(book.keys[i]))
+    for i in rng.sample(range(len(keys)), 50):
+        current, mask = _decode(int(keys[i]))
         board = _board_matrix(current, mask)
-        assert opening_book.huffman_key(current, mask) == BBD._to_huffman(board) == book.keys[i]
+        assert opening_book.huffman_key(current, mask) == BBD._to_huffman(board) == keys[i]
         assert opening_book.huffman_key(current, mask, mirror=True) == \
             BBD._to_huffman(BBD._mirror_horiz(board))
         assert solver_kernel.book_key(current, mask, 7, 6, True) == \
-            opening_book.huffman_key(current, mask, mirror=True)
+            opening_book.huffman_key(current, mask, mirror=True) == \
+            solver_kernel.book_key_mirrored(int(keys[i]), 7, 6)
 
 
-def test_a_random_sample_of_the_book_agrees_with_our_solver(book, fast):
+def test_a_random_sample_of_the_book_agrees_with_our_solver(records, fast):
     # An older 12-ply book had two wrong entries (MarkusThill/Connect-Four #3): the book is
     # trusted as far as this sample, solved without it, says.
+    keys, scores = records
     rng = random.Random(14)
-    sample = rng.sample(range(len(book)), 40)
+    sample = rng.sample(range(len(keys)), 40)
     wrong = []
     for i in sample:
-        current, mask = _decode(int(book.keys[i]))
+        current, mask = _decode(int(keys[i]))
         r = fast.solve_bitboard(current, mask, 12)
-        if r.score != book.scores[i]:
-            wrong.append((i, int(book.scores[i]), r.score))
+        if r.score != scores[i]:
+            wrong.append((i, int(scores[i]), r.score))
     assert wrong == []
 
 
-def test_the_book_answers_for_a_position_and_its_mirror_image(book):
-    current, mask = _decode(int(book.keys[12345]))
+def test_the_book_answers_for_a_position_and_its_mirror_image(book, records):
+    keys, scores = records
+    current, mask = _decode(int(keys[12345]))
     mirror_current = mirror_mask = 0
     for c in range(7):
         col = ((current >> (c * 7)) & 0x3F) << ((6 - c) * 7)
         mirror_current |= col
         mirror_mask |= ((mask >> (c * 7)) & 0x3F) << ((6 - c) * 7)
-    assert book.score(current, mask) == book.scores[12345]
-    assert book.score(mirror_current, mirror_mask) == book.scores[12345]
+    assert book.score(current, mask) == scores[12345]
+    assert book.score(mirror_current, mirror_mask) == scores[12345]
     assert book.score(current, mask | (1 << 48)) is None       # not 12 stones
-
-
-def test_a_look_up_searches_the_keys_as_they_are_never_a_converted_copy(book, monkeypatch):
-    """Given a Python int, NumPy 2's searchsorted converts the whole 4.2-million-key array
-    first (issue 24: 5.5 ms a look-up instead of ~3 µs). The key must come in the keys' type."""
-    import numpy as np
-    seen = []
-    real = np.searchsorted
-
-    def watch(a, v, *args, **kwargs):
-        seen.append(np.asarray(v).dtype)
-        return real(a, v, *args, **kwargs)
-
-    monkeypatch.setattr(np, "searchsorted", watch)
-    current, mask = _decode(int(book.keys[12345]))
-    assert book.score(current, mask) == book.scores[12345]
-    assert seen and all(d == book.keys.dtype for d in seen), seen
 
 
 def test_the_book_in_memory_is_compact(book):
     assert len(book) == 4_200_899                 # the package's documented size
-    assert book.nbytes < 26_000_000               # keys, scores, and the 4 MB index
+    assert book.nbytes < 29_000_000               # one table of 5-byte records, 3/4 full
 
 
-def test_the_compiled_probe_finds_every_key_through_the_index_and_no_other(book):
-    # The index narrows a look-up to the keys sharing its top 20 bits: every key is found at
-    # its place (the first, the last, those opening or closing a range, a random sample), and
-    # a key next to one that is not in the book is not found.
-    keys, index = book.keys, book.index
-    starts = [int(i) for i in index[1:-1] if 0 < i < len(keys)]
+def test_the_table_holds_every_position_of_the_book_and_no_other(book, records):
+    # Every position of the file, and its mirror image, reads its own score through the
+    # compiled probe (the whole book) and the readable one (a sample); keys next to the
+    # book's, not in it, read nothing; the records past the last home end with an empty one.
+    keys, scores = records
+    table, slots = book.table.ctypes.data, book.slots
+    assert np.array_equal(_probe_positions(keys, table, slots, False), scores)
+    assert np.array_equal(_probe_positions(keys, table, slots, True), scores)
     rng = random.Random(5)
-    sample = {0, len(keys) - 1, *starts[::997], *(i - 1 for i in starts[::997]),
-              *rng.sample(range(len(keys)), 3000)}
-    assert len(sample) > 3000
-    for i in sample:
-        assert solver_kernel.book_find(book.packed.ctypes.data, len(keys), keys[i]) == i
-    after = np.array([int(keys[i]) + 1 for i in sample if keys[i] < 2**31 - 1], dtype=np.int64)
-    absent = after[~np.isin(after, keys)]
+    for i in rng.sample(range(len(keys)), 300):
+        current, mask = _decode(int(keys[i]))
+        assert book.score(current, mask) == book.score(_mirror(current), _mirror(mask)) \
+            == scores[i]
+    near = np.array([int(k) + 1 for k in keys[::1000]], dtype=np.int64)
+    absent = near[~np.isin(near, keys)]
     assert len(absent) > 100
-    for k in absent:
-        assert solver_kernel.book_find(book.packed.ctypes.data, len(keys), np.int32(k)) == -1
+    assert all(solver_kernel.book_lookup(table, slots, int(k) & 0xFFFFFFFF) == -128
+               for k in absent)
+    end = opening_book._RECORD_BYTES
+    assert book.table[-end:].tolist() == [0] * end
+
+
+def _mirror(x: int) -> int:
+    """A 7x6 bitboard seen in a mirror."""
+    return sum(((x >> (c * 7)) & 0x7F) << ((6 - c) * 7) for c in range(7))
+
+
+@numba.njit
+def _probe_positions(keys, table, slots, mirror):
+    """The compiled probe's score of each key's position (or its mirror image)."""
+    out = np.empty(len(keys), dtype=np.int64)
+    for i in range(len(keys)):
+        u = np.int64(keys[i]) & 0xFFFFFFFF
+        at, cur, mask = 31, 0, 0
+        for c in range(7):
+            col = 6 - c if mirror else c
+            r = 0
+            while (u >> at) & 1:
+                bit = 1 << (col * 7 + r)
+                mask |= bit
+                if (u >> (at - 1)) & 1 == 0:
+                    cur |= bit
+                at -= 2
+                r += 1
+            at -= 1
+        out[i] = solver_kernel.book_probe_at(cur, mask, 7, 6, table, slots)
+    return out
 
 
 # -- numba's cache -----------------------------------------------------------------------------

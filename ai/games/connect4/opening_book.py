@@ -2,11 +2,16 @@
 exact score of every 7x6 Connect-4 position of 12 stones, up to mirror image.
 
 The package's own pure-Python reader keeps a list of 4.2 million tuples (4 s to load, +455 MB
-per process, measured here): unusable in a server's workers. This reader keeps two numpy
-arrays, the sorted keys (``int32``) and the scores (``int8``), and an index of where each range
-of keys starts (``index_of``): ~25 MB, loaded in a fraction of a second, looked up by binary
-search, the position or else its mirror image (the book keeps one of each pair). The compiled
-solver probes the same arrays from its inner loop (``ai.games.connect4.solver_kernel.book_probe``).
+per process, measured here): unusable in a server's workers. This reader keeps one table of
+5-byte records (28 MB, built in ~0.5 s): each position under the smaller of its key and its
+mirror image's (the book keeps one of each pair, either), at a place its key hashes to
+(``ai.games.connect4.solver_kernel``'s ``BOOK_RECORD`` says how). A look-up reads one record,
+most often one cache line: the compiled solver probes the table from its inner loop
+(``solver_kernel.book_probe_at``), ``OpeningBook.score`` is its readable twin. (It kept the
+sorted keys, their scores and an index of the keys' ranges, 25 MB, read by binary search:
+three cache misses a look-up, six when the mirror image was the one kept; at 9-11 stones,
+where an analysis is a few dozen look-ups, the table takes ~15% less time:
+docs/benchmarks.md.)
 
 The file ``book_12ply_distances.dat``: records of 5 bytes, sorted by key. The key is a
 position's Huffman code (the package's ``_to_huffman``): columns left to right, each bottom to
@@ -30,42 +35,53 @@ BOOK_PLY = 12
 WIDTH, HEIGHT = 7, 6
 _FILE = "book_12ply_distances.dat"
 _RECORD = np.dtype([("key", ">i4"), ("value", "i1")])
+_RECORD_BYTES = 5               # a record of the table in memory (solver_kernel.BOOK_RECORD)
 
 
 @dataclass(frozen=True)
 class OpeningBook:
-    """The book in memory: ``keys`` sorted, ``scores`` in Pons' convention for the side to move
-    (always the first player at 12 stones)."""
+    """The book in memory: its table of records (``ai.games.connect4.solver_kernel``'s
+    ``BOOK_RECORD`` says how they are laid out), ``slots`` of them being the keys' homes;
+    the scores in Pons' convention for the side to move (always the first player at 12
+    stones)."""
 
-    keys: np.ndarray
-    scores: np.ndarray
+    table: np.ndarray             # uint8, 5 bytes a record
+    slots: int
+    size: int                     # positions
     ply: int
     path: str
     load_seconds: float
-    index: np.ndarray = None      # index_of(keys), made by load()
-    packed: np.ndarray = None     # keys then index in one array (the compiled probe's), load()
 
     @property
     def nbytes(self) -> int:
-        return self.keys.nbytes + self.scores.nbytes + (0 if self.index is None else
-                                                         self.index.nbytes)
+        return self.table.nbytes
 
     def __len__(self) -> int:
-        return len(self.keys)
+        return self.size
 
     def score(self, current: int, mask: int) -> int | None:
         """The exact score of a position of ``ply`` stones (side to move), or None when the
-        book does not hold it (nor its mirror image)."""
+        book does not hold it (nor its mirror image). The readable twin of the compiled
+        probe (``solver_kernel.book_probe_at``): the record of the smaller of the two keys,
+        from its home on."""
         if mask.bit_count() != self.ply:
             return None
-        for mirror in (False, True):
-            # The key as the array's own type: given a Python int, NumPy 2 converts the whole
-            # 4.2-million-key array for each look-up (~5-10 ms instead of ~2 µs).
-            k = self.keys.dtype.type(huffman_key(current, mask, mirror))
-            i = int(np.searchsorted(self.keys, k))
-            if i < len(self.keys) and self.keys[i] == k:
-                return int(self.scores[i])
-        return None
+        u = min(huffman_key(current, mask), huffman_key(current, mask, mirror=True)) & 0xFFFFFFFF
+        at = _RECORD_BYTES * ((((u * 0x9E3779B1) & 0xFFFFFFFF) * self.slots) >> 32)
+        while True:
+            record = self.table[at:at + _RECORD_BYTES].tobytes()
+            key = int.from_bytes(record[:4], "little")
+            if key == u:
+                return int.from_bytes(record[4:], "little", signed=True)
+            if key == 0:
+                return None
+            at += _RECORD_BYTES
+
+    def records(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every position of the book as its file has it: the keys (sorted, ``int32``) and
+        their scores (Pons', ``int8``), read again (for the tests and the tools: the table
+        is what stays in memory)."""
+        return read_records(self.path)
 
 
 def huffman_key(current: int, mask: int, mirror: bool = False, width: int = WIDTH,
@@ -104,14 +120,14 @@ def book_path() -> str:
     return str(files("bitbully_databases").joinpath("assets", _FILE))
 
 
-def load(path: str | None = None) -> OpeningBook:
-    """Read the book (``path``: the installed package's by default).
+def read_records(path: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The book file's positions: their keys (sorted, ``int32``) and their scores (Pons',
+    ``int8``).
 
     Raises:
         OSError: the file is missing or unreadable.
         ValueError: it is not a sorted book of 5-byte records.
     """
-    start = time.perf_counter()
     path = path or book_path()
     if os.path.getsize(path) % _RECORD.itemsize:
         raise ValueError(f"{path}: not a book of {_RECORD.itemsize}-byte records")
@@ -120,28 +136,37 @@ def load(path: str | None = None) -> OpeningBook:
     values = raw["value"].astype(np.int16)
     del raw
     if len(keys) > 1 and not bool(np.all(keys[1:] > keys[:-1])):
-        raise ValueError(f"{path}: keys are not sorted, binary search would miss entries")
+        raise ValueError(f"{path}: keys are not sorted")
     # Pons' score of every value, by a table of the 256 possible bytes.
     table = np.array([to_pons_score(v) for v in range(-128, 128)], dtype=np.int8)
-    scores = table[values + 128]
-    packed = np.concatenate([keys, index_of(keys)])
-    n = len(keys)
-    return OpeningBook(packed[:n], scores, BOOK_PLY, path, time.perf_counter() - start,
-                       packed[n:], packed)
+    return keys, table[values + 128]
 
 
-#: The index's ranges: keys sharing their top ``32 - INDEX_SHIFT`` bits (``solver_kernel``'s too).
-INDEX_SHIFT = 12
+#: Records of the table past the homes, for the positions whose home is among the last and
+#: taken (a few dozen at most: linear probing at 3/4 full), and an empty one to end it.
+_TAIL = 4096
 
 
-def index_of(keys: np.ndarray) -> np.ndarray:
-    """Where each range of keys sharing their top 20 bits starts in the sorted ``keys`` (and
-    one more entry, the end): 2**20 + 1 ``int32``, 4 MB. A binary search over 4.2 million keys
-    is 22 steps, most of them cache misses; inside its range (77 keys at most in this book)
-    it is ~4 (the compiled solver's book probes, ``solver_kernel.book_find``)."""
-    buckets = (keys.astype(np.int64) >> INDEX_SHIFT) + (1 << (31 - INDEX_SHIFT))
-    counts = np.bincount(buckets, minlength=1 << (32 - INDEX_SHIFT))
-    return np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
+def load(path: str | None = None) -> OpeningBook:
+    """Read the book (``path``: the installed package's by default) into its table.
+
+    Raises:
+        OSError: the file is missing or unreadable.
+        ValueError: it is not a sorted book of 5-byte records.
+    """
+    from . import solver_kernel as K     # (the table is built and read by compiled code)
+    start = time.perf_counter()
+    path = path or book_path()
+    keys, scores = read_records(path)
+    slots = len(keys) * 4 // 3 + 1                  # 3/4 of the homes taken
+    records = np.empty(len(keys), dtype=np.int64)
+    K.book_homes(keys, scores, slots, WIDTH, HEIGHT, records)
+    records.sort()                                  # by home: placed in order, none wraps
+    table = np.zeros(_RECORD_BYTES * (slots + _TAIL), dtype=np.uint8)
+    end, size = K.book_place(table.ctypes.data, records)
+    if end >= slots + _TAIL:                        # (never: a few dozen past the homes)
+        raise ValueError(f"{path}: the table's records ran past its end")
+    return OpeningBook(table, slots, size, BOOK_PLY, path, time.perf_counter() - start)
 
 
 @lru_cache(maxsize=1)

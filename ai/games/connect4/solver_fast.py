@@ -69,20 +69,18 @@ class FastSolver(Solver):
         self._tt_keys = _mapped_zeros(table_slots, np.uint32)
         self._tt_vals = _mapped_zeros(table_slots, np.int8)
         if self.book is not None:
-            self._book_keys, self._book_scores = self.book.packed, self.book.scores
+            self._book, book_slots = self.book.table, self.book.slots
         else:
-            self._book_keys = np.zeros(2, dtype=np.int32)
-            self._book_scores = np.zeros(0, dtype=np.int8)
+            self._book, book_slots = np.zeros(K.BOOK_RECORD, dtype=np.uint8), 1   # one, empty
         self._work = np.zeros((g.cells + 1, K.WORK_ROW), dtype=np.int64)
         # the kernel's recursion reaches these arrays through their addresses in ctx
         # (solver_kernel's docstring says why): this object keeps them alive as long as ctx
-        arrays = (self._work, self._tt_keys, self._tt_vals, self._book_keys, self._book_scores)
+        arrays = (self._work, self._tt_keys, self._tt_vals, self._book)
         assert all(a.flags.c_contiguous for a in arrays)
-        self._ctx[[K.AT_WORK, K.AT_TT_KEYS, K.AT_TT_VALS, K.TT_SLOTS, K.AT_BOOK_KEYS,
-                   K.AT_BOOK_SCORES, K.BOOK_SIZE]] = (
+        self._ctx[[K.AT_WORK, K.AT_TT_KEYS, K.AT_TT_VALS, K.TT_SLOTS, K.AT_BOOK,
+                   K.BOOK_SLOTS]] = (
             self._work.ctypes.data, self._tt_keys.ctypes.data, self._tt_vals.ctypes.data,
-            table_slots, self._book_keys.ctypes.data, self._book_scores.ctypes.data,
-            self._book_scores.shape[0])
+            table_slots, self._book.ctypes.data, book_slots)
 
     def reset(self) -> None:
         """Forget every stored bound."""
@@ -95,8 +93,8 @@ class FastSolver(Solver):
         probe the search uses (~1 µs; ``OpeningBook.score``, its readable twin, ~15 µs)."""
         if self.book is None or mask.bit_count() != self.book.ply:
             return None
-        s = K.book_probe(current, mask, self.width, self.height, self._book_keys,
-                         self._book_scores)
+        s = K.book_probe(current, mask, self.width, self.height, self._book,
+                         int(self._ctx[K.BOOK_SLOTS]))
         return None if s == -128 else int(s)
 
     @property
@@ -242,8 +240,7 @@ def warm_up() -> float:
     # the first timed solve of each worker ~100 ms (issue 24)
     s.solve("", time_limit=10.0, max_nodes=100)      # the clock is read at the first node
     # and the book's probe called from Python (the analysis's columns at 11 stones)
-    # (an empty book: its index has every range, all empty)
-    K.book_probe(0, 0, 7, 6, np.zeros((1 << (32 - K.INDEX_SHIFT)) + 1, dtype=np.int32),
-                 s._book_scores[:0])
+    # (an empty book: one empty record)
+    K.book_probe(0, 0, 7, 6, np.zeros(K.BOOK_RECORD, dtype=np.uint8), 1)
     return time.perf_counter() - start
 

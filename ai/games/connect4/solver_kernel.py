@@ -36,7 +36,8 @@ What differs from the reference, and why:
   since keys are below ``size * 2**32``), so a hit is never a collision. A new entry replaces
   the old one: the table never grows, and stays valid from one solve to the next;
 - the opening book (``ai.games.connect4.opening_book``): at 12 stones on 7x6 the node reads its exact score
-  from the book's sorted keys by binary search, the position or its mirror image;
+  from the book's table, one record under the smaller of the position's key and its mirror
+  image's (``BOOK_RECORD``, below);
 - the GIL: compiled with ``nogil=True``, a search lets the other threads of the process run
   (the server's event loop keeps answering pages while a worker thread searches), except for
   the instant the clock is read;
@@ -49,7 +50,7 @@ What differs from the reference, and why:
 
 What a node reads and writes (so that it allocates nothing): ``ctx`` (the board's constants,
 ``GEO_*``, the addresses of the arrays below, ``AT_*``, then the search's counters and flags,
-``ST_*``), the table (keys, values), the book (its keys followed by its index, its scores),
+``ST_*``), the table (keys, values), the book (its records),
 and ``work`` (per ply, the moves and their sort keys); and ``deadline``, a number (seconds of
 ``time.perf_counter``, inf for none). ``root`` takes them as arrays; ``negamax``, the
 recursion, takes only ``ctx``'s address and reaches the arrays through the addresses in it
@@ -84,7 +85,7 @@ warnings.filterwarnings("ignore", message="Code running in object mode won't all
 GEO_W, GEO_H, GEO_BOTTOM, GEO_BOARD, GEO_CELLS, GEO_BOOK_PLY, GEO_ORDER = range(7)
 # GEO_ORDER .. +W: columns centre first; then W column masks (to 23 for 9 columns)
 # then the addresses of the arrays the search reads and writes, and two of their sizes
-AT_WORK, AT_TT_KEYS, AT_TT_VALS, TT_SLOTS, AT_BOOK_KEYS, AT_BOOK_SCORES, BOOK_SIZE = range(24, 31)
+AT_WORK, AT_TT_KEYS, AT_TT_VALS, TT_SLOTS, AT_BOOK, BOOK_SLOTS = range(24, 30)
 # then LANES column masks in the search's order (centre first; zeros past the board's width)
 GEO_LANES = 32
 LANES = 8
@@ -231,54 +232,112 @@ def book_key(cur, mask, w, h, mirror):
     return v
 
 
-#: The book's index: the first key of each of the 2**20 ranges of keys sharing their top 20
-#: bits (``opening_book.index_of``); a look-up then searches ~4 keys, not the whole book.
-INDEX_SHIFT = 12
-INDEX_OFFSET = 1 << (31 - INDEX_SHIFT)
+#: The book's table (``opening_book.load``): records of 5 bytes, a position's 32-bit key
+#: (little-endian; 0 for an empty record: no position of 12 stones has that key) then its
+#: score, under the smaller of its key and its mirror image's (both read the same record).
+#: A key's home is one of ``slots`` records (``book_slot``); a record taken, it goes to the
+#: next free one (linear probing, ~3/4 of the home records taken). The records were placed
+#: in the order of their homes, so none wraps around: past the last home a few more
+#: records, and an empty one, end the table. One look-up reads one record, most often one
+#: cache line: a sorted array read through an index took three (the index, the key, the
+#: score), and a second look-up for a mirror image it did not hold.
+BOOK_RECORD = 5
+
+
+@numba.njit(inline="always", **KERNEL)
+def book_slot(u, slots):
+    """The home record of the 32-bit key ``u`` among ``slots``: Fibonacci hashing (the key
+    times 2**32 / golden ratio, its low 32 bits) scaled to ``slots`` by a multiplication
+    and a shift (Lemire's), no division."""
+    return (((u * 0x9E3779B1) & 0xFFFFFFFF) * slots) >> 32
 
 
 @numba.njit(**KERNEL)
-def book_find(keys, n, k):
-    """The position of key ``k`` among the first ``n`` of the ``int32`` keys (sorted) at
-    address ``keys``, -1 if absent; the index follows them
-    (``ai.games.connect4.opening_book.index_of``)."""
-    b = n + (k >> INDEX_SHIFT) + INDEX_OFFSET
-    lo, hi = load_i32(keys, b), load_i32(keys, b + 1) - 1
-    while lo <= hi:
-        mid = (lo + hi) >> 1
-        x = load_i32(keys, mid)
-        if x == k:
-            return mid
-        if x < k:
-            lo = mid + 1
-        else:
-            hi = mid - 1
-    return -1
+def book_key_mirrored(k, w, h):
+    """The key of the mirror image of the position whose book key is ``k``: the key read
+    back into a position (columns left to right, each bottom to top: ``10`` a stone of the
+    side to move, ``11`` of the other, ``0`` closing the column), then encoded mirrored."""
+    u = k & 0xFFFFFFFF
+    at = 31
+    cur, mask = 0, 0
+    for c in range(w):
+        r = 0
+        while (u >> at) & 1:
+            bit = 1 << (c * (h + 1) + r)
+            mask |= bit
+            if (u >> (at - 1)) & 1 == 0:
+                cur |= bit
+            at -= 2
+            r += 1
+        at -= 1
+    return book_key(cur, mask, w, h, True)
 
 
 @numba.njit(**KERNEL)
-def book_probe_at(cur, mask, w, h, keys, scores, n):
-    """The book's score of the position (side to move), or -128 when it is not in the book.
-    ``keys``: the address of the sorted keys, then the index (one ``int32`` array);
-    ``scores``: of their ``n`` scores (``int8``)."""
-    i = book_find(keys, n, book_key(cur, mask, w, h, False))
-    if i < 0:
-        i = book_find(keys, n, book_key(cur, mask, w, h, True))
-    return load_i8(scores, i) if i >= 0 else -128
+def book_homes(keys, scores, slots, w, h, out):
+    """For each position of the book (``keys`` and ``scores`` as its file has them), into
+    ``out``: its home record, the key it is kept under (the smaller of its own and its
+    mirror image's, 32 bits) and its score, as one number that sorts by home:
+    ``home << 40 | key << 8 | score + 128``."""
+    for i in range(len(keys)):
+        k = np.int64(keys[i])
+        u = min(k, book_key_mirrored(k, w, h)) & 0xFFFFFFFF
+        out[i] = (book_slot(u, slots) << 40) | (u << 8) | (np.int64(scores[i]) + 128)
 
 
 @numba.njit(**KERNEL)
-def book_probe(cur, mask, w, h, book_keys, book_scores):
-    """:func:`book_probe_at` for the book as arrays."""
-    return book_probe_at(cur, mask, w, h, book_keys.ctypes.data, book_scores.ctypes.data,
-                         book_scores.shape[0])
+def book_place(table, records):
+    """Write ``records`` (``book_homes``', sorted) into ``table``, the address of zeroed
+    records: each at its home or, taken, the next free one. A position whose mirror image
+    the book also holds (the same key) is written once. Returns the number of records up
+    to the last one written, and how many positions were written."""
+    end, written, last = 0, 0, -1
+    for i in range(len(records)):
+        x = records[i]
+        u = (x >> 8) & 0xFFFFFFFF
+        if u == last:
+            continue
+        last = u
+        at = max(x >> 40, end)
+        store_u32(table + BOOK_RECORD * at, 0, np.uint32(u))
+        store_i8(table + BOOK_RECORD * at + 4, 0, np.int8((x & 0xFF) - 128))
+        end = at + 1
+        written += 1
+    return end, written
+
+
+@numba.njit(**KERNEL)
+def book_lookup(table, slots, u):
+    """The score kept under the 32-bit key ``u``, or -128 when none is: its record, from
+    its home on (``table``: the address of the records, ``slots`` their homes)."""
+    at = table + BOOK_RECORD * book_slot(u, slots)
+    while True:
+        r = np.int64(load_u32(at, 0))
+        if r == u:
+            return load_i8(at + 4, 0)
+        if r == 0:
+            return -128
+        at += BOOK_RECORD
+
+
+@numba.njit(**KERNEL)
+def book_probe_at(cur, mask, w, h, table, slots):
+    """The book's score of the position (side to move), or -128 when it is not in the book:
+    the record of the smaller of its key and its mirror image's (``BOOK_RECORD``)."""
+    u = min(book_key(cur, mask, w, h, False), book_key(cur, mask, w, h, True)) & 0xFFFFFFFF
+    return book_lookup(table, slots, u)
+
+
+@numba.njit(**KERNEL)
+def book_probe(cur, mask, w, h, table, slots):
+    """:func:`book_probe_at` for the book's table as an array (``uint8``)."""
+    return book_probe_at(cur, mask, w, h, table.ctypes.data, slots)
 
 
 @numba.njit(**KERNEL)
 def book_score(cur, mask, ctx):
     """:func:`book_probe_at` for the book whose address ``ctx`` holds."""
-    return book_probe_at(cur, mask, ctx[GEO_W], ctx[GEO_H], ctx[AT_BOOK_KEYS],
-                         ctx[AT_BOOK_SCORES], ctx[BOOK_SIZE])
+    return book_probe_at(cur, mask, ctx[GEO_W], ctx[GEO_H], ctx[AT_BOOK], ctx[BOOK_SLOTS])
 
 
 @numba.njit(cache=True, nogil=True)
@@ -375,8 +434,7 @@ def negamax(cur, mask, nb, alpha, beta, cx, deadline, theirs, ours):
             if alpha >= beta:
                 return beta
     if nb == load64(cx, GEO_BOOK_PLY):
-        s = book_probe_at(cur, mask, w, h, load64(cx, AT_BOOK_KEYS),
-                          load64(cx, AT_BOOK_SCORES), load64(cx, BOOK_SIZE))
+        s = book_probe_at(cur, mask, w, h, load64(cx, AT_BOOK), load64(cx, BOOK_SLOTS))
         if s != -128:
             store64(cx, ST_BOOK_HITS, load64(cx, ST_BOOK_HITS) + 1)
             return s
