@@ -206,8 +206,8 @@ def table_key(current: int, mask: int, g) -> int:
 
 
 class _Budget:
-    def __init__(self, time_limit, max_nodes, start):
-        self.deadline = None if time_limit is None else start + time_limit
+    def __init__(self, deadline, max_nodes):
+        self.deadline = deadline
         self.nodes_left = max_nodes
 
     def left(self) -> tuple[float | None, int | None]:
@@ -268,39 +268,50 @@ def analyse_position(current: int, mask: int, plies: int, width: int = 7, height
                      then_time_limit: float | None = None, fresh: bool = False) -> Analysis:
     """:func:`analyse` for a position given as Pons' bitboards (``current``: the side to move;
     ``ai.games.connect4.rules.C4State`` has them)."""
+    # (plain values down to the kernel, few steps of Python: at 9-11 stones an analysis is
+    # ~30 µs when another process has flushed the caches, and each step costs then)
     start = time.perf_counter() if start is None else start
     if isinstance(store, str):          # "default"
         store = default_store()
-    g = _geometries.get((width, height)) or geometry(width, height)
-    nb = plies
+    deadline = None if time_limit is None else start + time_limit
     solver = _borrow(width, height, use_book)
     try:
         if not (solver.compiled and type(current) is int and type(mask) is int
-                and type(nb) is int and 0 <= current < _FITS and 0 <= mask < _FITS):
-            solver._validate(current, mask, nb)     # (else the kernel checks the position)
+                and type(plies) is int and 0 <= current < _FITS and 0 <= mask < _FITS):
+            solver._validate(current, mask, plies)     # (else the kernel checks the position)
         if fresh:
             solver.reset()              # ~0.1 ms: the table's values only
         run = _analyse_compiled if solver.compiled else _analyse_reference
-        return run(solver, g, moves, current, mask, nb, _Budget(time_limit, max_nodes, start),
-                   best_only, store, start, then_time_limit, read_store=not fresh)
+        return run(solver, moves, current, mask, plies, deadline, max_nodes, best_only, store,
+                   start, then_time_limit, read_store=not fresh)
     finally:
         _give_back(solver, use_book)
 
 
 _geometries = {(7, 6): geometry(7, 6)}
+
+
+def _geometry(width: int, height: int):
+    g = _geometries.get((width, height))
+    if g is None:
+        g = _geometries[width, height] = geometry(width, height)
+    return g
 _new = tuple.__new__
 _FITS = 1 << 62                         # bitboards the kernel takes
 
 
-def _analyse_compiled(solver, g, moves, current, mask, nb, budget, best_only, store, start,
-                      then_time_limit=None, read_store=True) -> Analysis:
+def _analyse_compiled(solver, moves, current, mask, nb, deadline, max_nodes, best_only, store,
+                      start, then_time_limit=None, read_store=True) -> Analysis:
     """The analysis in one compiled call (``analysis_kernel.columns``), the steps of
     :func:`_analyse_reference`; only the table of solved positions is read and written here."""
     # (lean on purpose: at 9-11 stones the analysis is ~20 µs, and each step of Python or
-    # numpy costs ~10 µs when other work has evicted the caches: the kernel zeroes its arrays)
+    # numpy costs ~10 µs when other work has evicted the caches: the kernel zeroes its arrays;
+    # without a table of solved positions, no geometry, no dictionaries)
     cols = solver.columns
-    keys, stored, parent_key = {}, {}, None
+    prefilled, parent_stored = False, AK.NO_SCORE
     if store is not None:
+        g = _geometry(solver.width, solver.height)
+        stored = {}
         possible, opponent = (mask + g.bottom) & g.board, current ^ mask
         keys = {c: table_key(opponent, mask | (possible & g.colmask[c]), g)
                 for c in g.order if possible & g.colmask[c]}
@@ -311,11 +322,12 @@ def _analyse_compiled(solver, g, moves, current, mask, nb, budget, best_only, st
         for c, k in keys.items():
             if k in stored:
                 cols[:, c] = (-stored[k], -stored[k], AK.SRC_TABLE, 0, 1, 0)
+        prefilled, parent_stored = bool(stored), stored.get(parent_key, AK.NO_SCORE)
     best, score, best_clock, complete, nodes = AK.columns(
-        current, mask, nb, cols, bool(stored), stored.get(parent_key, AK.NO_SCORE), best_only,
+        current, mask, nb, cols, prefilled, parent_stored, best_only,
         math.inf if then_time_limit is None else then_time_limit,
-        K.NO_LIMIT if budget.nodes_left is None else budget.nodes_left,
-        math.inf if budget.deadline is None else budget.deadline, solver._ctx)
+        K.NO_LIMIT if max_nodes is None else max_nodes,
+        math.inf if deadline is None else deadline, solver._ctx)
     if best == AK.INVALID:
         solver._validate(current, mask, nb)         # says what is wrong with the position
         raise ValueError("not a position")
@@ -324,8 +336,9 @@ def _analyse_compiled(solver, g, moves, current, mask, nb, budget, best_only, st
     # ~1 µs each when the caches are cold, and there are eight; a loop, not a list
     # comprehension, which in this Python is a function of its own: ply 11 cold, 30-34 µs
     # against 28-31 µs, interleaved)
+    width = solver.width
     columns = []
-    for c in range(g.width):
+    for c in range(width):
         columns.append(_new(ColumnScore, (c, lower[c], upper[c], SOURCES[source[c]],
                                           col_nodes[c])) if open_col[c] else None)
     columns = tuple(columns)
@@ -333,15 +346,17 @@ def _analyse_compiled(solver, g, moves, current, mask, nb, budget, best_only, st
     if store is not None:
         _learn(store, g, columns, keys, parent_key, stored, score)
     elapsed = time.perf_counter() - start
-    return _new(Analysis, (moves, g.width, g.height, nb, columns, None if best < 0 else best,
+    return _new(Analysis, (moves, width, solver.height, nb, columns, None if best < 0 else best,
                            score, nodes, elapsed,
                            elapsed if best_clock < 0 else best_clock - start, complete))
 
 
-def _analyse_reference(solver, g, moves, current, mask, nb, budget, best_only, store, start,
-                       then_time_limit=None, read_store=True) -> Analysis:
+def _analyse_reference(solver, moves, current, mask, nb, deadline, max_nodes, best_only, store,
+                       start, then_time_limit=None, read_store=True) -> Analysis:
     """The analysis step by step in Python: the readable twin of ``analysis_kernel.columns``
     (the tests compare them), and the analysis of the board sizes the kernel does not take."""
+    g = _geometry(solver.width, solver.height)
+    budget = _Budget(deadline, max_nodes)
     AREA = g.cells
     possible = (mask + g.bottom) & g.board
     opponent = current ^ mask
