@@ -304,6 +304,32 @@ def test_the_table_holds_every_position_of_the_book_and_no_other(book, records):
     assert book.table[-end:].tolist() == [0] * end
 
 
+def test_a_small_book_file_loads_and_a_bad_one_says_why(book, tmp_path):
+    # The first records of the real file, as a book of their own: every position found (and
+    # its mirror image), a position of the big book not among them not found; a file that is
+    # not of 5-byte records, or not sorted, is refused.
+    with open(book.path, "rb") as f:
+        raw = f.read(5 * 40)
+    small = tmp_path / "small.dat"
+    small.write_bytes(raw)
+    little = opening_book.load(str(small))
+    keys, scores = little.records()
+    assert len(little) == len(keys) == 40
+    for k, score in zip(keys, scores):
+        current, mask = _decode(int(k))
+        assert little.score(current, mask) == little.score(_mirror(current), _mirror(mask)) \
+            == score
+    other_keys, _ = book.records()
+    current, mask = _decode(int(other_keys[-1]))
+    assert little.score(current, mask) is None
+    (tmp_path / "odd.dat").write_bytes(raw[:7])
+    with pytest.raises(ValueError, match="5-byte records"):
+        opening_book.load(str(tmp_path / "odd.dat"))
+    (tmp_path / "unsorted.dat").write_bytes(raw[5:10] + raw[:5] + raw[10:])
+    with pytest.raises(ValueError, match="not sorted"):
+        opening_book.load(str(tmp_path / "unsorted.dat"))
+
+
 def _mirror(x: int) -> int:
     """A 7x6 bitboard seen in a mirror."""
     return sum(((x >> (c * 7)) & 0x7F) << ((6 - c) * 7) for c in range(7))

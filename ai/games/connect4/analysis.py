@@ -292,10 +292,13 @@ _geometries = {(7, 6): geometry(7, 6)}
 
 
 def _geometry(width: int, height: int):
+    """The board's constants (``bitboard.geometry``), made once a size."""
     g = _geometries.get((width, height))
     if g is None:
         g = _geometries[width, height] = geometry(width, height)
     return g
+
+
 _new = tuple.__new__
 _FITS = 1 << 62                         # bitboards the kernel takes
 

@@ -3,7 +3,7 @@ exact score of every 7x6 Connect-4 position of 12 stones, up to mirror image.
 
 The package's own pure-Python reader keeps a list of 4.2 million tuples (4 s to load, +455 MB
 per process, measured here): unusable in a server's workers. This reader keeps one table of
-5-byte records (28 MB, built in ~0.5 s): each position under the smaller of its key and its
+5-byte records (28 MB, built in ~0.3-0.5 s): each position under the smaller of its key and its
 mirror image's (the book keeps one of each pair, either), at a place its key hashes to
 (``ai.games.connect4.solver_kernel``'s ``BOOK_RECORD`` says how). A look-up reads one record,
 most often one cache line: the compiled solver probes the table from its inner loop
