@@ -18,7 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ai.games.connect4 import analysis, numba_cache, opening_book, solver_kernel
+from ai.games.connect4 import (analysis, analysis_kernel, numba_cache, opening_book,
+                                solver_kernel)
 from ai.games.connect4.solver import Solver, parse_moves
 from ai.games.connect4.solver_fast import FastSolver, fits
 from tests.test_solver import TickingClock, brute, pons_set
@@ -340,19 +341,9 @@ def _probe_positions(keys, table, slots, mirror):
     """The compiled probe's score of each key's position (or its mirror image)."""
     out = np.empty(len(keys), dtype=np.int64)
     for i in range(len(keys)):
-        u = np.int64(keys[i]) & 0xFFFFFFFF
-        at, cur, mask = 31, 0, 0
-        for c in range(7):
-            col = 6 - c if mirror else c
-            r = 0
-            while (u >> at) & 1:
-                bit = 1 << (col * 7 + r)
-                mask |= bit
-                if (u >> (at - 1)) & 1 == 0:
-                    cur |= bit
-                at -= 2
-                r += 1
-            at -= 1
+        cur, mask = solver_kernel.book_position(np.int64(keys[i]), 7, 6)
+        if mirror:
+            cur, mask = analysis_kernel.mirror(cur, 7, 6), analysis_kernel.mirror(mask, 7, 6)
         out[i] = solver_kernel.book_probe_at(cur, mask, 7, 6, table, slots)
     return out
 

@@ -254,9 +254,16 @@ def book_slot(u, slots):
 
 @numba.njit(**KERNEL)
 def book_key_mirrored(k, w, h):
-    """The key of the mirror image of the position whose book key is ``k``: the key read
-    back into a position (columns left to right, each bottom to top: ``10`` a stone of the
-    side to move, ``11`` of the other, ``0`` closing the column), then encoded mirrored."""
+    """The key of the mirror image of the position whose book key is ``k``."""
+    cur, mask = book_position(k, w, h)
+    return book_key(cur, mask, w, h, True)
+
+
+@numba.njit(**KERNEL)
+def book_position(k, w, h):
+    """The position (``cur``: the side to move, ``mask``) whose book key is ``k``: the key
+    read back (columns left to right, each bottom to top: ``10`` a stone of the side to move,
+    ``11`` of the other, ``0`` closing the column)."""
     u = k & 0xFFFFFFFF
     at = 31
     cur, mask = 0, 0
@@ -270,7 +277,7 @@ def book_key_mirrored(k, w, h):
             at -= 2
             r += 1
         at -= 1
-    return book_key(cur, mask, w, h, True)
+    return cur, mask
 
 
 @numba.njit(**KERNEL)
