@@ -303,6 +303,10 @@ def test_the_table_holds_every_position_of_the_book_and_no_other(book, records):
                for k in absent)
     end = opening_book._RECORD_BYTES
     assert book.table[-end:].tolist() == [0] * end
+    # a key that is no position's (all ones: stones past the top of every column) reads
+    # as far as its bits go
+    _, mask = solver_kernel.book_position(0xFFFFFFFF, 7, 6)
+    assert 0 < mask.bit_count() <= 16
 
 
 def test_a_small_book_file_loads_and_a_bad_one_says_why(book, tmp_path):
