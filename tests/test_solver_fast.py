@@ -268,13 +268,8 @@ def test_a_random_sample_of_the_book_agrees_with_our_solver(records, fast):
 def test_the_book_answers_for_a_position_and_its_mirror_image(book, records):
     keys, scores = records
     current, mask = _decode(int(keys[12345]))
-    mirror_current = mirror_mask = 0
-    for c in range(7):
-        col = ((current >> (c * 7)) & 0x3F) << ((6 - c) * 7)
-        mirror_current |= col
-        mirror_mask |= ((mask >> (c * 7)) & 0x3F) << ((6 - c) * 7)
     assert book.score(current, mask) == scores[12345]
-    assert book.score(mirror_current, mirror_mask) == scores[12345]
+    assert book.score(*_mirrored(current, mask)) == scores[12345]
     assert book.score(current, mask | (1 << 48)) is None       # not 12 stones
 
 
@@ -294,14 +289,14 @@ def test_the_table_holds_every_position_of_the_book_and_no_other(book, records):
     rng = random.Random(5)
     for i in rng.sample(range(len(keys)), 300):
         current, mask = _decode(int(keys[i]))
-        assert book.score(current, mask) == book.score(_mirror(current), _mirror(mask)) \
+        assert book.score(current, mask) == book.score(*_mirrored(current, mask)) \
             == scores[i]
     near = np.array([int(k) + 1 for k in keys[::1000]], dtype=np.int64)
     absent = near[~np.isin(near, keys)]
     assert len(absent) > 100
     assert all(solver_kernel.book_lookup(table, slots, int(k) & 0xFFFFFFFF) == -128
                for k in absent)
-    end = opening_book._RECORD_BYTES
+    end = opening_book.RECORD_BYTES
     assert book.table[-end:].tolist() == [0] * end
     # a key that is no position's (all ones: stones past the top of every column) reads
     # as far as its bits go
@@ -322,7 +317,7 @@ def test_a_small_book_file_loads_and_a_bad_one_says_why(book, tmp_path):
     assert len(little) == len(keys) == 40
     for k, score in zip(keys, scores):
         current, mask = _decode(int(k))
-        assert little.score(current, mask) == little.score(_mirror(current), _mirror(mask)) \
+        assert little.score(current, mask) == little.score(*_mirrored(current, mask)) \
             == score
     other_keys, _ = book.records()
     current, mask = _decode(int(other_keys[-1]))
@@ -335,9 +330,9 @@ def test_a_small_book_file_loads_and_a_bad_one_says_why(book, tmp_path):
         opening_book.load(str(tmp_path / "unsorted.dat"))
 
 
-def _mirror(x: int) -> int:
-    """A 7x6 bitboard seen in a mirror."""
-    return sum(((x >> (c * 7)) & 0x7F) << ((6 - c) * 7) for c in range(7))
+def _mirrored(current: int, mask: int) -> tuple[int, int]:
+    """A 7x6 position seen in a mirror (``analysis_kernel.mirror``)."""
+    return analysis_kernel.mirror(current, 7, 6), analysis_kernel.mirror(mask, 7, 6)
 
 
 @numba.njit

@@ -5,7 +5,7 @@ The package's own pure-Python reader keeps a list of 4.2 million tuples (4 s to 
 per process, measured here): unusable in a server's workers. This reader keeps one table of
 5-byte records (28 MB, built in ~0.3-0.5 s): each position under the smaller of its key and its
 mirror image's (the book keeps one of each pair, either), at a place its key hashes to
-(``ai.games.connect4.solver_kernel``'s ``BOOK_RECORD`` says how). A look-up reads one record,
+(``ai.games.connect4.solver_kernel``'s ``BOOK_RECORD`` comment says how). A look-up reads one record,
 most often one cache line: the compiled solver probes the table from its inner loop
 (``solver_kernel.book_probe_at``), ``OpeningBook.score`` is its readable twin. (It kept the
 sorted keys, their scores and an index of the keys' ranges, 25 MB, read by binary search:
@@ -35,7 +35,11 @@ BOOK_PLY = 12
 WIDTH, HEIGHT = 7, 6
 _FILE = "book_12ply_distances.dat"
 _RECORD = np.dtype([("key", ">i4"), ("value", "i1")])
-_RECORD_BYTES = 5               # a record of the table in memory (solver_kernel.BOOK_RECORD)
+#: The table in memory (``solver_kernel``'s ``BOOK_RECORD`` comment says how it is laid out;
+#: the compiled probe takes these two from here): bytes a record, and the hash's multiplier
+#: (2**32 / golden ratio: Fibonacci hashing).
+RECORD_BYTES = 5
+HASH = 0x9E3779B1
 
 
 @dataclass(frozen=True)
@@ -67,15 +71,15 @@ class OpeningBook:
         if mask.bit_count() != self.ply:
             return None
         u = min(huffman_key(current, mask), huffman_key(current, mask, mirror=True)) & 0xFFFFFFFF
-        at = _RECORD_BYTES * ((((u * 0x9E3779B1) & 0xFFFFFFFF) * self.slots) >> 32)
+        at = RECORD_BYTES * ((((u * HASH) & 0xFFFFFFFF) * self.slots) >> 32)
         while True:
-            record = self.table[at:at + _RECORD_BYTES].tobytes()
+            record = self.table[at:at + RECORD_BYTES].tobytes()
             key = int.from_bytes(record[:4], "little")
             if key == u:
                 return int.from_bytes(record[4:], "little", signed=True)
             if key == 0:
                 return None
-            at += _RECORD_BYTES
+            at += RECORD_BYTES
 
     def records(self) -> tuple[np.ndarray, np.ndarray]:
         """Every position of the book as its file has it: the keys (sorted, ``int32``) and
@@ -162,7 +166,7 @@ def load(path: str | None = None) -> OpeningBook:
     records = np.empty(len(keys), dtype=np.int64)
     K.book_homes(keys, scores, slots, WIDTH, HEIGHT, records)
     records.sort()                                  # by home: placed in order, none wraps
-    table = np.zeros(_RECORD_BYTES * (slots + _TAIL), dtype=np.uint8)
+    table = np.zeros(RECORD_BYTES * (slots + _TAIL), dtype=np.uint8)
     end, size = K.book_place(table.ctypes.data, records)
     if end >= slots + _TAIL:                        # (never: a few dozen past the homes)
         raise ValueError(f"{path}: the table's records ran past its end")

@@ -67,6 +67,7 @@ import types as pytypes
 import warnings
 
 from . import numba_cache  # noqa: F401  (sets NUMBA_CACHE_DIR before numba is imported)
+from . import opening_book
 from .bitboard import geometry
 
 import numba
@@ -140,7 +141,6 @@ def _memory(nbtype, bits):
 
 load64, store64 = _memory(types.int64, 64)
 load_u32, store_u32 = _memory(types.uint32, 32)
-load_i32, _ = _memory(types.int32, 32)
 load_i8, store_i8 = _memory(types.int8, 8)
 
 
@@ -241,7 +241,8 @@ def book_key(cur, mask, w, h, mirror):
 #: records, and an empty one, end the table. One look-up reads one record, most often one
 #: cache line: a sorted array read through an index took three (the index, the key, the
 #: score), and a second look-up for a mirror image it did not hold.
-BOOK_RECORD = 5
+BOOK_RECORD = opening_book.RECORD_BYTES
+BOOK_HASH = opening_book.HASH               # (numba: constants, as the module's globals)
 
 
 @numba.njit(inline="always", **KERNEL)
@@ -249,7 +250,7 @@ def book_slot(u, slots):
     """The home record of the 32-bit key ``u`` among ``slots``: Fibonacci hashing (the key
     times 2**32 / golden ratio, its low 32 bits) scaled to ``slots`` by a multiplication
     and a shift (Lemire's), no division."""
-    return (((u * 0x9E3779B1) & 0xFFFFFFFF) * slots) >> 32
+    return (((u * BOOK_HASH) & 0xFFFFFFFF) * slots) >> 32
 
 
 @numba.njit(**KERNEL)
