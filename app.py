@@ -16,8 +16,8 @@ from __future__ import annotations
 from flask import Flask
 from werkzeug.routing import BaseConverter, ValidationError
 
-from web import (admission, class_activities, class_review, classroom, course, i18n, lab, lesson, pages, play,
-                 projector, review, security, templating)
+from web import (admission, classroom, course, i18n, lab, lesson, pages, play, projector, review,
+                 security, templating)
 from web.games import GAMES
 
 
@@ -55,9 +55,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(lab.bp)       # before play: /tree is the lab, not a game
     review.init_app(app)                 # /<game>/review: the exact review of a game
     app.register_blueprint(play.bp)
-    classroom.init_app(app)              # class mode: /class/..., /c/<code>
-    class_activities.init_app(app)       # what the class answers: questions, exercises
-    class_review.init_app(app)           # a class game's review, on the phones
+    classroom.init_app(app)              # class mode: /class/..., /c/<code>, answers, review
     admission.init_app(app)
     security.init_app(app)
     return app

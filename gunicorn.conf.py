@@ -1,7 +1,7 @@
 """gunicorn settings for ``scripts/serve`` (read by ``gunicorn --config gunicorn.conf.py``).
 
 The app keeps no state between requests in a worker (the whole game is in the URL; a class's
-state is in SQLite or Redis, ``web.class_store``), so any worker, in any instance, can answer
+state is in SQLite or Redis, ``web.classroom.store``), so any worker, in any instance, can answer
 any request: to serve more players, start more instances behind a proxy (see the README).
 
 Workers are gevent's: one event loop per process holds hundreds of open connections, slow or

@@ -12,7 +12,7 @@ a vote.
 1. **A phone, end to end, in a browser**: each phone is a new headless Chromium context at
    phone size (390x844, touch, nothing cached: a phone that has never seen the site), already
    running, as a phone's browser is when its camera reads the code. Timed from the moment it
-   opens the link the QR code holds (``/c/<code>``, what ``web.class_view.ClassView.join_links``
+   opens the link the QR code holds (``/c/<code>``, what ``web.classroom.view.ClassView.join_links``
    encodes) to the moment its page says the ballot was taken ("Your vote"): the page's load,
    its live stream, the tap on a column, the answer (Playwright's ``expect`` returns as soon
    as the text is there). One after another.

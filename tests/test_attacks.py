@@ -100,8 +100,8 @@ def test_a_class_from_a_link_that_is_not_a_url_is_a_400(client, link, caplog):
 
 
 def test_stream_slots_are_shared_out_per_address_class_and_browser(tmp_path):
-    from web.class_live import Hub
-    from web.class_store import open_store
+    from web.classroom.live import Hub
+    from web.classroom.store import open_store
 
     hub = Hub(open_store({"CLASS_DB": str(tmp_path / "c.sqlite3"), "REDIS_URL": ""}),
               max_streams=10, per_address=4, per_class=6, per_client=2)

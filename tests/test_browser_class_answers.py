@@ -125,7 +125,7 @@ def test_a_class_exercise_with_its_dashboard_and_csv(contexts, live_server, arti
     rows = a.locator(".exercise-student input[name^='v.']")
     names = [rows.nth(i).get_attribute("name") for i in range(rows.count())]
     assert "v.R" in names
-    from web.class_exercise import solved
+    from web.classroom.exercise import solved
     from ai.teach.exercise import questions
     right = {q.key: str(int(q.answer)) for q in questions(solved("ex=nim4&algo=minimax")["solved"])}
     for key, value in right.items():

@@ -164,7 +164,7 @@ def test_a_class_exercise_marks_each_phone_and_the_dashboard_and_csv_follow(app)
     fields = re.findall(r'name="(v\.[^"]+)"', phone)
     assert "v.R" in fields
     # the course's Nim tree N = 4: J0 (max) wins from 4 (+1)
-    from web.class_exercise import solved
+    from web.classroom.exercise import solved
     from ai.teach.exercise import questions
     lab = solved("ex=nim4&algo=minimax")
     right = {q.key: str(int(q.answer)) for q in questions(lab["solved"])}
@@ -197,8 +197,8 @@ def replay_questions(app, link):
     """Every step of the replay ``link`` shows, with the questions it can ask."""
     from urllib.parse import parse_qsl, urlsplit
     from werkzeug.datastructures import MultiDict
-    from web.class_questions import questions_at
-    from web.class_view import stored_game
+    from web.classroom.questions import questions_at
+    from web.classroom.view import stored_game
     from web.tree_panel import tree_panel
 
     query = urlsplit(link).query
@@ -242,7 +242,7 @@ def test_each_question_is_answered_by_the_step_it_plays(app):
 
 
 def number_text(v):
-    from web.class_questions import number_text as nt
+    from web.classroom.questions import number_text as nt
     return nt(v)
 
 

@@ -6,8 +6,8 @@ threads are each counted once."""
 import queue
 import threading
 
-from web.class_answers import answers_of
-from web.class_store import Vote, open_store
+from web.classroom.answers import answers_of
+from web.classroom.store import Vote, open_store
 
 from test_class_store import Listener, clock, store  # noqa: F401  (fixtures)
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from app import create_app
-from web import class_store, classroom
-from web.class_store import (LIVE_SQL, PURGE_SQL, StoreBusy, StoreError, StoreLost,
+from web.classroom import store as class_store, views as classroom
+from web.classroom.store import (LIVE_SQL, PURGE_SQL, StoreBusy, StoreError, StoreLost,
                              SqliteStore, Vote, open_store)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -95,7 +95,7 @@ LOCKED_LOOP = textwrap.dedent("""
     from gevent import monkey
     monkey.patch_all()
     import gevent
-    from web.class_store import SqliteStore, StoreBusy
+    from web.classroom.store import SqliteStore, StoreBusy
     store = SqliteStore(sys.argv[1], busy_timeout=1.0)
     ticks = 0
     def ticker():

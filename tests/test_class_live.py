@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from web.class_store import Vote, open_store
+from web.classroom.store import Vote, open_store
 
 from test_class_store import Clock
 from test_classroom import discs, start_class, streams, student  # noqa: F401 (streams: a fixture)
@@ -214,7 +214,7 @@ def test_the_stream_beats_with_its_period_for_the_page_s_watchdog(app, streams):
 def test_the_streams_of_a_worker_read_a_change_once_between_them():
     """100 phones of one class in one worker: a move is read from the store once, not 100
     times; the next change is read again."""
-    from web.class_live import Hub
+    from web.classroom.live import Hub
 
     reads = []
 

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from web.class_store import CODE_ALPHABET, CODE_LENGTH, FOLLOWER_TIMEOUT, Vote, open_store
+from web.classroom.store import CODE_ALPHABET, CODE_LENGTH, FOLLOWER_TIMEOUT, Vote, open_store
 
 
 class Clock:

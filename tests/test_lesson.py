@@ -9,7 +9,8 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
-from web import class_view, network
+from web import network
+from web.classroom import view as class_view
 
 # The course's card "The MiniMax procedure, step by step" (chapter 2, figure 1), at step 6.
 MINIMAX = ("/nim?n=5&mode=ai-human&level=custom&heur=course&order=reverse&moves=1&tree=1"

@@ -1,7 +1,7 @@
 """Issue 22 against the README's server (gunicorn, gunicorn.conf.py, web/worker.py): one client
 cannot stop it. Each test starts a server of its own with small bounds (a few connections,
 streams and seconds), so that an attack fits in a test; the bounds' defaults are in
-web/worker.py and web/class_live.py. The attacker connects from another loopback address
+web/worker.py and web/classroom/live.py. The attacker connects from another loopback address
 (127.0.0.2: Linux routes all of 127/8 to the loopback), the people it would hurt from
 127.0.0.1. Timeouts here only guard against a hang; the outcome is what is asserted: an
 answer, a refusal, a connection closed by the server. bench/attack.py measures."""

@@ -12,9 +12,7 @@ render a page or one block of it. ``app.create_app`` puts the pieces together:
 - ``htmx``: the one place that reads ``HX-*`` headers (a page or a block);
 - ``i18n``: languages, ``lang`` kept in links, labels and number formats;
 - ``security``: security headers and gzip;
-- ``class_store``: class mode's state, in SQLite or Redis behind one interface;
-  ``class_live``: a worker's live streams; ``class_view``: what the class pages show;
-- blueprints: ``play`` (the games), ``lab`` (the exercise lab),
-  ``classroom`` (class mode: the teacher's board, the students' pages, the vote),
-  ``pages`` (home, errors).
+- ``classroom/``: class mode, a package of its own (its store in SQLite or Redis, a worker's
+  live streams, what the class pages show, its questions, exercises, plan and blueprints);
+- blueprints: ``play`` (the games), ``lab`` (the exercise lab), ``pages`` (home, errors).
 """

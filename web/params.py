@@ -35,7 +35,7 @@ LABELS = {
 
 _WHOLE = re.compile(r"[+-]?[0-9]{1,9}")
 _DECIMAL = re.compile(r"[0-9]{1,3}(?:[.,][0-9]{1,3})?")     # 0.2, or 0,2 as French writes it
-CLASS_CODE = re.compile(r"[A-HJ-NP-Z2-9]{6}")     # web.class_store's alphabet: no 0/O, 1/I
+CLASS_CODE = re.compile(r"[A-HJ-NP-Z2-9]{6}")     # web.classroom.store's alphabet: no 0/O, 1/I
 
 
 class BadRequest(GameError):

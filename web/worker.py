@@ -231,8 +231,8 @@ class GuardedWorker(GeventWorker):
         """Once the worker stops: end the live streams, close idle keep-alive connections."""
         while self.alive:
             gevent.sleep(0.25)
-        from . import class_live
-        class_live.close_all()
+        from .classroom import live
+        live.close_all()
         # a connection waiting for its next request is closed, now and as the answers end
         deadline = time.monotonic() + self.cfg.graceful_timeout
         while self.connections and time.monotonic() < deadline:

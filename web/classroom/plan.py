@@ -20,8 +20,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
-from .class_view import board_query, game_from_link
-from .params import BadRequest
+from .view import board_query, game_from_link
+from ..params import BadRequest
 
 VERBS = {"vote": _l("vote"), "ask-window": _l("question: α"), "ask-cut": _l("question: cut-off"),
          "ask-value": _l("question: value"), "ask-move": _l("question: next move"),
@@ -61,7 +61,7 @@ def parse_plan(text: str) -> tuple[list[PlanItem], list[tuple[int, str]]]:
             if verb not in VERBS:
                 raise BadRequest("unknown action")
             if verb == "exercise":
-                from .class_exercise import source_of
+                from .exercise import source_of
                 source_of(MultiDict({"source": "link", "link": link}))
             else:
                 game_from_link(link)

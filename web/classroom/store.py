@@ -15,7 +15,7 @@ a server restarted mid-lesson loses no move or ballot.
 
 Both answer ``listen(callback)``: a background loop (a greenlet under gevent) that calls
 ``callback(code, kind)`` for every change of every class, ``kind`` one of ``EVENT_KINDS``
-(``web.class_live`` hands them to the streams of this worker). A class expires ``ttl``
+(``web.classroom.live`` hands them to the streams of this worker). A class expires ``ttl``
 seconds after its last change (a few hours of inactivity); an ended class is kept until then,
 so its students see "the class has ended" rather than "no such class".
 """

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from .class_store import MAX_BALLOTS, RedisStore, SqliteStore, StoreError, Vote
+from .store import MAX_BALLOTS, RedisStore, SqliteStore, StoreError, Vote
 
 MAX_ANSWER_TEXT = 16000       # characters of one stored answer (an exercise's form, encoded)
 MAX_HISTORY = 200             # activities kept per class (a lesson has a few dozen)

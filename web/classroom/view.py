@@ -13,11 +13,11 @@ import segno
 from flask import request, url_for
 from werkzeug.datastructures import MultiDict
 
-from .class_store import ClassState, ClassStore
-from .games import GAMES
-from .network import SERVE_ON_NETWORK, is_loopback, network_addresses, url_host
-from .game_link import GameLink, parse_game
-from .params import BadRequest, read_int
+from .store import ClassState, ClassStore
+from ..games import GAMES
+from ..network import SERVE_ON_NETWORK, is_loopback, network_addresses, url_host
+from ..game_link import GameLink, parse_game
+from ..params import BadRequest, read_int
 
 CHART_WIDTH = 60            # SVG units per bar of the vote chart
 CHART_HEIGHT = 100          # the tallest bar: the chart stays low on the projector
@@ -268,8 +268,8 @@ class ClassView:
         just now (the phones then say only the step's number)."""
         if self.step is None or not self.g.settings.show_tree:
             return None
-        from .admission import Busy
-        from .tree_panel import tree_panel
+        from ..admission import Busy
+        from ..tree_panel import tree_panel
         try:
             panel = tree_panel(self.g, {"step": str(self.step)})
         except (Busy, BadRequest):

@@ -21,8 +21,8 @@ from werkzeug.datastructures import MultiDict
 from ai.teach.exercise import Answer, check, fmt, questions
 from ai.teach.exercise_tree import RANDOM_DEPTHS
 
-from .exercise import COURSE_TREE_TITLES, LAB_PARAMS, LabPanel, new_seed, parse_answer, parse_lab
-from .params import BadRequest
+from ..exercise import COURSE_TREE_TITLES, LAB_PARAMS, LabPanel, new_seed, parse_answer, parse_lab
+from ..params import BadRequest
 
 KEPT = ("t", "ex", "seed", "rd", "algo", "root", "window", "order")   # the tree and its search
 WHAT_LABELS = {"value": _l("value"), "alpha": "α", "beta": "β", "pruned": _l("pruned")}
@@ -106,7 +106,7 @@ class ExerciseView:
     """The class's exercise (an activity of kind "exercise") for a page: the phone's form
     and marks, the projector's dashboard, the CSV."""
 
-    activity: object           # web.class_answers.Activity
+    activity: object           # web.classroom.answers.Activity
     given: dict                # voter -> Given (the dashboard; {} on a phone)
     mine: object = None        # this student's Given, on a phone
     names: dict | None = None  # voter -> nickname

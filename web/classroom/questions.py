@@ -33,9 +33,9 @@ from werkzeug.datastructures import MultiDict
 
 from ai.messages import N_
 
-from .class_answers import Activity, answers_of
-from .class_view import CHART_HEIGHT, CHART_WIDTH, Choice, ClassView, stored_game
-from .exercise import read_number
+from .answers import Activity, answers_of
+from .view import CHART_HEIGHT, CHART_WIDTH, Choice, ClassView, stored_game
+from ..exercise import read_number
 
 KINDS = ("window", "cut", "value", "move")
 KIND_LABELS = {"window": _l("What is α here?"), "cut": _l("Is there a cut-off here?"),
@@ -198,7 +198,7 @@ def board_questions(state, *, limit: int = 64):
         if key in _cache:
             _cache.move_to_end(key)
             return _cache[key]
-    from .tree_panel import TreePanel, tree_panel
+    from ..tree_panel import TreePanel, tree_panel
     g = stored_game(state.game, state.query)
     try:
         panel = tree_panel(g, args)
@@ -268,7 +268,7 @@ def bars(labels, counts: Counter, *, right=(), ai=None) -> list[Bar]:
 
 @dataclass
 class ActivityView:
-    """The class's activity (``web.class_answers``) and its peer-instruction settings as one
+    """The class's activity (``web.classroom.answers``) and its peer-instruction settings as one
     page shows them; ``sid`` the student looking, if one is."""
 
     view: ClassView

@@ -47,17 +47,17 @@ from jinja2_fragments.flask import render_block
 
 from ai.messages import GameError, N_
 
-from .admission import Busy, client_id
-from .class_live import Hub
-from .class_store import (MAX_BALLOTS, MAX_NAMES, TTL, ClassState, ClassStore, StoreError,
+from ..admission import Busy, client_id
+from .live import Hub
+from .store import (MAX_BALLOTS, MAX_NAMES, TTL, ClassState, ClassStore, StoreError,
                           Vote, open_store)
-from .class_view import VOTE_SECONDS, ClassView, board_query, game_from_link, wants_projector
-from .htmx import is_htmx
-from .i18n import tr
-from .security import client_address
-from .ai_move import ai_move
-from .game_link import GameLink
-from .params import CLASS_CODE, BadRequest, read_int
+from .view import VOTE_SECONDS, ClassView, board_query, game_from_link, wants_projector
+from ..htmx import is_htmx
+from ..i18n import tr
+from ..security import client_address
+from ..ai_move import ai_move
+from ..game_link import GameLink
+from ..params import CLASS_CODE, BadRequest, read_int
 
 bp = Blueprint("classroom", __name__)
 

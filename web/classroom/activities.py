@@ -1,7 +1,7 @@
-"""Blueprint ``class_answers``: what the class answers beyond the vote (``web.class_questions``,
-``web.class_exercise``, kept by ``web.class_answers``).
+"""Blueprint ``class_answers``: what the class answers beyond the vote (``web.classroom.questions``,
+``web.classroom.exercise``, kept by ``web.classroom.answers``).
 
-Teacher (the class's secret, from this site, as every teacher action of ``web.classroom``):
+Teacher (the class's secret, from this site, as every teacher action of ``web.classroom.views``):
 
 - ``POST /class/<code>/peer``: peer instruction on the vote: ``action`` = ``hide`` (counts
   hidden until the vote closes: ``value`` 1 or 0), ``show`` (the closed round's counts),
@@ -16,7 +16,7 @@ Teacher (the class's secret, from this site, as every teacher action of ``web.cl
 
 Students: ``POST /c/<code>/answer`` (a question), ``POST /c/<code>/exercise`` (an exercise,
 sent as often as they like: marked each time, the first try kept for the dashboard).
-Every answer is checked and written in one step (``web.class_answers``), a store that fails
+Every answer is checked and written in one step (``web.classroom.answers``), a store that fails
 is a 503 with the form kept, never a lost answer without a word.
 """
 from __future__ import annotations
@@ -33,22 +33,22 @@ from werkzeug.datastructures import MultiDict
 
 from ai.messages import GameError, N_
 
-from . import classroom as cls
-from .admission import Busy, admitted
-from .class_answers import MAX_ANSWER_TEXT, answers_of
-from .class_exercise import ExerciseView, answer_text, solved, source_of
-from .class_plan import (MAX_ITEMS, MAX_PLAN, VERBS, PlanItem, board_link, item_board,
+from . import views as cls
+from ..admission import Busy, admitted
+from .answers import MAX_ANSWER_TEXT, answers_of
+from .exercise import ExerciseView, answer_text, solved, source_of
+from .plan import (MAX_ITEMS, MAX_PLAN, VERBS, PlanItem, board_link, item_board,
                          parse_plan, plan_json, plan_text, stored_plan)
-from .class_questions import (DISCUSS_TIMES, KINDS, ActivityView, board_questions,
+from .questions import (DISCUSS_TIMES, KINDS, ActivityView, board_questions,
                               exact_outcomes, read_answer)
-from .class_store import MAX_BALLOTS, StoreError, Vote
-from .class_view import ClassView, board_query, game_from_link, wants_projector
-from .exercise import COURSE_TREE_TITLES, parse_answer
-from .games import GAMES
-from .htmx import is_htmx
-from .i18n import tr
-from .ai_move import ai_move
-from .params import BadRequest
+from .store import MAX_BALLOTS, StoreError, Vote
+from .view import ClassView, board_query, game_from_link, wants_projector
+from ..exercise import COURSE_TREE_TITLES, parse_answer
+from ..games import GAMES
+from ..htmx import is_htmx
+from ..i18n import tr
+from ..ai_move import ai_move
+from ..params import BadRequest
 
 bp = Blueprint("class_answers", __name__)
 BODY_MAX = 64 * 1024           # an exercise's answer: a few hundred fields at most
@@ -386,7 +386,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
 
 
-# -- the lesson plan (web.class_plan) ------------------------------------------------------------
+# -- the lesson plan (web.classroom.plan) --------------------------------------------------------
 
 @bp.get("/class/plan")
 def plan_page():

@@ -28,7 +28,7 @@ import threading
 import weakref
 from collections import Counter, OrderedDict
 
-from .class_store import ClassStore
+from .store import ClassStore
 
 MAX_STREAMS = int(os.environ.get("CLASS_STREAMS", 600))   # per worker process
 STREAMS_PER_ADDRESS = int(os.environ.get("CLASS_STREAMS_PER_ADDRESS", 200))

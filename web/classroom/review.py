@@ -4,7 +4,7 @@ When the class's game is over, the teacher's bar offers "Show the review to the 
 ``POST /class/<code>/review`` (teacher only: the class's secret, from this site), with
 ``action`` = ``show`` (the projector opens the review page of the class's board, kept in class
 mode with ``cls=``) or ``hide``. The class store keeps what is shown (the class setting
-``review``: the board it reviews and the move selected, ``web.class_answers``' settings, on
+``review``: the board it reviews and the move selected, ``web.classroom.answers``' settings, on
 both backends; its change is a ``vote`` event, so every phone re-reads it). On the projector's
 review page, each move the teacher selects is recorded too (``record_selection``), and the
 phones follow: their vote area shows the review (summary, marked moves, the selected move's
@@ -21,14 +21,14 @@ from jinja2_fragments.flask import render_block
 
 from ai.teach.review import why_text
 
-from . import classroom as cls
-from .class_answers import answers_of
-from .class_store import StoreError
-from .admission import Busy, admitted
-from .class_view import ClassView
-from .htmx import is_htmx
-from .params import BadRequest
-from .review import FOLLOW, _summary, build, drawing, review_url
+from . import views as cls
+from .answers import answers_of
+from .store import StoreError
+from ..admission import Busy, admitted
+from .view import ClassView
+from ..htmx import is_htmx
+from ..params import BadRequest
+from ..review import FOLLOW, _summary, build, drawing, review_url
 
 bp = Blueprint("class_review", __name__)
 bp.register_error_handler(cls.ClassProblem, cls.problem)

@@ -1,0 +1,28 @@
+"""Class mode, a wing of its own: the teacher's projector shows a board the class follows live
+on phones and laptops; students vote, answer questions and exercises, and review the game.
+
+Its rooms:
+
+- ``store``: the class's state and its fan-out, one interface, two backends (SQLite, Redis);
+  ``answers``: what the class answers beyond the vote, on the same store's primitives;
+- ``live``: one worker's open streams (server-sent events), woken by the store;
+- ``view``: what the class pages show, decided once, so the templates only draw;
+- ``questions`` (peer instruction, "predict the next step"), ``exercise`` (a tree of the lab
+  sent to the class) and ``plan`` (a lesson prepared as a list of links);
+- the blueprints: ``views`` (``/class/...``, the teacher; ``/c/<code>``, the students; the
+  streams), ``activities`` (questions, exercises, the plan, the summary and its CSV) and
+  ``review`` (a class game's review on the phones).
+
+``init_app`` opens the store and registers them (``app.create_app``).
+"""
+from __future__ import annotations
+
+from flask import Flask
+
+from . import activities, review, views
+
+
+def init_app(app: Flask) -> None:
+    views.init_app(app)          # the store, the streams: /class/..., /c/<code>
+    activities.init_app(app)     # what the class answers: questions, exercises, the plan
+    review.init_app(app)         # a class game's review, on the phones
