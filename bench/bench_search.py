@@ -40,7 +40,7 @@ import statistics  # noqa: E402
 import time  # noqa: E402
 
 from ai.games.connect4.rules import Connect4  # noqa: E402
-from ai.heuristics import Threats  # noqa: E402
+from ai.games.connect4.heuristic import Threats  # noqa: E402
 from ai.levels import DEFAULT_LEVEL, LEVELS  # noqa: E402
 from ai.course.scores import MAX_SCORE, WIN_THRESHOLD  # noqa: E402
 from ai.engine import search  # noqa: E402

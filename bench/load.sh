@@ -5,7 +5,12 @@
 #   bench/load.sh            # 50 players, 2 minutes
 #   USERS=10 DURATION=30s bench/load.sh
 #   KILL_AFTER=60 bench/load.sh   # kill -9 one gunicorn worker 60 s in, then check it came back
+#   bench/load.sh --help          # this text
+# locust is not one of the app's packages: the first run installs it into .venv.
 set -euo pipefail
+case "${1:-}" in
+  -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+esac
 cd "$(dirname "$0")/.."
 scripts/setup >/dev/null
 [ -x .venv/bin/locust ] || .venv/bin/python -m pip install --quiet "locust>=2.20" >/dev/null 2>&1
