@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
+from web.i18n import catalogue_dirs
+
 ROOT = Path(__file__).resolve().parent.parent
 NNBSP = "\u202f"     # narrow no-break space: French puts one before : ; ? ! and groups digits
 
@@ -32,8 +34,12 @@ PAGES = [
 
 
 def catalogue():
-    with open(ROOT / "translations/fr/LC_MESSAGES/messages.po", "rb") as f:
-        return [m for m in read_po(f) if m.id]
+    """Every French catalogue's entries, the shared one's and each game's."""
+    found = []
+    for folder in catalogue_dirs():
+        with open(folder / "fr/LC_MESSAGES/messages.po", "rb") as f:
+            found += [m for m in read_po(f) if m.id]
+    return found
 
 
 def forms(value) -> tuple:

@@ -1,6 +1,7 @@
 """French and English: every visible string goes through the catalogue, and the French
 catalogue has every entry. These tests fail on an unmarked template string or a missing
 French translation."""
+import importlib.util
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -8,6 +9,11 @@ from pathlib import Path
 import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
+
+from flask_babel import gettext
+
+from web.games import GAMES
+from web.i18n import catalogue_dirs
 
 ROOT = Path(__file__).resolve().parent.parent
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "lazy_gettext": None, "_l": None,
@@ -31,8 +37,12 @@ def extracted_messages():
 
 
 def french():
-    with open(ROOT / "translations/fr/LC_MESSAGES/messages.po", "rb") as f:
-        return {m.id: m for m in read_po(f) if m.id}
+    """Every French catalogue, the shared one and each game's (``web.i18n.catalogue_dirs``)."""
+    found = {}
+    for folder in catalogue_dirs():
+        with open(folder / "fr/LC_MESSAGES/messages.po", "rb") as f:
+            found.update({m.id: m for m in read_po(f) if m.id})
+    return found
 
 
 def translated(entry) -> bool:
@@ -145,3 +155,62 @@ def test_numbers_follow_the_locale(client):
     big_en = re.search(r'class="num">(\d{1,3}(?:,\d{3})+)<', en)
     assert big_en, "a count of 1,000 nodes or more"
     assert "\u202f" in fr or "\xa0" in fr.split("<tbody>")[1]    # French thousands separator
+
+
+# -- a game's own words (its catalogue, GameSpec.catalogue) ----------------------------------
+
+def translations_script():
+    spec = importlib.util.spec_from_file_location("translations_script",
+                                                  ROOT / "scripts/translations.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def read_catalogue(folder):
+    with open(folder / "fr/LC_MESSAGES/messages.po", "rb") as f:
+        return {m.id: m for m in read_po(f) if m.id}
+
+
+def test_every_game_of_the_table_has_its_own_catalogue():
+    games = [spec for spec in GAMES.values() if spec.web]
+    assert games and all((spec.catalogue / "fr/LC_MESSAGES/messages.po").exists()
+                         for spec in games)
+    assert catalogue_dirs()[0] == ROOT / "translations"
+    assert {spec.catalogue for spec in games} <= set(catalogue_dirs())
+
+
+def test_a_word_only_in_a_game_s_catalogue_is_french_on_its_page(app, client):
+    shared = read_catalogue(ROOT / "translations")
+    nim = read_catalogue(GAMES["nim"].catalogue)
+    assert "Nim: the matches game" in nim and "Nim: the matches game" not in shared
+    html = client.get("/nim?lang=fr").get_data(as_text=True)
+    assert nim["Nim: the matches game"].string in html and "Nim: the matches game" not in html
+    # and every plain entry of every game's catalogue, in a French request
+    with app.test_request_context("/?lang=fr"):
+        for spec in GAMES.values():
+            for msgid, m in read_catalogue(spec.catalogue).items():
+                if isinstance(msgid, str) and not m.context:
+                    assert gettext(msgid) == m.string, (spec.name, msgid)
+
+
+def test_the_shared_catalogue_holds_no_game_s_words():
+    """A word only games use is in their catalogues, not in the shared one; a word shared
+    code uses is only in the shared one (scripts/translations decides, from the games table)."""
+    script = translations_script()
+    extracted = {folder: {script._msgid(m.id) for m in cat if m.id}
+                 for folder, cat in script.extract().items()}
+    shared = {script._msgid(i) for i in read_catalogue(script.SHARED)}
+    assert len(extracted) == len(catalogue_dirs())
+    for folder, words in extracted.items():
+        if folder != script.SHARED:
+            assert words, folder                 # every game has words of its own
+            assert not words & extracted[script.SHARED]
+            assert not words & shared, (folder, sorted(words & shared)[:5])
+            own = {script._msgid(i) for i in read_catalogue(folder)}
+            assert not own & shared, (folder, sorted(own & shared)[:5])
+
+
+def test_the_translations_script_says_how_to_call_it(capsys):
+    assert translations_script().main(["bogus"]) == 2
+    assert "scripts/translations update" in capsys.readouterr().err

@@ -4,14 +4,17 @@ Each game declares its rules class and the URL parameters that build it, the par
 carries a person's move, the move orders that mean something for it, its templates (its page,
 its board's macros), how the pages speak of its moves (``Words``), its home card, how its
 players are named, how to count its whole tree for the tree panel's caption, and the package
-of its own pages and hooks (``web.connect4``, ``web.nim``). Every shared module, template and
-script reads this table and names no game: adding a game means its rules in ``ai/games/``,
-one entry here and, if it wants more than the generic page, its folder ``templates/games/<name>/``.
+of its own pages, hooks and words (``web.connect4``, ``web.nim``). Every shared module,
+template and script reads this table and names no game: adding a game means its rules in
+``ai/games/``, one entry here and, if it wants more than the generic page, its folder
+``templates/games/<name>/``.
 """
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable
 
 from flask_babel import gettext, ngettext
@@ -109,6 +112,16 @@ class GameSpec:
     @property
     def card_name(self):
         return self.card_title or self.title
+
+    @property
+    def catalogue(self) -> Path | None:
+        """The folder of the game's own words: ``translations/`` in its web package (its French
+        in ``fr/LC_MESSAGES/messages.po``), read beside the shared one (``web.i18n``;
+        ``scripts/translations`` writes it). None without a web package (a folder)."""
+        found = importlib.util.find_spec(self.web) if self.web else None
+        if found is None or not found.submodule_search_locations:
+            return None
+        return Path(found.submodule_search_locations[0]) / "translations"
 
     def hook(self, name: str):
         """The game's own function ``name`` from its web package (``web``), or None: what

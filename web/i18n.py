@@ -3,6 +3,8 @@ the browser's Accept-Language, then English; the language kept in every link and
 and numbers in the page's language."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from flask import Flask, Response, g, has_request_context, render_template, request, url_for
 from flask_babel import (Babel, format_decimal, get_locale as babel_locale, get_translations,
                          gettext, lazy_gettext as _l, ngettext)
@@ -13,8 +15,10 @@ from ai.messages import translate
 from ai.course.scores import HEURISTIC_MAX
 from ai.course.search import INF, MAX_SCORE, WIN_THRESHOLD
 
+from .games import GAMES
 from .links import this_page
 
+ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = {"en": "English", "fr": "Français"}
 ALGORITHM_LABELS = {"minimax": _l("minimax"), "alphabeta": _l("alpha-beta"),
                     "alphabeta-tt": _l("alpha-beta + table"),
@@ -228,8 +232,22 @@ def check_lang():
     return None
 
 
+def catalogue_dirs() -> list[Path]:
+    """Every folder of translations, the shared one first, then each game's own
+    (``GameSpec.catalogue``, once for games that share a web package). Flask-Babel merges
+    their catalogues of one language into one, a later folder's entry over an earlier
+    one's: a game's words never hide the shared ones, as no msgid is in both
+    (``scripts/translations`` puts a word used by shared code in the shared catalogue)."""
+    dirs = [ROOT / "translations"]
+    for spec in GAMES.values():
+        if spec.catalogue is not None and spec.catalogue not in dirs:
+            dirs.append(spec.catalogue)
+    return dirs
+
+
 def init_app(app: Flask) -> None:
-    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", "translations")
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES",
+                          ";".join(str(d) for d in catalogue_dirs()))
     Babel(app, locale_selector=select_locale)
     app.jinja_env.policies["ext.i18n.trimmed"] = True
     # Flask-Babel's callables, with the catalogue looked up once per request (see get_locale).
