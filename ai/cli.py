@@ -6,7 +6,8 @@ The games are found by their folders (``ai.games``): ``python -m ai count <name>
 every ``ai/games/<name>/``, and this module names none of them. A game's package may add a
 ``cli`` module (``ai/games/<name>/cli.py``) with any of:
 
-- ``add_arguments(group)``   its settings' options;
+- ``add_arguments(group)``   its settings' options (an option of the same name as another
+                             game's is defined once, and sets both: ``--variant``);
 - ``from_args(args)``        its rules built from them (default: the rules class, no argument);
 - ``describe(game)``         its settings, as ``count``'s JSON gives them;
 - ``whole_tree(game, state)``  the nodes of its whole game tree from ``state``, when countable
@@ -231,13 +232,28 @@ def cmd_review(args):
 
 # -- the parser --------------------------------------------------------------------------------
 
+class _GameOptions:
+    """A game's group of options, where an option another game has defined already (two
+    games with a ``--variant normal|misere``) is not defined twice: argparse would refuse
+    it, and the one option sets the same setting for both."""
+
+    def __init__(self, group):
+        self._group = group
+
+    def add_argument(self, *flags, **kwargs):
+        try:
+            return self._group.add_argument(*flags, **kwargs)
+        except argparse.ArgumentError:      # "conflicting option string": defined already
+            return None
+
+
 def _add_game_options(p, games_=None):
     names = games.names() + [TREE] if games_ is None else list(games_)
     p.add_argument("game", choices=names, help="which game")
     for name in names:
         add = _hook(name, "add_arguments") if name != TREE else None
         if add:
-            add(p.add_argument_group(f"{name} settings"))
+            add(_GameOptions(p.add_argument_group(f"{name} settings")))
     if TREE in names:
         g = p.add_argument_group("tree settings")
         g.add_argument("--tree", help="tree: nested lists of leaf values, e.g. '[[3,12,8],[2,4,6]]'")

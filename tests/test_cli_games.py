@@ -67,3 +67,16 @@ def test_the_command_line_names_no_game():
     found = re.findall(r"connect|nim\b|tictactoe|tic-tac|morpion|isinstance\([a-z]+, (Connect4|Nim|TicTacToe)", text, re.I)
     assert not found
     assert "games.names()" in text              # what it reads instead
+
+
+def test_two_games_may_share_an_option_of_their_settings():
+    # two games with a misère variant both define --variant: argparse refuses a second
+    # definition, so the first serves both, and sets the one setting they read
+    import argparse
+    from ai.cli import _GameOptions
+    parser = argparse.ArgumentParser()
+    for name in ("first", "second"):
+        _GameOptions(parser.add_argument_group(name)).add_argument(
+            "--variant", choices=("normal", "misere"), default="normal")
+    assert parser.parse_args(["--variant", "misere"]).variant == "misere"
+    assert parser.parse_args([]).variant == "normal"
