@@ -268,3 +268,23 @@ def test_each_games_templates_have_no_unmarked_text():
     found = sorted((Path(__file__).resolve().parent.parent / "templates/games").rglob("*.html"))
     assert len(found) >= 10
     assert {p.name: unmarked(p.read_text()) for p in found if unmarked(p.read_text())} == {}
+
+
+def _odd_goal(text):
+    """A reader of its own: an odd goal from 5 to 9, written as a digit."""
+    if text not in ("5", "7", "9"):
+        raise ValueError(f"an odd goal from 5 to 9, not {text[:10]}")
+    return int(text)
+
+
+def test_a_parameter_with_its_own_reader_is_read_kept_and_rejected_with_its_label(monkeypatch):
+    monkeypatch.setitem(GAMES, "race", GameSpec(
+        "race", "Race to 7", Race, (Param("goal", "goal", "Goal", 7, read=_odd_goal),), "add"))
+    client = create_app({"TESTING": True}).test_client()
+    html = client.get("/race?goal=9&moves=1").get_data(as_text=True)
+    assert "total 1 of 9" in html
+    assert 'name="goal" value="9"' in html                 # its field, and kept in the links
+    r = client.get("/race?goal=8&moves=1")
+    assert r.status_code == 400
+    html = r.get_data(as_text=True)
+    assert "Goal: an odd goal from 5 to 9, not 8" in html and "total 1 of 7" in html

@@ -29,7 +29,8 @@ from ai.games.tictactoe import TicTacToe
 @dataclass(frozen=True)
 class Param:
     """One URL parameter: its name in the link, the keyword it fills, how the page labels it,
-    and what it accepts (a whole number from ``lo`` to ``hi``, or one of ``choices``)."""
+    and what it accepts (a whole number from ``lo`` to ``hi``, one of ``choices``, or what
+    its own reader ``read`` accepts)."""
 
     url: str
     name: str
@@ -38,6 +39,9 @@ class Param:
     lo: int | None = None
     hi: int | None = None
     choices: tuple = ()
+    # a value that is neither a number nor a choice (a list, "1,3,5,7"): text -> the value,
+    # its ``str`` written back in links; a ValueError (a GameError, translated) when wrong
+    read: Callable[[str], object] | None = None
 
 
 ORDER_LABELS = {"center": _l("centre first"), "natural": _l("natural: 1, 2, 3…"),

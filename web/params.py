@@ -125,7 +125,17 @@ def read_class_code(args, name: str = "cls") -> str:
 
 
 def read_param(args, p, spec: GameSpec):
-    """A game's own parameter (``web.games.Param``): a number or a choice."""
+    """A game's own parameter (``web.games.Param``): a number, a choice, or what its own
+    reader accepts."""
+    if p.read is not None:
+        raw = args.get(p.url)
+        if raw is None or raw == "":
+            return p.default
+        try:
+            return p.read(raw)
+        except ValueError as err:
+            raise BadRequest("%(field)s: %(err)s", p.url, field=label(p.url, spec),
+                             err=err) from None
     if p.choices:
         return read_choice(args, p.url, p.default, p.choices, spec)
     return read_int(args, p.url, p.default, p.lo, p.hi, spec)
