@@ -23,6 +23,7 @@ What is compared, and why only that:
 from __future__ import annotations
 
 import inspect
+import re
 from math import inf
 
 import pytest
@@ -275,3 +276,44 @@ def test_connect4_positions_to_a_depth_with_a_heuristic(position, depth, window,
 def test_tic_tac_toe_positions_to_a_depth_with_a_heuristic(position, depth, window, order):
     game, state, heuristic = position
     both_ways(game, state, depth, heuristic, window, order)
+
+
+# -- the text beside a replay says this code ----------------------------------------------------
+
+def code_lines(function) -> set[str]:
+    """The lines of ``function``'s source, without their indentation and their comments."""
+    source = inspect.getsource(function)
+    return {re.sub(r"\s+#.*$", "", line).strip() for line in source.splitlines()}
+
+
+@pytest.mark.parametrize("name", ["MINIMAX", "ALPHABETA"])
+def test_each_line_of_the_algorithm_text_is_written_in_the_course_s_functions(name):
+    from ai.course import table
+    from web import algorithm_text
+
+    for key, words, where in getattr(algorithm_text, name):
+        assert where, key
+        for function, *code in where:
+            # the course's own functions; the table's lines, the engine's table
+            assert function.__module__ in (course.__name__, table.__name__), key
+            if function.__module__ == table.__name__:
+                assert key in ("table", "store") and not code
+                continue
+            assert code, key
+            missing = set(code) - code_lines(function)
+            assert not missing, f"{name} {key!r}: not in {function.__name__}: {missing}"
+
+
+def test_every_function_of_the_course_s_algorithms_is_cited_by_the_text():
+    from web.algorithm_text import ALPHABETA, MINIMAX
+
+    cited = {f for _, _, where in MINIMAX + ALPHABETA for f, *_ in where}
+    assert {course.minmax_h, course.fils_de, course.alphabeta, course.valeur_max,
+            course.valeur_min} <= cited
+
+
+def test_the_check_reads_each_line_of_code_without_its_comment():
+    # so a line the text cites, changed in the source, is no longer found there
+    lines = code_lines(course.valeur_max)
+    assert "alpha = max(alpha, s)" in lines and "if alpha >= beta:" in lines
+    assert "alpha = max(alpha, s)  # α = max(α, s_i)" not in lines

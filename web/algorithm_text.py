@@ -8,6 +8,12 @@ has just played the move), a leaf is the evaluation, an update is alpha or beta 
 child's value, a cut is the pruning, a table hit is the memory answering, the exit is the
 return (and the parent undoing the move); with the table, a probe is its look-up (the key,
 its place, what is there) and a store the entry written before returning.
+
+The lines are those of ``ai.course.as_written``, the course's algorithms as it writes them:
+each line names the functions and the lines of code it says, and
+``tests/test_as_written.py`` finds them in that function's source, so the text cannot drift
+from code that runs. The table's lines say the engine's table (``ai.course.table``): the
+course writes no table.
 """
 from __future__ import annotations
 
@@ -15,23 +21,54 @@ from dataclasses import dataclass
 
 from flask_babel import lazy_gettext as _l
 
-# (key, text): the keys are what an event points at (``current_line``).
+from ai.course import as_written as course
+from ai.course.table import TranspositionTable, settles
+
+
+def _both(*code):
+    """Lines written alike in the maximiser's and the minimiser's node (seed 003)."""
+    return ((course.valeur_max, *code), (course.valeur_min, *code))
+
+
+_BEST = ("return max([minmax_h(jeu, fils, prof - 1, h) for fils in fils_de(jeu, sommet)])",
+         "return min([minmax_h(jeu, fils, prof - 1, h) for fils in fils_de(jeu, sommet)])")
+
+# (key, text, where it is written): the keys are what an event points at (``current_line``);
+# where: (function, its lines of code the text says...) for each function it is written in,
+# the lines without their comments; a function alone: the whole of it (the table's).
 MINIMAX = (
-    ("call", _l("MiniMax(node, depth): play the move that leads here, then")),
-    ("leaf", _l("if depth = 0 or the game is over: return the evaluation of the node")),
-    ("loop", _l("for each possible move: play it, MiniMax(child, depth − 1), undo it")),
-    ("return", _l("return the best value for the player: max for the maximiser, min for the minimiser; the parent undoes the move")),
+    ("call", _l("MiniMax(node, depth): play the move that leads here, then"),
+     ((course.minmax_h, "def minmax_h(jeu, sommet, prof, h):"),
+      (course.fils_de, "return [jeu.result(sommet, coup) for coup in jeu.actions(sommet)]"))),
+    ("leaf", _l("if depth = 0 or the game is over: return the evaluation of the node"),
+     ((course.minmax_h, "if jeu.is_terminal(sommet):", "return score(jeu, sommet)",
+       "elif prof == 0:", "return h(sommet)"),)),
+    ("loop", _l("for each possible move: play it, MiniMax(child, depth − 1), undo it"),
+     ((course.minmax_h, *_BEST),)),
+    ("return", _l("return the best value for the player: max for the maximiser, min for the minimiser; the parent undoes the move"),
+     ((course.minmax_h, "elif jeu.to_move(sommet) == J0:", "else:", *_BEST),)),
 )
 ALPHABETA = (
-    ("call", _l("AlphaBeta(node, depth, α, β): play the move that leads here, then")),
-    ("table", _l("if the table knows this node to this depth: return its value")),
-    ("leaf", _l("if depth = 0 or the game is over: return the evaluation of the node")),
-    ("loop", _l("for each child s_i: play the move, s_i = AlphaBeta(child, depth − 1, α, β), undo it")),
-    ("update-max", _l("maximiser: α = max(α, s_i)")),
-    ("update-min", _l("minimiser: β = min(β, s_i)")),
-    ("cut", _l("if α ≥ β: prune the remaining children")),
-    ("store", _l("store in the table: the value, exact or a bound (at least, at most), the depth and the best move")),
-    ("return", _l("return α (maximiser) or β (minimiser); the parent undoes the move")),
+    ("call", _l("AlphaBeta(node, depth, α, β): play the move that leads here, then"),
+     ((course.alphabeta,
+       "def alphabeta(jeu, sommet, prof=inf, h=None, alpha=-MAX_SCORE, beta=MAX_SCORE):",
+       "if jeu.to_move(sommet) == J0:", "return valeur_max(jeu, sommet, prof, h, alpha, beta)",
+       "return valeur_min(jeu, sommet, prof, h, alpha, beta)"),)),
+    ("table", _l("if the table knows this node to this depth: return its value"),
+     ((settles,),)),
+    ("leaf", _l("if depth = 0 or the game is over: return the evaluation of the node"),
+     _both("if jeu.is_terminal(sommet):", "return score(jeu, sommet)", "if prof == 0:",
+           "return h(sommet)")),
+    ("loop", _l("for each child s_i: play the move, s_i = AlphaBeta(child, depth − 1, α, β), undo it"),
+     _both("for coup in jeu.actions(sommet):",
+           "s = alphabeta(jeu, jeu.result(sommet, coup), prof - 1, h, alpha, beta)")),
+    ("update-max", _l("maximiser: α = max(α, s_i)"), ((course.valeur_max, "alpha = max(alpha, s)"),)),
+    ("update-min", _l("minimiser: β = min(β, s_i)"), ((course.valeur_min, "beta = min(beta, s)"),)),
+    ("cut", _l("if α ≥ β: prune the remaining children"), _both("if alpha >= beta:", "break")),
+    ("store", _l("store in the table: the value, exact or a bound (at least, at most), the depth and the best move"),
+     ((TranspositionTable.store,),)),
+    ("return", _l("return α (maximiser) or β (minimiser); the parent undoes the move"),
+     ((course.valeur_max, "return alpha"), (course.valeur_min, "return beta"))),
 )
 
 
@@ -99,7 +136,7 @@ def algorithm_step(algorithm: str, event, node, name: str, now_shown,
     if algorithm not in TABLE_ALGORITHMS:
         text = tuple(line for line in text if line[0] not in ("table", "store"))
     now = current_line(event, node.is_max)
-    lines = tuple((key, words, key == now) for key, words in text)
+    lines = tuple((key, words, key == now) for key, words, _ in text)
     alpha = beta = value = None
     if event[0] in ("enter", "update") and algorithm != "minimax":
         alpha, beta = event[2], event[3]

@@ -48,7 +48,9 @@ def score(jeu, sommet):
 
 def fils_de(jeu, sommet):
     """The children of a node: "les situations accessibles en un coup à partir de la
-    situation décrite par le nœud père" (seed 003), in the game's order of moves."""
+    situation décrite par le nœud père" (seed 003), in the game's order of moves. Seed 001
+    plays each move, searches, and undoes it ("Jouer", "Defaire"): ``result`` gives a new
+    state and leaves ``sommet`` as it was, so there is nothing to undo."""
     return [jeu.result(sommet, coup) for coup in jeu.actions(sommet)]
 
 
