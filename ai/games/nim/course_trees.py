@@ -32,6 +32,6 @@ COURSE_TREES = {
     # root +maxScore; alpha-beta in the course's window, children tried 3-2-1 as its figures
     "nim5": dict(tree=nim_tree(5), root="max", window="course", order="reverse"),
     # seed 003: depth 2 with +maxScore − remaining/5 (maxScore = 1) and pruning: "Seuls 9
-    # sommets sur 28 sont explorés" (here 9 of the 13 nodes down to depth 2)
+    # sommets sur 28 sont explorés" (here 9 of the 12 nodes down to depth 2)
     "nim5d2": dict(tree=nim_tree(5, depth=2), root="max", window="course", order="reverse"),
 }
