@@ -14,6 +14,10 @@ every ``ai/games/<name>/``, and this module names none of them. A game's package
                              (``count``, and ``search``'s "explored N of M");
 - ``count_details(game, state)``  more numbers for ``count`` (a dict);
 - ``add_commands(sub)``      subcommands of its own (an exact solver's, a course listing's);
+                             each returns ``(data, lines)`` and this module prints them
+                             (``emit``): a game's folder never imports the command line;
+- ``write_level_book(level, max_ply)``  search and store a level's first replies (its book,
+                             ``level-book``), the ``Level`` handed in; returns what it did;
 - ``MOVES``                  how ``--moves`` writes its moves, for the help;
 - ``EXAMPLES``               command lines for the help's epilog.
 
@@ -35,7 +39,7 @@ from ai.teach.exercise_tree import ExerciseTree
 
 from .engine import ALGORITHMS, search
 from .heuristics import heuristics_for, make_heuristic
-from .levels import LEVELS
+from .levels import DEFAULT_LEVEL, LEVELS
 
 MAX_FULL_TREE_NODES = 5_000_000  # enumerating more than this is refused (count gives the size)
 DEFAULT_TIME_LIMIT = 10.0        # seconds: every CLI search is bounded unless told otherwise
@@ -221,6 +225,11 @@ def _search(args, game, state):
                   max_nodes=args.max_nodes, time_limit=time_limit, record=args.record)
 
 
+def cmd_level_book(args):
+    """A game's book of a level's first replies (its cli's ``write_level_book``)."""
+    print(_hook(args.game, "write_level_book")(LEVELS[args.level], args.max_ply))
+
+
 def cmd_review(args):
     """The exact review of a whole game (``ai.teach.review``, which names no game)."""
     from .teach.review import command
@@ -344,6 +353,20 @@ def build_parser() -> argparse.ArgumentParser:
                         "refutations, why, counts, accuracy, complete)")
     p.set_defaults(func=cmd_review)
 
+    # a game's book of a level's first replies, the level handed in
+    booked = [name for name in games.names() if _hook(name, "write_level_book")]
+    if booked:
+        p = sub.add_parser("level-book", help="search a level's replies in a game's first plies "
+                                              "and store them (the game's book of them)",
+                           description="Search and store a level's replies in the first plies "
+                                       "of a game (its book of first replies, shipped with the "
+                                       "app), so that the first moves cost no search.")
+        p.add_argument("game", choices=booked, help="the game")
+        p.add_argument("--level", default=DEFAULT_LEVEL, choices=list(LEVELS),
+                       help=f"the level (default {DEFAULT_LEVEL})")
+        p.add_argument("--max-ply", type=int, help="the last ply stored (default: the game's)")
+        p.set_defaults(func=cmd_level_book)
+
     # each game's own subcommands
     for name in games.names():
         add = _hook(name, "add_commands")
@@ -356,7 +379,9 @@ def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        args.func(args)
+        printed = args.func(args)
+        if printed is not None:          # a game's command: what to print (see the top)
+            emit(args, *printed)
     except (ValueError, UsageError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

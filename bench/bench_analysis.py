@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Benchmark of the exact analysis (``ai/games/connect4/analysis.py``: every column's score,
+"""Benchmark of the exact analysis (``ai/games/connect4/exact/analysis.py``: every column's score,
 the best first) beside BitBully (Markus Thill's C++ solver, ``BitBullyCore.scoreMoves``) with
-the same 12-ply opening book, and of the compiled solver (``ai/games/connect4/solver_fast.py``)
+the same 12-ply opening book, and of the compiled solver (``ai/games/connect4/exact/solver_fast.py``)
 beside Pascal Pons' C++ solver.
 
 1. **Analysis by ply, beside BitBully** (``--parts plies``). Positions from whole games
@@ -54,12 +54,12 @@ import tempfile  # noqa: E402
 import threading  # noqa: E402
 import time  # noqa: E402
 
-from ai.games.connect4 import analysis, opening_book  # noqa: E402
+from ai.games.connect4.exact import analysis, opening_book  # noqa: E402
 from ai.games.connect4.rules import Connect4  # noqa: E402
-from ai.games.connect4.solver import parse_moves  # noqa: E402
+from ai.games.connect4.exact.solver import parse_moves  # noqa: E402
 from ai.course.game import play  # noqa: E402
 from ai.levels import LEVELS  # noqa: E402
-from ai.games.connect4.solver_fast import FastSolver  # noqa: E402
+from ai.games.connect4.exact.solver_fast import FastSolver  # noqa: E402
 from bench_solver import REFERENCE, fmt_ms, load, percentile  # noqa: E402
 
 PLIES = tuple(range(21))
@@ -292,7 +292,7 @@ SHARED_SETS = os.path.join(os.path.dirname(ROOT), "shared", "connect4-testsets")
 def compile_times() -> dict:
     """Seconds for ``warm_up()`` in fresh processes: empty cache, then the cache it filled."""
     code = "import time; t=time.perf_counter(); " \
-           "from ai.games.connect4.analysis import warm_up; " \
+           "from ai.games.connect4.exact.analysis import warm_up; " \
            "w=warm_up(); print(time.perf_counter()-t)"
     out = {}
     with tempfile.TemporaryDirectory() as cache:

@@ -48,10 +48,10 @@ import time  # noqa: E402
 
 os.environ.setdefault("MINIMAX_SOLVED_DB", "off")   # every perfect reply searched, cold
 
-from ai.games.connect4 import analysis, opening_book  # noqa: E402
+from ai.games.connect4.exact import analysis, opening_book  # noqa: E402
 from ai.games.connect4.rules import Connect4  # noqa: E402
 from ai.levels import DEFAULT_LEVEL, LEVELS  # noqa: E402
-from ai.games.connect4.solver_fast import FastSolver  # noqa: E402
+from ai.games.connect4.exact.solver_fast import FastSolver  # noqa: E402
 
 LADDER = ["beginner", "easy", "medium", "hard", "expert", "perfect"]
 POSITIONS = os.path.join(ROOT, "bench", "data", "level-positions.txt")

@@ -5,7 +5,7 @@
 against ``medium``, the first seeds whose game lasts 20 plies or more), 10 from random play (the first seeds whose random game lasts
 20 plies or more). Each review starts **cold**: no table of solved positions, the solver's
 transposition table emptied; the opening book loaded and the solver compiled beforehand (a
-worker does that at start, ``ai.games.connect4.analysis.warm_up``).
+worker does that at start, ``ai.games.connect4.exact.analysis.warm_up``).
 
 Per game: the time to the first ply's answer (the empty board's score), the whole review's
 scores and classes (what the review page needs first: goal p95 <= 1 s for a 42-ply game),
@@ -31,8 +31,9 @@ import json  # noqa: E402
 import random  # noqa: E402
 import time  # noqa: E402
 
-from ai.games.connect4 import Connect4, analysis, opening_book  # noqa: E402
-from ai.games.connect4.analysis import warm_up  # noqa: E402
+from ai.games.connect4 import Connect4  # noqa: E402
+from ai.games.connect4.exact import analysis, opening_book  # noqa: E402
+from ai.games.connect4.exact.analysis import warm_up  # noqa: E402
 from ai.levels import LEVELS  # noqa: E402
 from ai.teach.review import Budget, explain, review  # noqa: E402
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark of the exact Connect-4 solver (``ai/games/connect4/solver.py``) on Pascal Pons' test sets.
+"""Benchmark of the exact Connect-4 solver (``ai/games/connect4/exact/solver.py``) on Pascal Pons' test sets.
 
 Every line ``MOVES SCORE`` of each chosen set is solved from scratch (transposition table
 reset before each position, as in Pons' reference times), its score checked against the
@@ -32,7 +32,7 @@ import math  # noqa: E402
 import platform  # noqa: E402
 import time  # noqa: E402
 
-from ai.games.connect4.solver import Solver  # noqa: E402
+from ai.games.connect4.exact.solver import Solver  # noqa: E402
 
 DATA_DIR = os.path.join(ROOT, "bench", "data")
 
@@ -170,7 +170,7 @@ def budgets() -> list[dict]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python bench/bench_solver.py",
-        description="Solve Pascal Pons' Connect-4 test positions with ai.games.connect4.solver, check every "
+        description="Solve Pascal Pons' Connect-4 test positions with ai.games.connect4.exact.solver, check every "
                     "score against the published one and compare the times with his C++ "
                     "solver and with this project's targets. Table reset before each position.",
         epilog="Exit status: 0 all scores right; 1 a score is wrong (or a search incomplete); "
@@ -215,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
                           "cpus": os.cpu_count(), "sets": rows, "budgets": stops}, indent=2))
     else:
         loadavg = f", load average {os.getloadavg()[0]:.2f}" if hasattr(os, "getloadavg") else ""
-        print(f"ai.games.connect4.solver on Pons' test sets (Python {platform.python_version()}, "
+        print(f"ai.games.connect4.exact.solver on Pons' test sets (Python {platform.python_version()}, "
               f"{os.cpu_count()} CPUs{loadavg}; table reset before each position)")
         print("mean, p95: wall clock per position (what the targets judge); CPU mean: process "
               "time, less sensitive to other programs sharing the machine")

@@ -25,8 +25,8 @@ for p in (ROOT, os.path.join(ROOT, "bench")):
     if p not in sys.path:
         sys.path.insert(0, p)
 
-from ai.games.connect4 import analysis, opening_book  # noqa: E402
-from ai.games.connect4.solver_fast import FastSolver  # noqa: E402
+from ai.games.connect4.exact import analysis, opening_book  # noqa: E402
+from ai.games.connect4.exact.solver_fast import FastSolver  # noqa: E402
 
 GAMES = 20
 

@@ -83,7 +83,7 @@ def main(argv=None) -> int:
             times.append((clock() - start) * 1000)
             assert r.status_code == 200, (moves, r.status_code)
             state = game.from_moves(moves)
-            booked += level_book.reply(name, game, state) is not None
+            booked += level_book.reply(LEVELS[name], game, state) is not None
             nodes.append(LEVELS[name].play(game, state).stats.nodes)
         times.sort()
         p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]

@@ -1,5 +1,5 @@
-"""Every column's exact score (``ai/games/connect4/analysis.py``), the table of solved positions
-(``ai/games/connect4/solved_store.py``) and ``python -m ai analyse``, against answers from outside: Pascal
+"""Every column's exact score (``ai/games/connect4/exact/analysis.py``), the table of solved positions
+(``ai/games/connect4/exact/solved_store.py``) and ``python -m ai analyse``, against answers from outside: Pascal
 Pons' published sets (a position's score is its parent's score for the column that led to it,
 negated) and his empty-board scores."""
 from __future__ import annotations
@@ -14,12 +14,12 @@ import time
 
 import pytest
 
-from ai.games.connect4 import analysis
-from ai.games.connect4 import analysis_kernel as AK
-from ai.games.connect4.analysis import outcome, table_key
+from ai.games.connect4.exact import analysis
+from ai.games.connect4.exact import analysis_kernel as AK
+from ai.games.connect4.exact.analysis import outcome, table_key
 from ai.games.connect4.bitboard import geometry
-from ai.games.connect4.solved_store import SolvedStore
-from ai.games.connect4.solver import Solver, parse_moves
+from ai.games.connect4.exact.solved_store import SolvedStore
+from ai.games.connect4.exact.solver import Solver, parse_moves
 from tests.test_solver import TickingClock, pons_set
 
 def analyse(*args, **kwargs):
@@ -379,7 +379,7 @@ def test_a_budget_that_runs_out_after_the_books_score_gives_no_best_move_not_an_
 def test_a_burst_of_analyses_at_once_leaves_one_idle_solver_not_one_per_analysis():
     # Three analyses at once each borrow a solver (a ~10 MB table); given back, one is kept
     # for the next analysis and the others are dropped (their tables freed).
-    from ai.games.connect4 import analysis
+    from ai.games.connect4.exact import analysis
     solvers = [analysis._borrow(7, 6, True) for _ in range(3)]
     assert len({id(s) for s in solvers}) == 3
     for s in solvers:

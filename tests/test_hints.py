@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from ai.games.connect4.analysis import outcome
+from ai.games.connect4.exact.analysis import outcome
 from tests.test_solver import pons_set
 
 HX = {"HX-Request": "true"}
@@ -295,7 +295,7 @@ def test_an_unproven_column_says_what_its_interval_proves_and_nothing_more():
     # No time after the best move: the other columns are only bounded by it. After 4 the
     # second player's best loses (-1) and after 3 it draws (0):
     # every other column is then a loss, or at most a draw, which the full analysis confirms.
-    from ai.games.connect4.analysis import analyse
+    from ai.games.connect4.exact.analysis import analyse
     from web.connect4.hints import hints_of
     holds = {"win": lambda s: s > 0, "loss": lambda s: s < 0, "at-least-draw": lambda s: s >= 0,
              "at-most-draw": lambda s: s <= 0}

@@ -24,10 +24,10 @@ def stored():
 
 
 def test_the_shipped_book_was_built_by_today_s_search():
-    assert stored()["fingerprint"] == level_book.fingerprint("hard"), (
+    assert stored()["fingerprint"] == level_book.fingerprint(LEVELS["hard"]), (
         "ai/games/connect4/data/hard-replies.json.gz was built for another version of the search (the "
         "level's settings or a search module changed): rebuild it with "
-        "`python -m ai.games.connect4.level_book`")
+        "`python -m ai level-book connect4`")
 
 
 def test_stored_replies_are_what_the_level_searches_now():
@@ -37,7 +37,7 @@ def test_stored_replies_are_what_the_level_searches_now():
     for current, mask, *_ in sample:
         state = _state(current, mask)
         live = HARD.play(GAME, state)
-        kept = level_book.reply("hard", GAME, state)
+        kept = level_book.reply(LEVELS["hard"], GAME, state)
         assert kept is not None
         assert (kept.move, kept.value, kept.pv, kept.stats.nodes, kept.stats.depth,
                 kept.complete, kept.root_values, kept.iterations) == \
@@ -57,7 +57,7 @@ def test_every_game_is_in_the_book_for_its_first_plies(level_first):
         state, ply = GAME.initial_state(), 0
         while ply <= level_book.MAX_PLY and not GAME.is_terminal(state):
             if (ply % 2 == 0) == level_first:
-                kept = level_book.reply("hard", GAME, state)
+                kept = level_book.reply(LEVELS["hard"], GAME, state)
                 assert kept is not None, GAME.render(state)
                 move = kept.move
             else:
@@ -65,18 +65,18 @@ def test_every_game_is_in_the_book_for_its_first_plies(level_first):
             state, ply = GAME.result(state, move), ply + 1
     # and not beyond
     state = GAME.from_moves("44444433")
-    assert level_book.reply("hard", GAME, state) is None
+    assert level_book.reply(LEVELS["hard"], GAME, state) is None
 
 
 def test_a_book_built_for_another_search_is_ignored(monkeypatch):
     level_book._load.cache_clear()
     monkeypatch.setattr(level_book, "fingerprint", lambda name: "another search")
     try:
-        assert level_book.reply("hard", GAME, GAME.initial_state()) is None
+        assert level_book.reply(LEVELS["hard"], GAME, GAME.initial_state()) is None
     finally:
         level_book._load.cache_clear()
-    assert level_book.reply("hard", Connect4(6, 5), Connect4(6, 5).initial_state()) is None
-    assert level_book.reply("medium", GAME, GAME.initial_state()) is None
+    assert level_book.reply(LEVELS["hard"], Connect4(6, 5), Connect4(6, 5).initial_state()) is None
+    assert level_book.reply(LEVELS["medium"], GAME, GAME.initial_state()) is None
 
 
 def test_the_app_answers_from_the_book_without_searching():

@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from ai.course.game import play
-from ai.games.connect4 import Connect4, opening_book
-from ai.games.connect4.solver_fast import FastSolver
+from ai.games.connect4 import Connect4
+from ai.games.connect4.exact import opening_book
+from ai.games.connect4.exact.solver_fast import FastSolver
 from ai.levels import DEFAULT_LEVEL, LEVELS
 
 GAME = Connect4()

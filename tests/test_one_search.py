@@ -13,7 +13,7 @@ from dataclasses import replace
 
 import pytest
 
-from ai.games.connect4 import analysis
+from ai.games.connect4.exact import analysis
 
 from ai import cli
 from ai.games.connect4.rules import Connect4

@@ -1,6 +1,6 @@
 """The perfect level (``ai/perfect.py``, ``LEVELS["perfect"]``): it never changes the
 game-theoretic value, over 50 games from random 4-ply openings against every other level,
-each of its moves checked by a referee solver of its own (``ai.games.connect4.solver_fast``, itself checked
+each of its moves checked by a referee solver of its own (``ai.games.connect4.exact.solver_fast``, itself checked
 against Pons' published scores in ``tests/test_solver_fast.py``)."""
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ import random
 
 import pytest
 
-from ai.games.connect4 import opening_book
+from ai.games.connect4.exact import opening_book
 from ai.games.connect4.rules import Connect4
 from ai.course.game import play as game_play
 from ai.levels import LEVELS
 from ai.games.nim.rules import Nim
-from ai.games.connect4.exact import pons_to_value
+from ai.games.connect4.exact.play import pons_to_value
 from ai.course.scores import MAX_SCORE
-from ai.games.connect4.solver_fast import FastSolver
+from ai.games.connect4.exact.solver_fast import FastSolver
 
 OPPONENTS = ["beginner", "easy", "medium", "hard", "expert"]
 

@@ -14,7 +14,7 @@ import pytest
 from ai.games.connect4 import Connect4
 from ai.messages import GameError
 from ai.games.nim import Nim
-from ai.games.connect4.solver import solve
+from ai.games.connect4.exact.solver import solve
 from ai.teach.review import CLASSES, classify, review, why_text
 from tests.test_solver import pons_set
 
@@ -115,7 +115,7 @@ def test_why_names_the_double_threat_the_refutation_builds():
 
 
 def test_a_budget_that_runs_out_leaves_moves_unclassed_never_wrong(monkeypatch):
-    from ai.games.connect4 import analysis
+    from ai.games.connect4.exact import analysis
     monkeypatch.setattr(analysis, "_chosen", [None])    # no table of solved positions
     r = c4_review(EVERY_CLASS, max_nodes=1000)
     assert not r.complete

@@ -130,7 +130,7 @@ def test_a_review_too_long_for_one_request_fills_in_as_it_goes(monkeypatch, clie
     # a node budget per request (a count, not the clock), a fresh table of solved positions
     # and fresh solvers: the first answer has some moves, the page asks again, and each
     # round keeps what the one before solved until every move is classed
-    from ai.games.connect4 import analysis
+    from ai.games.connect4.exact import analysis
     from web import review as review_view
     monkeypatch.setattr(review_view, "SCORE_NODES", 100_000)
     monkeypatch.setattr(review_view, "SCORE_SECONDS", 1000.0)      # only the count binds

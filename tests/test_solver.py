@@ -1,4 +1,4 @@
-"""Tests of the exact Connect-4 solver (``ai/games/connect4/solver.py``).
+"""Tests of the exact Connect-4 solver (``ai/games/connect4/exact/solver.py``).
 
 The reference answers come from outside the solver: Pascal Pons' published benchmark scores
 (copied in ``bench/data/``), and an independent brute-force negamax written below, which
@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from ai.games.connect4.solver import CHECK_EVERY, SolveResult, Solver, parse_moves, solve, solve_bitboard
+from ai.games.connect4.exact.solver import CHECK_EVERY, SolveResult, Solver, parse_moves, solve, solve_bitboard
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "bench", "data")
@@ -452,7 +452,7 @@ def imports_of(name):
 
 def test_the_solver_needs_only_the_standard_library_and_the_shared_bitboard():
     stdlib = set(sys.stdlib_module_names) | {"__future__"}
-    assert imports_of("solver.py") <= stdlib | {".bitboard"}
+    assert imports_of("exact/solver.py") <= stdlib | {"..bitboard"}
     assert imports_of("bitboard.py") <= stdlib
 
 

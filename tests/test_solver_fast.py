@@ -1,6 +1,6 @@
-"""The compiled solver (``ai/games/connect4/solver_fast.py``) and the opening book (``ai/games/connect4/opening_book.py``)
+"""The compiled solver (``ai/games/connect4/exact/solver_fast.py``) and the opening book (``ai/games/connect4/exact/opening_book.py``)
 against answers from outside them: Pascal Pons' published scores, the pure-Python reference
-solver (``ai/games/connect4/solver.py``), the brute force of ``tests/test_solver.py``, and the book
+solver (``ai/games/connect4/exact/solver.py``), the brute force of ``tests/test_solver.py``, and the book
 package's own pure-Python encoder."""
 from __future__ import annotations
 
@@ -18,10 +18,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ai.games.connect4 import (analysis, analysis_kernel, numba_cache, opening_book,
-                                solver_kernel)
-from ai.games.connect4.solver import Solver, parse_moves
-from ai.games.connect4.solver_fast import FastSolver, fits
+from ai.games.connect4.exact import (analysis, analysis_kernel, numba_cache, opening_book,
+                                      solver_kernel)
+from ai.games.connect4.exact.solver import Solver, parse_moves
+from ai.games.connect4.exact.solver_fast import FastSolver, fits
 from tests.test_solver import TickingClock, brute, pons_set
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -473,8 +473,8 @@ def test_the_warm_up_compiles_every_kernel_an_analysis_uses():
     # the first timed solve of each worker ~100 ms.
     code = """
 from numba.core import event
-from ai.games.connect4.analysis import warm_up
-from ai.games.connect4.analysis import analyse
+from ai.games.connect4.exact.analysis import warm_up
+from ai.games.connect4.exact.analysis import analyse
 warm_up()
 compiled = event.RecordingListener()
 with event.install_listener("numba:compile", compiled):
@@ -495,7 +495,7 @@ def test_the_compiled_solver_explores_the_references_nodes_mirror_images_shared(
     # image sharing their entry up to MIRROR_UNTIL stones), on the 5x4 board from its empty
     # board, where the mirror images abound. The compiled table's slots are shared by
     # positions (one replaces the other): a few more nodes there, never fewer.
-    from ai.games.connect4 import solver
+    from ai.games.connect4.exact import solver
     counts = []
     for moves in ("", "3", "33", "2"):
         ref = Solver(5, 4).solve(moves)
@@ -512,7 +512,7 @@ def test_the_compiled_solver_explores_the_references_nodes_with_the_transpositio
         monkeypatch):
     # On 7x6 from 16 stones on, where both try the enhanced transposition cut-off (a move
     # whose position the table already bounds low enough ends the node): node for node.
-    from ai.games.connect4 import solver
+    from ai.games.connect4.exact import solver
     sample = [m for m, _ in pons_set("L2_R1")[::10]]
     assert all(15 <= len(m) <= 28 for m in sample)      # searched through 16-31 stones
     fast = FastSolver(7, 6)
@@ -534,7 +534,7 @@ def test_a_dropped_solvers_table_goes_back_to_the_system():
     # are not kept by the memory allocator for later).
     code = """
 import threading
-from ai.games.connect4.solver_fast import FastSolver
+from ai.games.connect4.exact.solver_fast import FastSolver
 
 def rss_mb():
     with open("/proc/self/statm") as f:

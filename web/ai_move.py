@@ -107,7 +107,7 @@ def searched(settings: Settings, rules, state, *, record=False, depth=None, focu
     known = recent("moves").get(key)
     if known is None and depth is None:
         stored = getattr(rules, "level_reply", None)
-        known = stored(level.name, state) if stored else None
+        known = stored(level, state) if stored else None
     if known is not None and not record:
         recent("moves").put(key, known)
         return known

@@ -2,15 +2,15 @@
 (``hints=1`` in the link), and the exact solver's set-up in each worker.
 
 ``GET /<game>/hints`` answers the page's ``hints`` block: for the position shown, each column's
-outcome with perfect play (``ai.games.connect4.analysis``): win, draw or loss and in how many moves, in words
-and signs as well as colour. The board's block holds a placeholder that asks for it once
+outcome with perfect play (``ai.games.connect4.exact``): win, draw or loss and in how many moves, in words and
+signs as well as colour. The board's block holds a placeholder that asks for it once
 shown (``hx-trigger="load"``), with a thinking indicator, so a move is never slowed by the
 hints and the hints follow every move. Without JavaScript the placeholder is a link to this
 route, which then answers the whole page with the hints in it. The analysis goes through the
 admission lanes (heavy: it may take up to ``TIME_LIMIT``).
 
-**The best move first.** The analysis finds the best move first (``ai.games.connect4.analysis``); the answer
-names it first ("Best: column 4, win in 11 moves"), in the picture and in what is read out.
+**The best move first.** The analysis finds the best move first (``ai.games.connect4.exact``); the
+answer names it first ("Best: column 4, win in 11 moves"), in the picture and in what is read out.
 When the other columns take longer than ``THEN_TIME_LIMIT`` after it, the answer does not
 wait for them: it gives the best move at once, the others it has proven, and "computing" for
 the rest, which a second request (``rest=1``: the whole ``TIME_LIMIT``, the table of solved
@@ -32,9 +32,8 @@ from dataclasses import dataclass
 
 from flask import Blueprint, Flask, current_app, request, url_for
 
-from ai.games.connect4 import analysis, opening_book
-from ai.games.connect4.analysis import Analysis, outcome
-from ai.games.connect4.exact import pons_to_value
+from ai.games.connect4 import exact
+from ai.games.connect4.exact import Analysis, outcome, pons_to_value
 
 from ..admission import Busy, admitted
 from ..games import GameSpec
@@ -140,7 +139,7 @@ def exact_run(g: GameLink) -> ExactRun | None:
         return None
     seconds = 1.0 if hints_apply(g) else 0.3
     s = g.state
-    a = analysis.analyse_position(s.current, s.mask, s.moves, g.rules.width, g.rules.height,
+    a = exact.analyse_position(s.current, s.mask, s.moves, g.rules.width, g.rules.height,
                                   time_limit=seconds, best_only=True)
     if a.score is None or a.best_move is None:
         return ExactRun(None, None, "", 0, a.nodes, a.elapsed * 1000, seconds)
@@ -155,7 +154,7 @@ def compute_hints(g: GameLink, rest: bool = False) -> Hints:
     request) within the whole ``TIME_LIMIT``."""
     state = g.state
     then = None if rest else current_app.config.get("HINTS_THEN_SECONDS", THEN_TIME_LIMIT)
-    a = admitted(lambda: analysis.analyse_position(
+    a = admitted(lambda: exact.analyse_position(
         state.current, state.mask, state.moves, 7, 6, time_limit=TIME_LIMIT,
         then_time_limit=then), heavy=True)
     return hints_of(a, pending=not rest)
@@ -199,9 +198,8 @@ def warm_up(app: Flask) -> None:
         return
     _warm.set()
     start = time.perf_counter()
-    from ai.games.connect4.analysis import warm_up as compile_solver
-    compiled = compile_solver()
-    book = opening_book.shared()
+    compiled = exact.warm_up()
+    book = exact.shared_book()
     # gunicorn's error log when under gunicorn (the worker's start is logged there too)
     log = logging.getLogger("gunicorn.error")
     log = log if log.handlers else app.logger
@@ -215,7 +213,7 @@ def init_app(app: Flask) -> None:
     path = app.config.get("SOLVED_DB") or os.environ.get("MINIMAX_SOLVED_DB")
     if path is None:
         path = os.path.join(app.instance_path, "solved.sqlite3")
-    analysis.use_store(path)
+    exact.use_store(path)
     app.register_blueprint(bp)
     app.jinja_env.globals.update(hints_apply=hints_apply, hints_url=hints_url)
     if app.config.get("SOLVER_WARM_UP", True):

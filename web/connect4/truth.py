@@ -12,7 +12,7 @@ refuted the move leading there): the summary says so and judges nothing; a node 
 did not expand (its depth limit) gets the exact outcomes alone.
 
 Computed after the panel's own search, through the admission lanes, by the analysis of
-``ai.games.connect4.analysis`` (the table of solved positions and the book make most positions instant),
+``ai.games.connect4.exact`` (the table of solved positions and the book make most positions instant),
 within ``TIME_LIMIT`` and ``MAX_NODES``; a move not proven in that budget is given as the
 interval proven ("at least a draw"), never a guess.
 """
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ai.games.connect4 import analysis
+from ai.games.connect4 import exact
 from ai.teach.tree_view import node_at
 
 from ..admission import Busy, admitted
@@ -77,7 +77,7 @@ def truth_for(panel) -> Truth | None:
     tree = panel.result.tree
     node = node_at(tree, panel.path)
     try:
-        a = admitted(lambda: analysis.analyse_position(
+        a = admitted(lambda: exact.analyse_position(
             state.current, state.mask, state.moves, 7, 6, time_limit=TIME_LIMIT,
             max_nodes=MAX_NODES), heavy=True)
     except Busy:

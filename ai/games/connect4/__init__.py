@@ -1,8 +1,7 @@
 """Connect-4 (Puissance 4): its rules on a bitboard, its heuristics, the fast depth-limited
-loop (``fast_search``) and the exact solver family (``solver`` the readable reference,
-``solver_kernel``/``solver_fast`` compiled, ``analysis`` of every column with its compiled
-loop ``analysis_kernel``, ``opening_book``,
-``solved_store``), its perfect play (``exact``) and the default level's book (``level_book``)."""
+loop (``fast_search``), the exact solver family in its own folder behind one face (``exact``:
+solve, analyse, perfect play), the review's hooks (``review``) and the default level's book
+(``level_book``)."""
 from .rules import Connect4
 
 Rules = Connect4
@@ -14,5 +13,5 @@ PREPARING = "Compiling the exact solver, once (up to ~20 s)"
 def prepare() -> float:
     """Compile the exact solver's inner loop (numba, cached beside the code) and exercise every
     compiled path. Returns the seconds it took."""
-    from .analysis import warm_up
+    from .exact import warm_up
     return warm_up()

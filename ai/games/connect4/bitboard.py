@@ -1,6 +1,6 @@
 """Pascal Pons' Connect-4 bitboard (blog.gamesolver.org), the one copy that the three
 Connect-4 engines share: the rules (``ai.games.connect4.rules``), the fast depth-limited search
-(``ai.games.connect4.fast_search``) and the exact solver (``ai.games.connect4.solver``).
+(``ai.games.connect4.fast_search``) and the exact solver (``ai.games.connect4.exact.solver``).
 
 Cell (col, row), row 0 at the bottom, is bit ``col * (height + 1) + row``: each column has one
 spare bit on top, which keeps shifted alignments from wrapping into the next column. A

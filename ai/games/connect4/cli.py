@@ -1,9 +1,9 @@
 """Connect-4 on the command line (``ai.cli`` finds this module by the game's folder): its
 settings (``--width``, ``--height``) and its own subcommands, ``solve`` (one position, exactly,
-Pascal Pons' score) and ``analyse`` (every column's exact score)."""
+Pascal Pons' score) and ``analyse`` (every column's exact score). A subcommand returns what
+to print, ``(data, lines)``, and ``ai.cli`` prints it: this folder does not import the
+command line."""
 from __future__ import annotations
-
-from ai.cli import emit
 
 from .rules import Connect4
 
@@ -26,7 +26,7 @@ def describe(game: Connect4) -> dict:
 
 
 def cmd_solve(args):
-    from .solver import solve
+    from .exact import solve
     r = solve(args.moves, args.width, args.height, weak=args.weak,
               max_nodes=args.max_nodes, time_limit=args.time)
     data = {"game": "connect4", "moves": args.moves, "score": r.score,
@@ -43,13 +43,12 @@ def cmd_solve(args):
                  " (give more --time, or a position further into the game)")
     lines = [first, f"best move: {data['move']}" + ("" if r.complete else " (the best found)"),
              f"nodes: {r.nodes}  time: {r.elapsed * 1000:.1f} ms"]
-    emit(args, data, lines)
+    return data, lines
 
 
 def cmd_analyse(args):
-    from .analysis import analyse, outcome, store_at
-    from .solved_store import default_path
-    store = None if args.no_store else store_at(args.store or default_path())
+    from .exact import analyse, default_store_path, outcome, store_at
+    store = None if args.no_store else store_at(args.store or default_store_path())
     a = analyse(args.moves, args.width, args.height, time_limit=args.time,
                 max_nodes=args.max_nodes, best_only=args.best_only, store=store,
                 use_book=not args.no_book)
@@ -76,7 +75,14 @@ def cmd_analyse(args):
                  + ("" if a.complete else "  (budget ran out: some columns are intervals)"))
     if store is not None and store.error:
         lines.append(f"note: the table of solved positions is off ({store.error})")
-    emit(args, data, lines)
+    return data, lines
+
+
+def write_level_book(level, max_ply: int | None = None) -> str:
+    """Search and store ``level``'s first replies on 7x6 (``ai.games.connect4.level_book``;
+    ``python -m ai level-book connect4``): the level is handed in by ``ai.cli``."""
+    from . import level_book
+    return level_book.write(level, Connect4(), level_book.MAX_PLY if max_ply is None else max_ply)
 
 
 def add_commands(sub) -> None:

@@ -14,22 +14,23 @@ The file carries a fingerprint of everything that decides a reply: the level's s
 the source of the modules that search. If any changed, ``replies`` ignores the file (the
 level searches as usual) and ``tests/test_level_book.py`` fails until it is rebuilt:
 
-    python -m ai.games.connect4.level_book            # about a minute
+    python -m ai level-book connect4            # about a minute
+
+The level is handed in (a ``Level`` of ``ai.levels``: its settings and its ``play``), by the
+web through the rules' ``level_reply`` and by the command line through ``build_level_book``
+(``ai.games.connect4.cli``): this folder does not import the levels.
 """
 from __future__ import annotations
 
-import argparse
 import gzip
 import hashlib
 import json
 from functools import lru_cache
 from pathlib import Path
 
-from ai.games import load
+from ai.course.scores import SearchResult, SearchStats
 
 from .state import C4State
-from ai.levels import LEVELS
-from ai.course.scores import SearchResult, SearchStats
 
 HERE = Path(__file__).resolve().parent
 AI = HERE.parent.parent                  # ai/: the sources below are named from there
@@ -41,17 +42,24 @@ MAX_PLY = 7
 SEARCH_SOURCES = ("games/connect4/bitboard.py", "games/connect4/rules.py", "games/connect4/state.py",
                   "games/connect4/fast_search.py", "games/connect4/heuristic.py", "engine.py",
                   "heuristics.py", "course/scores.py", "course/search.py", "course/table.py",
-                  "levels.py", "games/connect4/exact.py", "games/connect4/opening_book.py",
-                  "games/connect4/solver.py", "games/connect4/solver_fast.py",
-                  "games/connect4/solver_kernel.py")
+                  "levels.py", "games/connect4/exact/play.py",
+                  "games/connect4/exact/opening_book.py", "games/connect4/exact/book_layout.py",
+                  "games/connect4/exact/solver.py", "games/connect4/exact/solver_fast.py",
+                  "games/connect4/exact/solver_kernel.py")
 
 
 def path_of(level_name: str) -> Path:
     return HERE / "data" / f"{level_name}-replies.json.gz"
 
 
-def fingerprint(level_name: str) -> str:
-    h = hashlib.sha256(repr(LEVELS[level_name]).encode())
+def fingerprint(level) -> str:
+    """What decides the replies of ``level`` (a ``Level``): its settings and the sources."""
+    return _fingerprint(repr(level))
+
+
+@lru_cache(maxsize=None)
+def _fingerprint(settings: str) -> str:
+    h = hashlib.sha256(settings.encode())
     for name in SEARCH_SOURCES:
         h.update((AI / name).read_bytes())
     return h.hexdigest()[:16]
@@ -97,8 +105,8 @@ def positions(game, reply, max_ply: int = MAX_PLY):
     return
 
 
-def build(level_name: str, max_ply: int = MAX_PLY) -> dict:
-    game, level = load("connect4").Rules(), LEVELS[level_name]    # 7x6
+def build(level, game, max_ply: int = MAX_PLY) -> dict:
+    """The book of ``level`` (a ``Level``) on ``game`` (the rules, 7x6)."""
     entries, replies = [], {}
 
     def reply(state):
@@ -109,52 +117,47 @@ def build(level_name: str, max_ply: int = MAX_PLY) -> dict:
         return replies[state]
     for _ in positions(game, reply, max_ply):
         pass
-    return {"level": level_name, "fingerprint": fingerprint(level_name), "max_ply": max_ply,
+    return {"level": level.name, "fingerprint": fingerprint(level), "max_ply": max_ply,
             "width": 7, "height": 6, "entries": entries}
 
 
 @lru_cache(maxsize=None)
-def _load(level_name: str) -> dict | None:
+def _load(level_name: str, expected: str) -> dict | None:
     path = path_of(level_name)
     if level_name not in BOOK_LEVELS or not path.exists():
         return None
     with gzip.open(path, "rt") as f:
         book = json.load(f)
-    if book["fingerprint"] != fingerprint(level_name):
+    if book["fingerprint"] != expected:
         return None                    # built for another version of the search: ignored
     return {(e[0], e[1]): e for e in book["entries"]}
 
 
-def reply(level_name: str, game, state) -> SearchResult | None:
-    """The stored search of ``level_name`` in ``state``, or None (no book for that level or
-    board, a stale book, or a position outside it)."""
+def reply(level, game, state) -> SearchResult | None:
+    """The stored search of ``level`` (a ``Level``) in ``state``, or None (no book for that
+    level or board, a stale book, or a position outside it)."""
     if game.name != "connect4" or (game.width, game.height) != (7, 6):
         return None
-    entries = _load(level_name)
+    entries = _load(level.name, fingerprint(level))
     if entries is None:
         return None
     entry = entries.get((state.current, state.mask))
     return None if entry is None else _result(entry)
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m ai.games.connect4.level_book",
-        description="Search and store a level's replies in the first plies of 7x6 Connect-4 "
-                    f"(ai/games/connect4/data/<level>-replies.json.gz). Levels: {', '.join(BOOK_LEVELS)}.")
-    parser.add_argument("--level", default=BOOK_LEVELS[0], choices=BOOK_LEVELS)
-    parser.add_argument("--max-ply", type=int, default=MAX_PLY,
-                        help=f"the last ply where a reply is stored (default {MAX_PLY})")
-    args = parser.parse_args(argv)
-    book = build(args.level, args.max_ply)
-    path = path_of(args.level)
+def write(level, game, max_ply: int = MAX_PLY) -> str:
+    """Build the book of ``level`` on ``game`` (7x6) and write it where ``reply`` reads it;
+    says what it did (``python -m ai level-book connect4``: ``ai.games.connect4.cli``).
+
+    Raises:
+        ValueError: a level that has no book (``BOOK_LEVELS``)."""
+    if level.name not in BOOK_LEVELS:
+        raise ValueError(f"level {level.name!r} has no book of first replies: "
+                         f"{', '.join(BOOK_LEVELS)}")
+    book = build(level, game, max_ply)
+    path = path_of(level.name)
     path.parent.mkdir(exist_ok=True)
     with gzip.GzipFile(path, "wb", mtime=0) as f:          # mtime 0: the same bytes each time
         f.write(json.dumps(book, separators=(",", ":")).encode())
-    print(f"{len(book['entries'])} replies of level {args.level} to ply {args.max_ply} "
-          f"in {path.relative_to(AI.parent)}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+    return (f"{len(book['entries'])} replies of level {level.name} to ply {max_ply} "
+            f"in {path.relative_to(AI.parent)}")

@@ -1,12 +1,12 @@
 """Connect-4's hooks for the review of a game (``ai.teach.review``): the exact score of a
 position (Pons' convention, the compiled solver with the opening book and the table of solved
-positions, ``ai.analysis``), its words, and why a move loses: the threats the refutation
-line builds.
+positions, ``ai.games.connect4.exact``), its words, and why a move loses: the threats the
+refutation line builds.
 """
 from __future__ import annotations
 
-from . import analysis
-from .analysis import analyse_position, outcome, table_key
+from . import exact
+from .exact import analyse_position, outcome, table_key
 from .bitboard import geometry, winning_cells
 from ai.messages import N_
 from ai.teach.review import in_moves
@@ -39,15 +39,14 @@ def exact_score(game, state, *, time_limit=None, max_nodes=None, at_least=None,
 def _score_only(game, state, time_limit, max_nodes, at_least, store):
     """The score alone: the table of solved positions, the book, else one solver search."""
     if store == "default":
-        store = analysis.default_store()
+        store = exact.default_store()
     g = geometry(game.width, game.height)
     key = table_key(state.current, state.mask, g)
     if store is not None:
         hit = store.get_many(g.width, g.height, [key])
         if key in hit:
             return hit[key], None, 0
-    solver = analysis._borrow(game.width, game.height, True)
-    try:
+    with exact.solver_for(game.width, game.height) as solver:
         if solver.book is not None and state.moves == solver.book.ply:
             s = solver.book.score(state.current, state.mask)
             if s is not None:
@@ -55,8 +54,6 @@ def _score_only(game, state, time_limit, max_nodes, at_least, store):
         known = None if at_least is None else (at_least, g.cells)
         r = solver.solve_bitboard(state.current, state.mask, state.moves, time_limit=time_limit,
                                   max_nodes=max_nodes, known=known, guess=at_least)
-    finally:
-        analysis._give_back(solver, True)
     if not r.complete:
         return None
     if store is not None:
@@ -67,7 +64,7 @@ def _score_only(game, state, time_limit, max_nodes, at_least, store):
 
 
 def score_outcome(game, state, score):
-    """Pons' score of a move or position at ``state`` in words (``ai.analysis.outcome``)."""
+    """Pons' score of a move or position at ``state`` in words (``exact.outcome``)."""
     kind, k = outcome(score, state.moves, game.cells)
     return kind, (None if kind == "draw" else k)
 

@@ -69,11 +69,12 @@ class Connect4:
         from .exact import exact_within
         return exact_within(self, state, max_nodes)
 
-    def level_reply(self, level_name: str, state):
-        """A level's reply stored in its book of first replies (``ai.games.connect4.level_book``),
-        or None: the stored search, as the level would make it."""
+    def level_reply(self, level, state):
+        """``level``'s reply (a ``Level``) stored in its book of first replies
+        (``ai.games.connect4.level_book``), or None: the stored search, as the level would
+        make it."""
         from . import level_book
-        return level_book.reply(level_name, self, state)
+        return level_book.reply(level, self, state)
 
     def key_step(self, state, move):
         """How playing ``move`` changes the Zobrist key (``ai.games.connect4.zobrist``): the

@@ -8,7 +8,7 @@ alone numba would load the analysis with the old search compiled in. So the cach
 directory named after a hash of every kernel source (``KERNELS``): a change to any of them
 starts a fresh one, and the previous versions' directories are removed.
 
-Where: ``ai/games/connect4/__pycache__/numba-<hash>``, or, when ``ai/`` is not writable (a
+Where: ``ai/games/connect4/exact/__pycache__/numba-<hash>``, or, when ``ai/`` is not writable (a
 server running the app from a read-only directory as a user with no writable home), a
 directory of the system's temporary directory private to this user. A ``NUMBA_CACHE_DIR`` set
 before the app starts is used as it is (empty it when the kernels change). Import this module
@@ -24,7 +24,8 @@ import tempfile
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 #: The compiled modules, which call one another: any change to one recompiles them all.
-KERNELS = ("solver_kernel.py", "analysis_kernel.py")
+#: (``book_layout``'s constants are compiled into the search as it reads them.)
+KERNELS = ("solver_kernel.py", "analysis_kernel.py", "book_layout.py")
 PREFIX = "numba-"
 _OURS = "_MINIMAX_NUMBA_CACHE"          # set with NUMBA_CACHE_DIR when this module chose it
 

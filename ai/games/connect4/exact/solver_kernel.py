@@ -1,6 +1,6 @@
-"""The compiled inner loop of the exact solver (``ai.games.connect4.solver_fast``): Pascal
+"""The compiled inner loop of the exact solver (``solver_fast``): Pascal
 Pons' negamax with the reference's additions, node for node the algorithm of
-``ai.games.connect4.solver`` (the readable reference the tests compare against), compiled by
+``solver`` (the readable reference the tests compare against), compiled by
 numba (``@njit(**KERNEL)``, below) over 64-bit integer bitboards.
 
 What differs from Pons' search (the reference's docstring tells why, with the node counts):
@@ -35,9 +35,9 @@ What differs from the reference, and why:
   positions with the same slot and partial key have the same key (Chinese remainder theorem,
   since keys are below ``size * 2**32``), so a hit is never a collision. A new entry replaces
   the old one: the table never grows, and stays valid from one solve to the next;
-- the opening book (``ai.games.connect4.opening_book``): at 12 stones on 7x6 the node reads its exact score
+- the opening book (``opening_book``): at 12 stones on 7x6 the node reads its exact score
   from the book's table, one record under the smaller of the position's key and its mirror
-  image's (``BOOK_RECORD``, below);
+  image's (``book_layout``);
 - the GIL: compiled with ``nogil=True``, a search lets the other threads of the process run
   (the server's event loop keeps answering pages while a worker thread searches), except for
   the instant the clock is read;
@@ -67,8 +67,8 @@ import types as pytypes
 import warnings
 
 from . import numba_cache  # noqa: F401  (sets NUMBA_CACHE_DIR before numba is imported)
-from . import opening_book
-from .bitboard import geometry
+from . import book_layout
+from ..bitboard import geometry
 
 import numba
 import numpy as np
@@ -212,7 +212,7 @@ def wins_after_each(typingctx, cur, possible, empty, h, lanes):
 
 @numba.njit(**KERNEL)
 def book_key(cur, mask, w, h, mirror):
-    """The opening book's key of a position (``ai.games.connect4.opening_book.huffman_key``, compiled):
+    """The opening book's key of a position (``book_layout.huffman_key``, compiled):
     columns left to right (right to left for the mirror image), each bottom to top, a stone
     of the side to move ``10``, of the other ``11``, ``0`` after each column, one more ``0``
     at the end; as a signed 32-bit number."""
@@ -232,24 +232,15 @@ def book_key(cur, mask, w, h, mirror):
     return v
 
 
-#: The book's table (``opening_book.load``): records of 5 bytes, a position's 32-bit key
-#: (little-endian; 0 for an empty record: no position of 12 stones has that key) then its
-#: score, under the smaller of its key and its mirror image's (both read the same record).
-#: A key's home is one of ``slots`` records (``book_slot``); a record taken, it goes to the
-#: next free one (linear probing, ~3/4 of the home records taken). The records were placed
-#: in the order of their homes, so none wraps around: past the last home a few more
-#: records, and an empty one, end the table. One look-up reads one record, most often one
-#: cache line: a sorted array read through an index took three (the index, the key, the
-#: score), and a second look-up for a mirror image it did not hold.
-BOOK_RECORD = opening_book.RECORD_BYTES
-BOOK_HASH = opening_book.HASH               # (numba: constants, as the module's globals)
+#: The book's table (``book_layout`` says how it is laid out; ``opening_book.load`` builds it).
+BOOK_RECORD = book_layout.RECORD_BYTES
+BOOK_HASH = book_layout.HASH                  # (numba: constants, as the module's globals)
 
 
 @numba.njit(inline="always", **KERNEL)
 def book_slot(u, slots):
-    """The home record of the 32-bit key ``u`` among ``slots``: Fibonacci hashing (the key
-    times 2**32 / golden ratio, its low 32 bits) scaled to ``slots`` by a multiplication
-    and a shift (Lemire's), no division."""
+    """The home record of the 32-bit key ``u`` among ``slots`` (``book_layout.home``,
+    compiled)."""
     return (((u * BOOK_HASH) & 0xFFFFFFFF) * slots) >> 32
 
 

@@ -1,16 +1,16 @@
 """The exact score of every column of a Connect-4 position: what the hints, the perfect level
 and ``python -m ai analyse`` show.
 
-Scores are Pons' (``ai.games.connect4.solver``), from the side to move: playing this column leads, with
+Scores are Pons' (``solver``), from the side to move: playing this column leads, with
 perfect play on both sides, to a draw (0), a win with the mover's ``22 - s``-th stone (``s >
 0`` on 7x6), or a loss (``s < 0``). Each column's score comes from the first of these that
 knows it:
 
 1. ``rules``: the column wins at once, lets the opponent win at once, or fills the board;
-2. ``table``: the persistent table of solved positions (``ai.games.connect4.solved_store``), shared by the
+2. ``table``: the persistent table of solved positions (``solved_store``), shared by the
    server's workers and the command line;
-3. ``book``: the opening book, for the positions of 12 stones (``ai.games.connect4.opening_book``);
-4. ``search``: the compiled solver (``ai.games.connect4.solver_fast``), which probes the book at 12 stones.
+3. ``book``: the opening book, for the positions of 12 stones (``opening_book``);
+4. ``search``: the compiled solver (``solver_fast``), which probes the book at 12 stones.
 
 **The best move first.** The position itself is solved first (one null-window search, Pons'
 way): that gives its score and a column that reaches it, which is the first answer (the perfect
@@ -51,6 +51,7 @@ import math
 import os
 import threading
 import time
+from contextlib import contextmanager
 from typing import NamedTuple
 
 import numpy as np
@@ -59,7 +60,7 @@ from . import analysis_kernel as AK
 from . import opening_book
 from . import solver_kernel as K
 from .analysis_kernel import SOURCES
-from .bitboard import geometry, non_losing, winning_cells
+from ..bitboard import geometry, non_losing, winning_cells
 from .solved_store import SolvedStore, default_path
 from .solver import parse_moves
 from .solver_fast import FastSolver
@@ -163,6 +164,17 @@ def _give_back(s: FastSolver, use_book: bool = True) -> None:
         del _idle[:-IDLE_SOLVERS or len(_idle)]
 
 
+@contextmanager
+def solver_for(width: int, height: int, use_book: bool = True):
+    """A solver of this process's (``FastSolver``, the opening book's when ``use_book``),
+    lent for the ``with`` block: the review's score of one position."""
+    s = _borrow(width, height, use_book)
+    try:
+        yield s
+    finally:
+        _give_back(s, use_book)
+
+
 def idle_solvers() -> int:
     """How many solvers (and their tables) this process keeps between analyses."""
     return len(_idle)
@@ -187,7 +199,7 @@ def use_store(path: str | None) -> None:
 
 
 def default_store() -> SolvedStore | None:
-    """The table chosen by ``use_store``, else ``ai.games.connect4.solved_store.default_path()``'s."""
+    """The table chosen by ``use_store``, else ``solved_store.default_path()``'s."""
     return store_at(_chosen[0] if _chosen else default_path())
 
 

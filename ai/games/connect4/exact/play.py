@@ -1,4 +1,4 @@
-"""Connect-4's perfect play: the exact analysis's best move (``ai.games.connect4.analysis``
+"""Connect-4's perfect play: the exact analysis's best move (``analysis``
 with ``best_only``: the position solved once, Pons' way; the opening book where it knows).
 Pons' score counts the winner's stones, so its best move wins fastest and loses slowest.
 

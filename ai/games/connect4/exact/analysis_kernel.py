@@ -1,4 +1,4 @@
-"""The analysis of every column (``ai.games.connect4.analysis``), compiled: the same steps as
+"""The analysis of every column (``analysis``), compiled: the same steps as
 ``analysis._analyse_reference``, its readable twin, in one call of machine code.
 
 Why compiled: from 9 to 11 stones a column takes a few dozen nodes, or none (its child is in

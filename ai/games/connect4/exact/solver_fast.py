@@ -1,19 +1,19 @@
-"""The exact Connect-4 solver at compiled speed: ``ai.games.connect4.solver``'s algorithm (Pons' null-window
-negamax) with its inner loop compiled by numba (``ai.games.connect4.solver_kernel``), a fixed-size table, and
-the opening book at 12 stones (``ai.games.connect4.opening_book``).
+"""The exact Connect-4 solver at compiled speed: ``solver``'s algorithm (Pons' null-window
+negamax) with its inner loop compiled by numba (``solver_kernel``), a fixed-size table, and
+the opening book at 12 stones (``opening_book``).
 
 One difference in the probes: below the book's ply, after the first null-window probe each next
 one asks about the bound the last one returned (MTD(f)) instead of halving the interval as
 Pons does; the fail-soft search returns bounds that the book's exact scores make tight there.
 
-``FastSolver`` has ``ai.games.connect4.solver.Solver``'s interface and returns the same ``SolveResult``; the
+``FastSolver`` has ``solver.Solver``'s interface and returns the same ``SolveResult``; the
 pure-Python ``Solver`` stays the readable reference that the tests compare it with, position
 by position, on Pascal Pons' published sets. Board sizes whose bitboard does not fit the
 kernel's 64-bit integers and 32-bit partial keys (``fits``: ``width * (height + 1) <= 55``,
 every size up to 7x6 and 8x6, 6x7, 5x8...) are solved by the reference instead.
 
 The first call of a process compiles nothing when numba's cache holds the machine code
-(``ai.games.connect4.numba_cache``); otherwise compiling takes a few seconds: ``warm_up()`` pays it at a
+(``numba_cache``); otherwise compiling takes a few seconds: ``warm_up()`` pays it at a
 worker's start, not on a player's request, and says how long it took.
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ import time
 import numpy as np
 
 from . import solver_kernel as K
-from .bitboard import non_losing, winning_cells
+from ..bitboard import non_losing, winning_cells
 from .solver import SolveResult, Solver, _check_budgets, parse_moves
 
 __all__ = ["FastSolver", "fits", "warm_up", "DEFAULT_TABLE_SLOTS"]
@@ -45,7 +45,7 @@ class FastSolver(Solver):
 
     Args:
         width, height: board size, 4 to 9 each.
-        book: an ``ai.games.connect4.opening_book.OpeningBook`` probed at its ply (7x6 only), or None.
+        book: an ``opening_book.OpeningBook`` probed at its ply (7x6 only), or None.
         table_slots: slots of the transposition table (a prime is best).
 
     Not to be shared by threads that search at the same time (one per worker thread).
@@ -106,7 +106,7 @@ class FastSolver(Solver):
                        known: tuple[int, int] | None = None,
                        guess: int | None = None, check: bool = True,
                        mtd: bool | None = None) -> SolveResult:
-        """Solve a position given as bitboards; see ``ai.games.connect4.solver.solve_bitboard``.
+        """Solve a position given as bitboards; see ``solver.solve_bitboard``.
 
         ``known``: an interval ``(lower, upper)`` the score is already known to lie in (the
         analysis knows that no column beats the best one): the null-window probes start
@@ -171,7 +171,7 @@ class FastSolver(Solver):
                 med = hi - 1 if last == "low" else lo    # is it the bound? (MTD(f))
             else:
                 guess = None
-                med = lo + (hi - lo) // 2        # Pons' probe order, as ai.games.connect4.solver
+                med = lo + (hi - lo) // 2        # Pons' probe order, as the reference (solver)
                 if med <= 0 and -((-lo) // 2) < med:
                     med = -((-lo) // 2)
                 elif med >= 0 and hi // 2 > med:

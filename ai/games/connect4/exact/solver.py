@@ -84,7 +84,7 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .bitboard import (MAX_SIZE, MIN_SIZE, Geometry, alignment, check_size, geometry,
+from ..bitboard import (MAX_SIZE, MIN_SIZE, Geometry, alignment, check_size, geometry,
                        non_losing, winning_cells)
 
 __all__ = ["SolveResult", "Solver", "solve", "solve_bitboard", "parse_moves", "MIN_SIZE",
@@ -109,7 +109,7 @@ DEFAULT_TABLE_ENTRIES = 1 << 20
 
 
 def _check_budgets(max_nodes, time_limit) -> None:
-    """The solvers' budgets (this one's and ``ai.games.connect4.solver_fast``'s): ValueError unless None or
+    """The solvers' budgets (this one's and ``solver_fast``'s): ValueError unless None or
     a non-negative count of nodes / seconds."""
     if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int)
                                   or max_nodes < 0):
