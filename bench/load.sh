@@ -6,14 +6,15 @@
 #   USERS=10 DURATION=30s bench/load.sh
 #   KILL_AFTER=60 bench/load.sh   # kill -9 one gunicorn worker 60 s in, then check it came back
 #   bench/load.sh --help          # this text
-# locust is not one of the app's packages: the first run installs it into .venv.
+# locust is not one of the app's packages: the first run installs it into .venv (the packages
+# it shares with the app stay at the lock's versions).
 set -euo pipefail
 case "${1:-}" in
-  -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 cd "$(dirname "$0")/.."
 scripts/setup >/dev/null
-[ -x .venv/bin/locust ] || .venv/bin/python -m pip install --quiet "locust>=2.20" >/dev/null 2>&1
+[ -x .venv/bin/locust ] || .venv/bin/python -m pip install --quiet -c constraints.txt "locust>=2.20" >/dev/null 2>&1
 USERS=${USERS:-50}; DURATION=${DURATION:-2m}
 PORT=$(.venv/bin/python -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 BIND=127.0.0.1:$PORT scripts/serve > /tmp/minimax-lab-load-server.log 2>&1 &
