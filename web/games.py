@@ -21,6 +21,9 @@ from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 
 from ai.games.connect4.rules import Connect4
+from ai.games.marienbad import Marienbad
+from ai.games.marienbad.grundy import nim_sum
+from ai.games.marienbad.rules import heaps_text
 from ai.games.nim.rules import Nim
 from ai.teach.tree_view import full_tree_size
 from ai.games.tictactoe import TicTacToe
@@ -190,4 +193,34 @@ TICTACTOE = GameSpec(
     tree_notes="games/tictactoe/truth.html", stylesheet="games/tictactoe.css",
     web="web.tictactoe")
 
-GAMES = {spec.name: spec for spec in (CONNECT4, NIM, TICTACTOE)}
+MARIENBAD = GameSpec(
+    "marienbad", _l("Marienbad"), Marienbad,
+    (Param("heaps", "heaps", _l("Heaps"), "1,3,5,7", read=heaps_text),
+     Param("variant", "variant", _l("Variant"), "normal", choices=("normal", "misere"))),
+    "take", "games/marienbad/page.html", "games/marienbad/boards.html",
+    heading=_l("Marienbad: the game of the film"),
+    card_text=_l("Heaps of 1, 3, 5 and 7 matches: take as many as you like from one heap. "
+                 "The film's game, where who takes the last match loses; its theory, the "
+                 "nim-sum, in binary."),
+    # a move is written b3: heap B, 3 matches
+    words=Words(move=lambda m: ngettext("%(num)s match from heap %(heap)s",
+                                        "%(num)s matches from heap %(heap)s", int(m[1:]),
+                                        heap=m[0].upper()),
+                ai_played=lambda m: ngettext("AI takes %(num)s match from heap %(heap)s;",
+                                             "AI takes %(num)s matches from heap %(heap)s;",
+                                             int(m[1:]), heap=m[0].upper()),
+                vote=lambda: gettext("Choose a heap and how many matches to take. One vote "
+                                     "per round."),
+                keys=lambda: gettext("nothing here: click a match to take it and those to "
+                                     "its right"),
+                # the nim-sums are shown on demand only, in the nodes (the tree's notes)
+                left=lambda n: "",
+                estimate=lambda h: gettext(
+                    "M − r/n: the course's estimate at the depth limit, r matches left of n; "
+                    "below every won position (the app counts it from %(h)s)", h=h)),
+    compare_depth=4,     # 19,677 minimax nodes from 1, 3, 5, 7
+    counts_whole_tree=True, left=lambda state: nim_sum(state.heaps),
+    tree_notes="games/marienbad/tree_notes.html", stylesheet="games/marienbad.css",
+    web="web.marienbad")
+
+GAMES = {spec.name: spec for spec in (CONNECT4, NIM, TICTACTOE, MARIENBAD)}

@@ -41,9 +41,9 @@ def parse_heaps(text) -> tuple[int, ...]:
         text = ",".join(map(str, heaps))
     elif isinstance(text, str) and _HEAPS.fullmatch(text):
         return tuple(int(h) for h in text.split(","))
-    raise GameError("heaps are 1 to %(most)s counts of 1 to %(big)s matches, separated by "
-                    "commas (1,3,5,7), not “%(text)s”", most=MAX_HEAPS, big=MAX_MATCHES,
-                    text=str(text)[:30])
+    raise GameError("heaps are 1 to %(heaps)s numbers, each from 1 up to %(most)s matches, "
+                    "separated by commas (1,3,5,7), not “%(text)s”", heaps=MAX_HEAPS,
+                    most=MAX_MATCHES, text=str(text)[:30])
 
 
 def heaps_text(text: str) -> str:
