@@ -9,9 +9,13 @@ Its rooms:
 - ``view``: what the class pages show, decided once, so the templates only draw;
 - ``questions`` (peer instruction, "predict the next step"), ``exercise`` (a tree of the lab
   sent to the class) and ``plan`` (a lesson prepared as a list of links);
+- ``reading``: what one class page draws, read from the store in one round trip;
+  ``page``: the page object the views hand the templates (the teacher's bar, the phone),
+  computed from that read: the templates never reach the store;
+- ``review``: a finished class game's review as the phones show it;
 - the blueprints: ``views`` (``/class/...``, the teacher; ``/c/<code>``, the students; the
-  streams), ``activities`` (questions, exercises, the plan, the summary and its CSV) and
-  ``review`` (a class game's review on the phones).
+  streams, the ballot) and ``activities`` (questions, exercises, the plan, the summary and
+  its CSV, the review shown on the phones).
 
 ``init_app`` opens the store and registers them (``app.create_app``).
 """
@@ -19,10 +23,9 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import activities, review, views
+from . import activities, views
 
 
 def init_app(app: Flask) -> None:
     views.init_app(app)          # the store, the streams: /class/..., /c/<code>
-    activities.init_app(app)     # what the class answers: questions, exercises, the plan
-    review.init_app(app)         # a class game's review, on the phones
+    activities.init_app(app)     # what the class answers, the plan, the review on the phones

@@ -28,27 +28,28 @@ import time
 from urllib.parse import urlencode
 
 from flask import Blueprint, Flask, Response, redirect, render_template, request, url_for
-from jinja2_fragments.flask import render_block
 from werkzeug.datastructures import MultiDict
 
 from ai.messages import GameError, N_
 
-from . import views as cls
 from ..admission import Busy, admitted
-from .answers import MAX_ANSWER_TEXT, answers_of
-from .exercise import ExerciseView, answer_text, solved, source_of
-from .plan import (MAX_ITEMS, MAX_PLAN, VERBS, PlanItem, board_link, item_board,
-                         parse_plan, plan_json, plan_text, stored_plan)
-from .questions import (DISCUSS_TIMES, KINDS, ActivityView, board_questions,
-                              exact_outcomes, read_answer)
-from .store import MAX_BALLOTS, StoreError, Vote
-from .view import ClassView, board_query, game_from_link, wants_projector
+from ..ai_move import ai_move
 from ..exercise import COURSE_TREE_TITLES, parse_answer
 from ..games import GAMES
 from ..htmx import is_htmx
 from ..i18n import tr
-from ..ai_move import ai_move
 from ..params import BadRequest
+from ..review import FOLLOW
+from . import review, views as cls
+from .answers import MAX_ANSWER_TEXT, answers_of
+from .exercise import ExerciseView, answer_text, solved, source_of
+from .plan import (MAX_ITEMS, MAX_PLAN, VERBS, PlanItem, board_link, item_board, parse_plan,
+                   plan_json, plan_text, stored_plan)
+from .questions import (DISCUSS_TIMES, KINDS, ActivityView, board_questions, exact_outcomes,
+                        lesson_rounds, read_answer)
+from .reading import ClassData, read_class
+from .store import MAX_BALLOTS, StoreError, Vote
+from .view import ClassView, board_query, game_from_link, wants_projector
 
 bp = Blueprint("class_answers", __name__)
 BODY_MAX = 64 * 1024           # an exercise's answer: a few hundred fields at most
@@ -72,8 +73,10 @@ def answers():
     return answers_of(cls.store())
 
 
-def activity_view(view: ClassView, sid: str | None = None) -> ActivityView:
-    return ActivityView(view, sid)
+def class_data(state) -> ClassData:
+    """What the store holds of ``state``'s class now, in one round trip (its state alone when
+    it has just gone)."""
+    return read_class(cls.store(), state.code) or ClassData(state)
 
 
 # -- the teacher ---------------------------------------------------------------------------------
@@ -95,8 +98,8 @@ def peer(code):
                                      "query": state.vote_query,
                                      "until": time.time() + seconds if seconds else 0})
     elif action == "revote":
-        av = ActivityView(ClassView(state, cls.store(), teacher=True))
-        p = av.peer
+        data = class_data(state)
+        p = ActivityView(ClassView(data.state, data, teacher=True)).peer
         if p is None or state.round != p.data.get("first") or state.vote_open:
             raise BadRequest("no discussion to vote again after")
         if state.query != p.data.get("query"):
@@ -124,7 +127,8 @@ def reveal(state) -> str | None:
     """The AI's move on the round's position, and the exact outcome of every move there,
     kept with the round for the summary. Searched in the admission lanes: a busy server says
     so (a line in the bar), and the teacher presses again."""
-    view = ClassView(state, cls.store(), teacher=True)
+    data = class_data(state)
+    view = ClassView(state, data, teacher=True)
     g = view.vote_g
     try:
         reply, _ = ai_move(g)
@@ -248,8 +252,10 @@ def summary(code):
     """The lesson's rounds: the class's choice, the AI's, the exact outcome; the questions
     and how many were right; the exercises."""
     state = teacher_any(code)
-    view = ClassView(state, cls.store(), teacher=True, projector=wants_projector())
-    return render_template("class_summary.html", view=view, av=ActivityView(view),
+    data = class_data(state)
+    view = ClassView(state, data, teacher=True, projector=wants_projector())
+    return render_template("class_summary.html", view=view,
+                           rounds=lesson_rounds(ActivityView(view), cls.store()),
                            exercises=exercises_of(state))
 
 
@@ -266,13 +272,14 @@ def exercises_of(state) -> list:
 @bp.get("/class/<code>/summary.csv")
 def summary_csv(code):
     state = teacher_any(code)
-    view = ClassView(state, cls.store(), teacher=True)
+    data = class_data(state)
+    view = ClassView(state, data, teacher=True)
     out = io.StringIO()
     w = csv.writer(out)
     w.writerow(["kind", "round", "position", "votes_or_answers", "class_choice",
                 "class_choice_outcome", "ai_choice", "ai_choice_outcome", "best_outcome",
                 "right_answer", "right", "peer_instruction"])
-    for r in ActivityView(view).rounds:
+    for r in lesson_rounds(ActivityView(view), cls.store()):
         if r["kind"] == "vote":
             w.writerow(["vote", r["round"], r["moves"], r["votes"], r["choice"] or "",
                         r["outcome"] or "", r["ai"] or "", r["ai_outcome"] or "",
@@ -291,16 +298,14 @@ def summary_csv(code):
 def student_answer(state, sid, send) -> Response:
     """Send a student's answer (``send()`` -> Vote), and answer with their part of the page:
     the refusal said in place, the form kept to try again when the store failed (503)."""
-    view = ClassView(state, cls.store())
     try:
         result = send()
     except StoreError as err:
         if not is_htmx():
             raise
         message, retry = cls.STORE_MESSAGES.get(err.kind, cls.STORE_MESSAGES["busy"])
-        response = Response(render_block("class_student.html", "vote", view=view, ballot=None,
-                                         error=tr(cls.Refused(503, retry, message))),
-                            503, mimetype="text/html")
+        response = cls.phone_block(cls.unread_page(state, sid), status=503,
+                                   error=tr(cls.Refused(503, retry, message)))
         response.headers["Retry-After"] = str(retry)
         return response
     if result is Vote.CLOSED:
@@ -309,8 +314,7 @@ def student_answer(state, sid, send) -> Response:
         raise cls.ClassProblem(409, cls.VOTE_FULL, num=MAX_BALLOTS)
     if not is_htmx():
         return redirect(url_for("classroom.student", code=state.code), 303)
-    return Response(render_block("class_student.html", "vote", view=view,
-                                 ballot=cls.my_ballot(state, sid)), mimetype="text/html")
+    return cls.phone_block(cls.phone_page(state, sid))
 
 
 def the_activity(state, kind):
@@ -360,30 +364,67 @@ def exercise_answer(code):
                                                                again=True))
 
 
-# -- the pages' side ------------------------------------------------------------------------------
+# -- the review of the class's game on the phones (web.classroom.review) --------------------------
 
-def class_activity(view: ClassView) -> ActivityView:
-    """For the templates: the class's activity as this page shows it (a student's own
-    answer on a phone)."""
-    return ActivityView(view, None if view.teacher else cls.student_id())
+review_bp = Blueprint("class_review", __name__)
+review_bp.register_error_handler(cls.ClassProblem, cls.problem)
+review_bp.register_error_handler(BadRequest, cls.problem)
 
 
-def exercise_of(av: ActivityView) -> ExerciseView | None:
-    a = av.activity
-    if a is None or a.kind != "exercise" or a.data.get("ended"):
-        return None
-    if av.view.teacher:
-        return ExerciseView(a, av.answers.all_given(av.view.code, a.seq),
-                            names=None)
-    mine = av.answers.given(av.view.code, a.seq, av.sid) if av.sid else None
-    return ExerciseView(a, {}, mine=mine)
+@review_bp.post("/class/<code>/review", endpoint="control")
+def review_control(code):
+    """Show the review of the class's finished game on the phones, or stop showing it."""
+    state = cls.teacher_class(code)
+    view = ClassView(state, teacher=True, projector=cls.wants_projector())
+    action = request.form.get("action")
+    if action == "show":
+        if not view.g.over:
+            raise BadRequest("the class's game is not over: there is no review to show yet")
+        review.warm(view, 0)
+        answers().set_setting(state.code, review.KEY, f"0:{state.query}")
+        target = review.review_link(view)
+        if is_htmx():
+            return Response(status=204, headers={"HX-Redirect": target})
+        return redirect(target, 303)
+    if action == "hide":
+        answers().set_setting(state.code, review.KEY, "")
+        return cls.bar_answer(cls.store().get(state.code) or state)
+    raise BadRequest("unknown action: %(action)s", action=(action or "")[:20])
+
+
+def record_selection(code: str, ply: int | None) -> bool:
+    """The projector's review selected move ``ply``: the phones follow, when this browser is
+    the class's teacher (its cookie secret, from this site) and the review is shown. False
+    (nothing recorded) otherwise: the review page is then an ordinary one."""
+    try:
+        return _record(code, ply)
+    except StoreError:
+        return False
+
+
+def _record(code: str, ply: int | None) -> bool:
+    data = read_class(cls.store(), code)
+    state = data.state if data else None
+    if (state is None or state.closed or not cls.same_site()
+            or not state.is_teacher(cls.teacher_secret(state.code))):
+        return False
+    view = ClassView(state, data)           # as the phones see it
+    now = review.shown(view)
+    if now is None:
+        return False
+    if ply is not None and ply != now:
+        review.warm(view, ply)
+        answers().set_setting(state.code, review.KEY, f"{ply}:{state.query}")
+    return True
 
 
 def init_app(app: Flask) -> None:
-    app.jinja_env.globals.update(class_activity=class_activity, class_exercise=exercise_of,
-                                 DISCUSS_TIMES=DISCUSS_TIMES, now_ts=time.time,
-                                 COURSE_TREE_TITLES=COURSE_TREE_TITLES, class_plan=plan_view)
+    # constants the class templates draw with (none reads the store)
+    app.jinja_env.globals.update(DISCUSS_TIMES=DISCUSS_TIMES, now_ts=time.time,
+                                 COURSE_TREE_TITLES=COURSE_TREE_TITLES)
+    app.extensions[FOLLOW] = record_selection       # the review page calls it
     app.register_blueprint(bp)
+    app.register_blueprint(review_bp)
 
 
 # -- the lesson plan (web.classroom.plan) --------------------------------------------------------
@@ -459,7 +500,7 @@ def plan_action(code):
         spec, g, args, query = item_board(item)
         state = cls.store().set_board(state.code, spec.name, query) or state
         if item.verb == "vote":
-            view = ClassView(state, cls.store(), teacher=True)
+            view = ClassView(state, teacher=True)
             if view.can_open_vote:
                 state = cls.store().open_vote(state.code) or state
         elif item.question:
@@ -473,11 +514,3 @@ def plan_action(code):
     response = Response(status=204)
     response.headers["HX-Redirect"] = cls.teacher_page_url(state)   # the board, its page
     return response
-
-
-def plan_view(av: ActivityView) -> dict:
-    """The plan as the bar shows it: its items, the next one, the link that opens it."""
-    items, next_ = stored_plan(av.settings)
-    return {"items": items, "next": next_, "verbs": VERBS,
-            "link": url_for("class_answers.plan_page", plan=plan_text(items), _external=True,
-                            lang=None, proj=None) if items else None}

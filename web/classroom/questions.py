@@ -269,22 +269,19 @@ def bars(labels, counts: Counter, *, right=(), ai=None) -> list[Bar]:
 @dataclass
 class ActivityView:
     """The class's activity (``web.classroom.answers``) and its peer-instruction settings as one
-    page shows them; ``sid`` the student looking, if one is."""
+    page shows them, from what the view read (``view.data``); ``sid`` the student looking, if
+    one is."""
 
     view: ClassView
     sid: str | None = None
 
-    @cached_property
-    def answers(self):
-        return answers_of(self.view.store)
-
-    @cached_property
+    @property
     def activity(self) -> Activity | None:
-        return self.answers.current(self.view.code)
+        return self.view.data.activity
 
-    @cached_property
+    @property
     def settings(self) -> dict:
-        return self.answers.settings(self.view.code)
+        return self.view.data.settings
 
     @property
     def hide_counts(self) -> bool:
@@ -347,7 +344,8 @@ class ActivityView:
         return max(0, int(self.discuss_until - time.time() + 0.999)) if self.discuss_until else 0
 
     def round_tally(self, round_: int) -> Counter:
-        return self.view.store.tally(self.view.code, round_) if round_ else Counter()
+        """A round's tally: the current one's, or one the peer activity compares."""
+        return self.view.data.round_tally(round_) if round_ else Counter()
 
     @cached_property
     def both(self) -> list[tuple[str, list[Bar], int]]:
@@ -402,21 +400,17 @@ class ActivityView:
         steps = {q.data.get("step")} | (set() if self.view.teacher else {q.data.get("then")})
         return q.open or (q.revealed and self.view.step in steps)
 
-    @cached_property
+    @property
     def question_given(self) -> dict:
-        q = self.question
-        return self.answers.all_given(self.view.code, q.seq) if q else {}
+        return self.view.data.given if self.question else {}
 
     @property
     def question_count(self) -> int:
         return len(self.question_given)
 
-    @cached_property
+    @property
     def my_answer(self) -> str | None:
-        a = self.activity
-        if a is None or not self.sid:
-            return None
-        g = self.answers.given(self.view.code, a.seq, self.sid)
+        g = self.view.data.mine if self.sid else None
         return g.first if g else None
 
     def question_bars(self) -> list[Bar]:
@@ -458,35 +452,38 @@ class ActivityView:
             return None
         return self.view.g.url(step=q.data["then"])
 
-    # -- the summary --
 
-    @cached_property
-    def rounds(self) -> list[dict]:
-        """The lesson's rounds for the summary: each vote round recorded at its reveal (the
-        class's choice, the AI's, the exact outcomes) and each question (right share)."""
-        out = []
-        st = self.view.state
-        for r in range(1, st.round + 1):
-            rec = self.round_record(r)
-            if rec is None:
-                continue
-            tally = self.round_tally(r)
-            ranked = tally.most_common(2)
-            choice = ranked[0][0] if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]) \
-                else None
-            out.append(dict(kind="vote", round=r, votes=sum(tally.values()), choice=choice,
-                            ai=rec.get("ai"), outcome=rec.get("out", {}).get(choice)
-                            if choice else None, ai_outcome=rec.get("out", {}).get(rec.get("ai")),
-                            best=_best(rec.get("out", {})), peer=rec.get("peer", False),
-                            moves=rec.get("moves", "")))
-        for a in self.answers.history(self.view.code):
-            if a.kind != "predict":
-                continue
-            given = self.answers.all_given(self.view.code, a.seq)
-            right = sum(1 for g in given.values() if g.first == a.data.get("answer"))
-            out.append(dict(kind="question", seq=a.seq, what=a.data.get("kind"),
-                            answered=len(given), right=right, answer=a.data.get("answer")))
-        return out
+# -- the summary --
+
+def lesson_rounds(av: ActivityView, store) -> list[dict]:
+    """The lesson's rounds for the summary: each vote round recorded at its reveal (the
+    class's choice, the AI's, the exact outcomes) and each question (right share). Read by
+    the summary's views (a round trip per round and question), handed to the page."""
+    out = []
+    answers = answers_of(store)
+    code = av.view.code
+    st = av.view.state
+    for r in range(1, st.round + 1):
+        rec = av.round_record(r)
+        if rec is None:
+            continue
+        tally = store.tally(code, r)
+        ranked = tally.most_common(2)
+        choice = ranked[0][0] if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]) \
+            else None
+        out.append(dict(kind="vote", round=r, votes=sum(tally.values()), choice=choice,
+                        ai=rec.get("ai"), outcome=rec.get("out", {}).get(choice)
+                        if choice else None, ai_outcome=rec.get("out", {}).get(rec.get("ai")),
+                        best=_best(rec.get("out", {})), peer=rec.get("peer", False),
+                        moves=rec.get("moves", "")))
+    for a in answers.history(code):
+        if a.kind != "predict":
+            continue
+        given = answers.all_given(code, a.seq)
+        right = sum(1 for g in given.values() if g.first == a.data.get("answer"))
+        out.append(dict(kind="question", seq=a.seq, what=a.data.get("kind"),
+                        answered=len(given), right=right, answer=a.data.get("answer")))
+    return out
 
 
 OTHER = N_("other")

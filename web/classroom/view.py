@@ -3,17 +3,18 @@
 AI's choice once revealed, and the links the teacher's buttons follow."""
 from __future__ import annotations
 
+import math
+from collections import Counter
 from dataclasses import dataclass, replace
 from functools import cached_property
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
-
-import math
 
 import segno
 from flask import request, url_for
 from werkzeug.datastructures import MultiDict
 
-from .store import ClassState, ClassStore
+from .reading import ClassData
+from .store import ClassState
 from ..games import GAMES
 from ..network import SERVE_ON_NETWORK, is_loopback, network_addresses, url_host
 from ..game_link import GameLink, parse_game
@@ -64,10 +65,12 @@ class Choice:
 
 @dataclass
 class ClassView:
-    """A class as one page shows it (``teacher``: the holder of the secret)."""
+    """A class as one page shows it (``teacher``: the holder of the secret), from what the
+    store held when the view read it (``data``, one round trip: ``web.classroom.reading``);
+    without ``data``, only the board and its links (no counts)."""
 
     state: ClassState
-    store: ClassStore
+    data: ClassData | None = None
     teacher: bool = False
     projector: bool = False
     key: str | None = None          # the teacher's secret, to show the teacher their link
@@ -97,7 +100,7 @@ class ClassView:
 
     @cached_property
     def tally(self):
-        return self.store.tally(self.code, self.state.round) if self.state.round else {}
+        return self.data.tally if self.state.round else Counter()
 
     @property
     def votes(self) -> int:
@@ -105,7 +108,7 @@ class ClassView:
 
     @cached_property
     def followers(self) -> int:
-        return self.store.followers(self.code)
+        return self.data.followers
 
     @property
     def can_open_vote(self) -> bool:
@@ -214,7 +217,7 @@ class ClassView:
 
     @cached_property
     def names(self) -> list[str]:
-        return sorted(self.store.names(self.code).values(), key=str.casefold)
+        return sorted(self.data.names.values(), key=str.casefold)
 
     @property
     def teacher_link(self) -> str | None:
@@ -246,7 +249,7 @@ class ClassView:
         """Whole seconds until the open vote closes by itself (None: no time limit)."""
         if not (self.state.vote_open and self.state.vote_ends):
             return None
-        return max(0, math.ceil(self.state.vote_ends - self.store.clock()))
+        return max(0, math.ceil(self.state.vote_ends - self.data.now))
 
     @property
     def answer_total(self) -> int:

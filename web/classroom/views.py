@@ -51,13 +51,14 @@ from ..admission import Busy, client_id
 from .live import Hub
 from .store import (MAX_BALLOTS, MAX_NAMES, TTL, ClassState, ClassStore, StoreError,
                           Vote, open_store)
+from .page import ClassPage, class_page
+from .reading import ClassData
 from .view import VOTE_SECONDS, ClassView, board_query, game_from_link, wants_projector
 from ..htmx import is_htmx
 from ..i18n import tr
 from ..security import client_address
 from ..ai_move import ai_move
-from ..game_link import GameLink
-from ..params import CLASS_CODE, BadRequest, read_int
+from ..params import CLASS_CODE, BadRequest, read_class_code, read_int
 
 bp = Blueprint("classroom", __name__)
 
@@ -306,7 +307,7 @@ def acting_student(kind: str) -> str:
 
 
 def teacher_page_url(state: ClassState) -> str:
-    g = ClassView(state, store(), teacher=True, projector=True).g
+    g = ClassView(state, teacher=True, projector=True).g
     return g.url()
 
 
@@ -373,14 +374,14 @@ def vote_control(code):
     action = request.form.get("action")
     error = None
     if action == "open":
-        view = ClassView(state, store(), teacher=True, projector=wants_projector())
+        view = ClassView(state, teacher=True, projector=wants_projector())
         seconds = read_int(request.form, "seconds", 0, 0, max(VOTE_SECONDS))
         if view.can_open_vote:
             state = store().open_vote(state.code, seconds)
     elif action == "close":
         state = store().close_vote(state.code)
     elif action == "reveal" and state.round:
-        view = ClassView(state, store(), teacher=True)
+        view = ClassView(state, teacher=True)
         try:
             reply, _ = ai_move(view.vote_g)
             state = store().set_reveal(state.code, reply.label)
@@ -407,10 +408,16 @@ def bar_answer(state: ClassState, error: str | None = None) -> Response:
                             mimetype="text/html")
         response.headers.update({"HX-Retarget": ".class-bar", "HX-Reswap": "outerHTML"})
         return response
-    view = ClassView(state, store(), teacher=True, projector=wants_projector(),
-                     key=teacher_secret(state.code))
-    return Response(render_block("class_bar.html", "bar", view=view, error=error),
-                    mimetype="text/html")
+    page = teacher_page(state)
+    return Response(render_block("class_bar.html", "bar", page=page, view=page.view,
+                                 error=error), mimetype="text/html")
+
+
+def teacher_page(state: ClassState) -> ClassPage:
+    """The teacher's bar of ``state``'s class, read now (one round trip)."""
+    return class_page(store(), state.code, teacher=True, projector=wants_projector(),
+                      key=teacher_secret(state.code)) or \
+        ClassPage(ClassView(state, ClassData(state), teacher=True, projector=wants_projector()))
 
 
 @bp.get("/class/<code>/events")
@@ -422,15 +429,16 @@ def teacher_events(code):
     def render(state, kinds):
         if state.closed:
             return sse("closed", render_template("_class_ended.html", code=state.code))
-        view = ClassView(state, store(), teacher=True, projector=wants_projector(),
-                         key=teacher_secret(state.code))
+        page = teacher_page(state)
+        view = page.view
         # A student joining or naming themselves changes only the count and the names (their own
         # places below): the rest of the bar is not redrawn then, or a form the teacher has open
         # there (a class exercise, a question) would close under their hands. During a vote the
         # bar's "N of M answered" counts the followers too.
         out = ""
         if kinds - {"followers"} or state.vote_open:
-            out = sse("bar", render_block("class_bar.html", "bar", view=view, error=None))
+            out = sse("bar", render_block("class_bar.html", "bar", page=page, view=view,
+                                          error=None))
         if "followers" in kinds:
             out += sse("followers", render_block("class_bar.html", "followers", view=view))
             out += sse("names", render_block("class_bar.html", "names", view=view))
@@ -459,9 +467,9 @@ def student(code):
     if code != state.code:
         return redirect(url_for(".student", code=state.code), 301)
     sid = student_id()
-    view = ClassView(state, store())
-    response = Response(render_template("class_student.html", view=view,
-                                        ballot=my_ballot(state, sid), name=my_name(state, sid)),
+    page = phone_page(state, sid)
+    response = Response(render_template("class_student.html", page=page, view=page.view,
+                                        ballot=page.ballot, name=page.name),
                         mimetype="text/html")
     if sid is None:
         new_student(response)
@@ -473,7 +481,7 @@ def student(code):
 def ended_page(state: ClassState) -> Response:
     page = render_template("class_problem.html", title=TITLES[410],
                            message=tr(ClassProblem(410, ENDED, code=state.code)), status=410,
-                           explore=ClassView(state, store()).explore_url)
+                           explore=ClassView(state).explore_url)
     return Response(page, 410, mimetype="text/html")
 
 
@@ -487,17 +495,18 @@ def student_events(code):
     def render(state, kinds):
         if state.closed:
             return sse("closed", render_template("_class_ended.html", code=state.code,
-                                                 explore=ClassView(state, store()).explore_url))
-        view = ClassView(state, store())
+                                                 explore=ClassView(state).explore_url))
         out = ""
-        if "board" in kinds:
+        if "board" in kinds:            # the board alone: the same for every phone
+            view = ClassView(state)
             out += hub().cached((state.code, state.version, str(get_locale())),
                                 lambda: sse("board", render_block(
                                     "class_student.html", "board", view=view)))
         # a closed round's words depend on the board too ("would play" / "would have played")
         if "vote" in kinds or ("board" in kinds and state.round and not state.vote_open):
-            out += sse("vote", render_block("class_student.html", "vote", view=view,
-                                            ballot=my_ballot(state, sid)))
+            page = phone_page(state, sid)
+            out += sse("vote", render_block("class_student.html", "vote", page=page,
+                                            view=page.view, ballot=page.ballot))
         return out
 
     return stream(state, render, follower=sid or secrets.token_hex(8),
@@ -506,10 +515,12 @@ def student_events(code):
 
 @bp.post("/c/<code>/vote")
 def vote(code):
-    """A student's ballot: once per round (a second one is refused, the first kept)."""
+    """A student's ballot: once per round (a second one is refused, the first kept). Three
+    round trips to the store: the class (its round and position, to check the choice), the
+    ballot (checked and counted in one step), then what the phone shows now (``phone_page``)."""
     state = the_class(code)
     sid = acting_student("vote")
-    view = ClassView(state, store())
+    view = ClassView(state)
     choice = request.form.get("choice", "")[:3]
     round_ = request.form.get("round", "")
     if view.vote_g is None or choice not in view.moves_of(view.vote_g):
@@ -523,9 +534,8 @@ def vote(code):
             raise
         # the vote again, with the reason above it: the same button tries again
         message, retry = STORE_MESSAGES.get(err.kind, STORE_MESSAGES["busy"])
-        response = Response(render_block("class_student.html", "vote", view=view, ballot=None,
-                                         error=tr(Refused(503, retry, message))),
-                            503, mimetype="text/html")
+        response = phone_block(unread_page(state, sid), status=503,
+                               error=tr(Refused(503, retry, message)))
         response.headers["Retry-After"] = str(retry)
         return response
     if result is Vote.CLOSED:
@@ -534,8 +544,7 @@ def vote(code):
         raise ClassProblem(409, VOTE_FULL, num=MAX_BALLOTS)
     if not is_htmx():
         return redirect(url_for(".student", code=state.code), 303)
-    return Response(render_block("class_student.html", "vote", view=view,
-                                 ballot=my_ballot(state, sid)), mimetype="text/html")
+    return phone_block(phone_page(state, sid))
 
 
 @bp.post("/c/<code>/name")
@@ -550,16 +559,26 @@ def name(code):
         raise ClassProblem(409, NAMES_FULL, num=MAX_NAMES)
     if not is_htmx():
         return redirect(url_for(".student", code=state.code), 303)
-    return Response(render_block("class_student.html", "name", view=ClassView(state, store()),
+    return Response(render_block("class_student.html", "name", view=ClassView(state),
                                  name=text), mimetype="text/html")
 
 
-def my_ballot(state: ClassState, sid: str | None) -> str | None:
-    return store().ballot(state.code, state.round, sid) if sid and state.round else None
+def phone_page(state: ClassState, sid: str | None) -> ClassPage:
+    """What student ``sid``'s phone shows of ``state``'s class, read now (one round trip)."""
+    return class_page(store(), state.code, sid=sid) or unread_page(state, sid)
 
 
-def my_name(state: ClassState, sid: str | None) -> str:
-    return store().names(state.code).get(sid, "") if sid else ""
+def unread_page(state: ClassState, sid: str | None) -> ClassPage:
+    """The phone's page from ``state`` alone, when the store cannot be read (its vote form,
+    to try again)."""
+    return ClassPage(ClassView(state, ClassData(state)), sid)
+
+
+def phone_block(page: ClassPage, *, status: int = 200, error: str | None = None) -> Response:
+    """The phone's vote area (its ballot, a question, an exercise, the review), for htmx."""
+    return Response(render_block("class_student.html", "vote", page=page, view=page.view,
+                                 ballot=None if error else page.ballot, error=error),
+                    status, mimetype="text/html")
 
 
 # -- server-sent events ----------------------------------------------------------------------------
@@ -696,26 +715,25 @@ def store_failed(err: StoreError):
     return problem(Refused(503, retry, message))
 
 
-def class_bar(g: GameLink) -> ClassView | None:
-    """The class bar of a game page opened with ``cls=``: the class as its teacher or anyone
-    else sees it (None when the class is gone, or its store cannot be reached just now: the
-    page is then an ordinary game)."""
+def game_page_bar() -> dict:
+    """The class bar of a game page opened with ``cls=`` (a whole page: an htmx block has no
+    bar), handed to its template as ``class_page``: the class as its teacher or anyone else
+    sees it, read before the template draws (the game page's view is the game's, web.play).
+    None when the class is gone, or its store cannot be reached just now: the page is then an
+    ordinary game."""
+    if is_htmx() or not request.args.get("cls"):
+        return {}
     try:
-        state = the_class(g.settings.class_code, ended_ok=True)
-    except (StoreError, ClassProblem):
-        return None
-    if state is None or state.closed:
-        return None
-    key = teacher_secret(state.code)
-    teacher = state.is_teacher(key)
-    view = ClassView(state, store(), teacher=teacher, projector=g.settings.projector,
-                     key=key if teacher else None)
-    if teacher:
-        try:                  # what the bar shows, read now: a store failing meanwhile
-            view.followers, view.tally, view.names      # leaves an ordinary game page
-        except StoreError:
-            return None
-    return view
+        state = the_class(read_class_code(request.args), ended_ok=True)
+        if state.closed:
+            return {"class_page": None}
+        key = teacher_secret(state.code)
+        teacher = state.is_teacher(key)
+        page = class_page(store(), state.code, teacher=teacher, projector=wants_projector(),
+                          key=key if teacher else None)
+    except (StoreError, ClassProblem, BadRequest):
+        return {"class_page": None}
+    return {"class_page": page}
 
 
 def joined_class() -> str | None:
@@ -737,6 +755,7 @@ def init_app(app: Flask) -> None:
     app.extensions["class_limits"] = limiters()
     app.extensions["class_guessers"] = {}      # address -> when it may look up codes again
     app.before_request(limit_body)
-    app.jinja_env.globals.update(class_bar=class_bar, joined_class=joined_class)
+    app.jinja_env.globals.update(joined_class=joined_class)      # a cookie, not the store
+    app.context_processor(game_page_bar)
     app.register_error_handler(StoreError, store_failed)
     app.register_blueprint(bp)
