@@ -637,7 +637,8 @@ class SqliteStore(ClassStore):
 # -- Redis ---------------------------------------------------------------------------------------
 
 # A vote, checked and counted in one step inside Redis: the round must be the open one, and
-# HSETNX keeps a voter's first ballot only. Returns one of Vote's values.
+# HSETNX keeps a voter's first ballot only; a counted one is told to the class's followers in
+# the same step (a ballot is one round trip). Returns one of Vote's values.
 _VOTE = """
 local c = redis.call('HMGET', KEYS[1], 'round', 'vote_open', 'closed', 'expires', 'vote_ends')
 if not c[1] or not c[4] or c[1] ~= ARGV[1] or c[2] ~= '1' or c[3] == '1' then
@@ -652,6 +653,7 @@ redis.call('HSET', KEYS[1], 'expires', ARGV[6])
 redis.call('EXPIRE', KEYS[2], ARGV[7])
 redis.call('EXPIRE', KEYS[1], ARGV[7])
 redis.call('ZADD', KEYS[3], ARGV[6], ARGV[8])
+redis.call('PUBLISH', ARGV[9], 'tally')
 return 'counted'
 """
 
@@ -852,9 +854,7 @@ class RedisStore(ClassStore):
             result = Vote(self._vote(
                 keys=[self._key(code), self._key(code, "ballots", round_), self._classes],
                 args=[round_, voter, choice, now, MAX_BALLOTS, now + self.ttl,
-                      int(self.ttl) + 60, code]))
-        if result:
-            self._publish(code, "tally")
+                      int(self.ttl) + 60, code, f"{self.prefix}events:{code}"]))
         return result
 
     def ballot(self, code, round_, voter):
