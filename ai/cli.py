@@ -175,6 +175,8 @@ def _enumerate(game, state, nodes: int) -> dict:
 def cmd_search(args):
     game = _game(args)
     state = _state(game, args.moves)
+    if args.analyse:
+        return _analyse(args, game, state)
     r = _search(args, game, state)
     data = {"game": game.name, "level": args.level, "algorithm": r.algorithm,
             "move": _move_json(game, r.move), "value": r.value, "proven": r.proven,
@@ -197,6 +199,42 @@ def cmd_search(args):
         lines.append(f"explored {r.tree.explored} nodes" + (f" of {total}" if total else "")
                      + f", {r.tree.pruned_count} pruned subtrees")
     emit(args, data, lines)
+
+
+def _analyse(args, game, state):
+    """``search --analyse``: ``(data, lines)``, every legal move's exact outcome, as the review scores a move
+    (``ai.teach.review.move_outcomes``: the game's exact scores, else a full solve), instead
+    of a search; bounded by ``--time`` and ``--max-nodes``."""
+    from .teach.review import move_outcomes
+    given = [f"--{name.replace('_', '-')}" for name in _SEARCH_FLAGS + ("level", "record")
+             if name not in ("time", "max_nodes") and getattr(args, name) not in (None, False)]
+    if given:
+        raise UsageError(f"--analyse scores every move exactly: leave out {', '.join(given)}")
+    if game.is_terminal(state):
+        raise UsageError("the game is over: there is no move to score")
+    ply = len(_state_moves(game, args.moves))
+    rows, complete = move_outcomes(game, state, ply, max_nodes=args.max_nodes,
+                                   time_limit=DEFAULT_TIME_LIMIT if args.time is None
+                                   else args.time)
+    moves = [{"move": _move_json(game, m), "score": score, "outcome": kind, "in": k}
+             for m, score, kind, k in rows]
+    scored = [r for r in rows if r[1] is not None]
+    top = max((r[1] for r in scored), default=None)
+    data = {"game": game.name, "moves": moves, "complete": complete,
+            "best": [_move_json(game, r[0]) for r in scored if r[1] == top]}
+    lines = [f"{game.format_move(m)}: " + ("not solved within the budget" if kind is None
+                                         else kind if k is None else
+                                         f"{kind} in {k} move{'s' if k != 1 else ''}")
+             for m, score, kind, k in rows]
+    lines.append("best: " + (" ".join(str(b) for b in data["best"]) or "none solved"))
+    return data, lines
+
+
+def _state_moves(game, moves: str) -> list:
+    parse_moves = getattr(game, "parse_moves", None)
+    if parse_moves is not None:
+        return list(parse_moves(moves))
+    return [game.parse_move(ch) for ch in moves or ""]
 
 
 _SEARCH_FLAGS = ("algorithm", "depth", "full", "time", "max_nodes", "heuristic", "window",
@@ -331,8 +369,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, help="random seed for --random")
     p.add_argument("--record", "--tree-size", action="store_true", dest="record",
                    help="record the tree of the search and print its explored/pruned counts")
+    p.add_argument("--analyse", "--analyze", action="store_true",
+                   help="instead of a search: every legal move's exact outcome for the player "
+                        "who makes it (win, loss or draw, in how many moves), as the review "
+                        "scores a move; bounded by --time and --max-nodes")
     p.add_argument("--json", action="store_true",
-                   help="print JSON (keys: move, value, nodes, pv, leaves, cutoffs, ...)")
+                   help="print JSON (keys: move, value, nodes, pv, leaves, cutoffs, ...; "
+                        "with --analyse: moves, best, complete)")
     p.set_defaults(func=cmd_search)
 
     p = sub.add_parser("review", help="the exact review of a whole game: every move classed",

@@ -80,3 +80,17 @@ def test_two_games_may_share_an_option_of_their_settings():
             "--variant", choices=("normal", "misere"), default="normal")
     assert parser.parse_args(["--variant", "misere"]).variant == "misere"
     assert parser.parse_args([]).variant == "normal"
+
+
+def test_search_analyse_gives_every_moves_exact_outcome_for_any_game():
+    # X centre, O corner: every X move keeps the draw
+    out = run("search", "tictactoe", "--moves", "51", "--analyse", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["complete"] and len(data["moves"]) == 7
+    assert {m["outcome"] for m in data["moves"]} == {"draw"} and len(data["best"]) == 7
+    # 7 matches, take 1 to 3: taking 3 leaves 4, a multiple of 4 (seed 003's theory)
+    data = json.loads(run("search", "nim", "--n", "7", "--analyse", "--json").stdout)
+    assert data["best"] == [3] and [m["outcome"] for m in data["moves"]] == ["loss", "loss", "win"]
+    out = run("search", "nim", "--n", "7", "--analyse", "--depth", "3")
+    assert out.returncode == 2 and "leave out --depth" in out.stderr

@@ -439,6 +439,30 @@ def why_text(item: MoveReview, gettext=None, names=None, ngettext=None) -> str:
     return " ".join(out)
 
 
+def move_outcomes(game, state, ply: int = 0, *,
+                  time_limit: float | None = DEFAULT_TIME_LIMIT,
+                  max_nodes: int | None = None) -> tuple[list, bool]:
+    """Every legal move of ``state`` (``ply`` moves into the game) with its exact outcome for
+    the player who makes it, as the review scores a move (the game's ``exact_score`` hook, else
+    the generic solve): ``([(move, score, kind, k), ...], complete)``; ``score`` on the game's
+    scale for that player, ``kind`` "win", "loss" or "draw" and ``k`` the winner's moves from
+    this one on (this one included when it is the mover's; None where the game's scores
+    count no moves); ``score`` and ``kind`` None for a move the budget did not reach."""
+    budget = Budget(time_limit, max_nodes)
+    scorer = _Scorer(game)
+    rows, complete = [], True
+    for move in game.actions(state):
+        r = scorer.score(game.result(state, move), ply + 1, budget, need_move=False)
+        if r is None:
+            rows.append((move, None, None, None))
+            complete = False
+            continue
+        after = -r[0]
+        kind, k = scorer.words(state, ply, after)
+        rows.append((move, after, kind, k))
+    return rows, complete
+
+
 # -- the command line (``python -m ai review GAME MOVES``) -------------------------------------
 
 def parse_moves(game, text: str) -> list:
