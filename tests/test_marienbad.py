@@ -148,6 +148,21 @@ def test_search_full_of_1357_the_film_loses_for_the_player_to_move(variant):
     assert data["complete"] and won == -1 and data["value"] == -(MAX_SCORE - plies)
 
 
+@pytest.mark.parametrize("variant", ["normal", "misere"])
+def test_every_move_of_1357_loses_and_of_135_one_wins(variant):
+    out = run("search", "marienbad", "--heaps", "1,3,5,7", "--variant", variant, "--analyse",
+              "--json", "--max-nodes", "5000000", "--time", "3600")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["complete"] and len(data["moves"]) == 16
+    assert {m["outcome"] for m in data["moves"]} == {"loss"}
+    data = json.loads(run("search", "marienbad", "--heaps", "1,3,5", "--variant", variant,
+                          "--analyse", "--json").stdout)
+    # 1, 3, 5 has nim-sum 7: c3 leaves 1, 3, 2 (nim-sum 0), the only winning move
+    assert data["best"] == ["c3"]
+    assert [m["move"] for m in data["moves"] if m["outcome"] == "win"] == ["c3"]
+
+
 def test_grundy_command_every_move_of_1357():
     for variant in ("normal", "misere"):
         out = run("grundy", "1,3,5,7", "--variant", variant, "--json")

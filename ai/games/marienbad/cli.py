@@ -3,7 +3,6 @@ settings (``--heaps``, ``--variant``), its whole tree counted, and ``grundy``: a
 nim-sum in binary and every move's exact outcome."""
 from __future__ import annotations
 
-from ai.cli import emit
 from ai.course.game import play
 
 from .grundy import VARIANTS, column_parities, mover_loses, nim_sum
@@ -13,6 +12,7 @@ from .tree import tree_size
 
 MOVES = "a heap's letter and a count (--moves b3d7)"
 EXAMPLES = ("python -m ai search marienbad --heaps 1,3,5,7 --full --json",
+            "python -m ai search marienbad --heaps 1,3,5 --analyse",
             "python -m ai grundy 1,3,5,7 --variant misere")
 DEFAULT = ",".join(map(str, DEFAULT_HEAPS))
 
@@ -38,6 +38,7 @@ def whole_tree(game: Marienbad, state) -> int:
 
 
 def cmd_grundy(args):
+    """``python -m ai grundy``: ``(data, lines)``, which ``ai.cli`` prints."""
     game = Marienbad(parse_heaps(args.heaps), args.variant)
     state = play(game, game.parse_moves(args.moves))
     heaps = state.heaps
@@ -57,7 +58,7 @@ def cmd_grundy(args):
     for m in moves:
         lines.append(f"{m['move']}: {m['outcome']} in {m['plies']} plies (nim-sum after: "
                      f"{m['nim_sum']})")
-    emit(args, data, lines)
+    return data, lines
 
 
 def add_commands(sub) -> None:
