@@ -48,7 +48,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     templating.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(course.bp)
-    for spec in GAMES.values():          # each game's own pages, before play's /<game>/...
+    # each game's own pages, before play's /<game>/...: once per web package, which two
+    # entries on the same rules may share (a blueprint is registered once)
+    for spec in {spec.web: spec for spec in GAMES.values() if spec.web}.values():
         init_game = spec.hook("init_app")
         if init_game is not None:
             init_game(app)

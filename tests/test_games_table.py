@@ -288,3 +288,66 @@ def test_a_parameter_with_its_own_reader_is_read_kept_and_rejected_with_its_labe
     assert r.status_code == 400
     html = r.get_data(as_text=True)
     assert "Goal: an odd goal from 5 to 9, not 8" in html and "total 1 of 7" in html
+
+
+# -- a second entry on the same rules (issue 34) ---------------------------------------------
+# The course's game of 11 matches (seed 003: "un jeu de dimension 11") as an entry of its own,
+# on Nim's rules and Nim's web package: the app starts (Nim's own pages are registered once),
+# and every link, form and page of the entry says its own name.
+
+import dataclasses
+
+from web.games import NIM
+
+
+@pytest.fixture()
+def nim11_app(monkeypatch, tmp_path):
+    params = tuple(dataclasses.replace(p, default=11) if p.name == "n" else p
+                   for p in NIM.params)
+    monkeypatch.setitem(GAMES, "nim11", dataclasses.replace(
+        NIM, name="nim11", title="Nim 11", heading=None, card_title=None, params=params,
+        card_text="The course game: 11 matches."))
+    return create_app({"TESTING": True, "CLASS_DB": str(tmp_path / "classes.sqlite3"),
+                       "SOLVER_WARM_UP": False})
+
+
+def own_links(html: str, name: str) -> list:
+    """The page's links and forms to a game's pages (/<name>, /<name>/move, ...), but the
+    nav's (which lists every game) and Nim's own page (/nim/theory, both entries share it)."""
+    main = html.split("<main>", 1)[-1]
+    return re.findall(rf'(?:href|action|hx-get)="/{name}(?:/(?!theory)[^"]*|\?[^"]*)?"', main)
+
+
+def test_a_second_entry_on_the_same_rules_starts_and_has_its_own_page(nim11_app):
+    client = nim11_app.test_client()
+    html = client.get("/nim11").get_data(as_text=True)
+    assert "<title>Nim 11 · minimax-lab</title>" in html and "<h1>Nim 11</h1>" in html
+    assert 'data-game="nim11"' in html and "<strong>11</strong>" in html      # its own default
+    assert 'action="/nim11/move"' in html and 'action="/nim11"' in html
+    assert own_links(html, "nim11") and not own_links(html, "nim")
+    nav = html.split('<nav aria-label="Games">')[1].split("</nav>")[0]
+    assert '<a href="/nim" data-game="nim">' in nav
+    assert '<a href="/nim11" data-game="nim11" aria-current="page">Nim 11</a>' in nav
+    assert html.count('href="/static/games/nim.css') == 1                   # linked once
+    nim = client.get("/nim").get_data(as_text=True)                          # Nim keeps its own
+    assert "<strong>21</strong>" in nim and not own_links(nim, "nim11")
+    card = re.search(r'<a class="card" href="/nim11">(.*?)</a>', client.get("/").get_data(
+        as_text=True), re.S)
+    assert card and "The course game: 11 matches." in card.group(1)
+
+
+def test_a_second_entry_on_the_same_rules_is_played_under_its_own_name(nim11_app):
+    client = nim11_app.test_client()
+    r = client.get("/nim11/move?take=3", headers=HX)
+    assert r.status_code == 200 and r.headers["HX-Push-Url"].startswith("/nim11?")
+    html = r.get_data(as_text=True)
+    assert "<strong>8</strong>" in html and own_links(html, "nim11") and not own_links(html, "nim")
+    r = client.get("/nim11/ai?moves=3&tree=1", headers=HX)                  # the AI replies
+    assert r.status_code == 200 and r.headers["HX-Push-Url"].startswith("/nim11?moves=3")
+    assert 'id="tree-panel"' in r.get_data(as_text=True)
+    review = client.get("/nim11/review?moves=3221").get_data(as_text=True)
+    assert own_links(review, "nim11") and not own_links(review, "nim")
+    created = client.post("/class", data={"link": "/nim11?mode=human-human&moves=3"})
+    code = re.search(r"cls=([A-Z0-9]{6})", created.headers["Location"]).group(1)
+    student = nim11_app.test_client().get(f"/c/{code}").get_data(as_text=True)
+    assert "Nim 11" in student and "<strong>8</strong>" in student

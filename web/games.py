@@ -32,8 +32,9 @@ from ai.games.tictactoe import TicTacToe
 @dataclass(frozen=True)
 class Param:
     """One URL parameter: its name in the link, the keyword it fills, how the page labels it,
-    and what it accepts (a whole number from ``lo`` to ``hi``, one of ``choices``, or what
-    its own reader ``read`` accepts)."""
+    and what it accepts (a whole number from ``lo`` to ``hi``, one of ``choices``, which the
+    page's menu names by ``choice_labels``, else as they are written, or what its own reader
+    ``read`` accepts)."""
 
     url: str
     name: str
@@ -45,6 +46,7 @@ class Param:
     # a value that is neither a number nor a choice (a list, "1,3,5,7"): text -> the value,
     # its ``str`` written back in links; a ValueError (a GameError, translated) when wrong
     read: Callable[[str], object] | None = None
+    choice_labels: tuple = ()
 
 
 ORDER_LABELS = {"center": _l("centre first"), "natural": _l("natural: 1, 2, 3…"),
@@ -86,7 +88,7 @@ class GameSpec:
     rules: Callable                  # builds the rules from its parameters: Connect4(width=7, ...)
     params: tuple[Param, ...]        # the rules' own URL parameters
     move_param: str                  # the parameter of a person's move: /connect4/move?col=4
-    template: str = "game.html"      # the page; its "game" and "tree" blocks are the fragments
+    template: str = "game.html"      # the page (a game's own extends game.html: its "position")
     boards: str = "_boards.html"     # its board's macros: board(g), class_board(g), peek(g),
     #                                  handout(g, state, y), card() (_boards.html: the generic ones)
     heading: object = None           # the page's heading (default: the title)
@@ -153,12 +155,14 @@ CONNECT4 = GameSpec(
     orders=("center", "natural", "reverse"),
     # depth 5 is about 20,000 minimax nodes: the comparison stays within its time budget
     compare_depth=5, new_game_label=_l("New game with another board"),
-    tree_notes="games/connect4/truth.html", web="web.connect4")
+    tree_notes="games/connect4/truth.html", stylesheet="games/connect4.css", web="web.connect4")
 
 NIM = GameSpec(
     "nim", _l("Nim"), Nim,
     (Param("n", "n", _l("Matches"), 21, 1, 99), Param("k", "k", _l("Take at most"), 3, 1, 9),
-     Param("variant", "variant", _l("Variant"), "normal", choices=("normal", "misere"))),
+     Param("variant", "variant", _l("Variant"), "normal", choices=("normal", "misere"),
+           choice_labels=(_l("normal: who takes the last match wins"),
+                          _l("misère: who takes the last match loses")))),
     "take", "games/nim/page.html", "games/nim/boards.html",
     heading=_l("Nim: the matches game"), card_title=_l("Nim (the matches game)"),
     card_text=_l("Take 1 to 3 matches; who takes the last one wins (or loses, in the misère "
@@ -172,7 +176,7 @@ NIM = GameSpec(
                     "M − r/n: the course's estimate at the depth limit, r matches left of n; "
                     "below every won position (the app counts it from %(h)s)", h=h)),
     counts_whole_tree=True,
-    left=lambda state: state.remaining, web="web.nim")
+    left=lambda state: state.remaining, stylesheet="games/nim.css", web="web.nim")
 
 TICTACTOE = GameSpec(
     "tictactoe", _l("Tic-tac-toe"), TicTacToe, (), "cell", "games/tictactoe/page.html",

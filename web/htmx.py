@@ -1,12 +1,12 @@
 """The one place that reads htmx's request headers: answer a whole page, or only the block of
-the page's own template that htmx asked for (jinja2-fragments), so page and fragment never
-drift apart."""
+the page's own template that htmx asked for, so page and fragment never drift apart."""
 from __future__ import annotations
 
+from functools import lru_cache
 from urllib.parse import parse_qs, urlsplit
 
-from flask import Response, render_template, request
-from jinja2_fragments.flask import render_block
+from flask import Response, current_app, render_template, request
+from jinja2 import Environment, nodes
 
 
 def is_htmx() -> bool:
@@ -21,6 +21,37 @@ def current_page_args() -> dict:
     (``HX-Current-URL``), e.g. whether it is at a step of a replay; {} if unknown."""
     url = request.headers.get("HX-Current-URL", "") if is_htmx() else ""
     return parse_qs(urlsplit(url[:4096]).query)
+
+
+@lru_cache(maxsize=None)
+def _parents(env: Environment, name: str) -> tuple[str, ...]:
+    """The templates ``name`` extends, nearest first (its ``{% extends "..." %}``, and so on)."""
+    found = []
+    while True:
+        tree = env.parse(env.loader.get_source(env, name)[0])
+        extends = next(tree.find_all(nodes.Extends), None)
+        if extends is None or not isinstance(extends.template, nodes.Const):
+            return tuple(found)
+        name = extends.template.value
+        found.append(name)
+
+
+def render_block(template: str, block: str, **context) -> str:
+    """One block of a page, drawn as the whole page would draw it: the page's own blocks over
+    those of the pages it extends (a game's page overrides parts of the generic
+    ``game.html``), as Jinja lays them out when it renders the page. (jinja2-fragments'
+    ``render_block`` looks in the page's own blocks only.)"""
+    app = current_app._get_current_object()
+    app.update_template_context(context)
+    env = app.jinja_env
+    ctx = env.get_template(template).new_context(context)
+    for parent in _parents(env, template):
+        for name, draw in env.get_template(parent).blocks.items():
+            ctx.blocks.setdefault(name, []).append(draw)
+    try:
+        return env.concat(ctx.blocks[block][0](ctx))
+    except Exception:
+        return env.handle_exception()
 
 
 def render(template: str, *, block: str, status: int = 200, push_url: str | None = None,
