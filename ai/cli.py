@@ -79,21 +79,9 @@ def _game(args):
 
 
 def _state(game, moves: str):
-    """The position after ``moves`` (one character a move, as the app's links write them);
-    ai.course.game.play names the first illegal one."""
-    parse_moves = getattr(game, "parse_moves", None)
-    if parse_moves is not None:
-        return play(game, parse_moves(moves))
-    return play(game, [game.parse_move(ch) for ch in moves or ""])
-
-
-def _move_json(game, move):
-    """A move as JSON, as the game writes it (its rules' ``move_json``); a tree's child
-    1-indexed."""
-    if move is None:
-        return None
-    move_json = getattr(game, "move_json", None)
-    return move_json(move) if move_json is not None else move + 1
+    """The position after ``moves``, written as the game's links write them (its rules'
+    ``parse_moves``); ai.course.game.play names the first illegal one."""
+    return play(game, game.parse_moves(moves or ""))
 
 
 def _whole_tree(game, state):
@@ -160,8 +148,7 @@ def _enumerate(game, state, nodes: int) -> dict:
     out = {"enumerated": r.stats.nodes, "value": r.value,
            "outcome": "draw" if r.value == 0 else "first player wins" if (
                (r.value > 0) == (game.to_move(state) == 0)) else "second player wins"}
-    orders = [("", "natural")] + ([("_centre", "center")] if getattr(game, "center_order", None)
-                                  else [])
+    orders = [("", "natural")] + ([("_centre", "center")] if game.center_order else [])
     for suffix, order in orders:
         # A table entry keeps the depth left below its node: any depth no line of play reaches
         # searches to the end, and the tree's node count is one.
@@ -179,8 +166,8 @@ def cmd_search(args):
         return _analyse(args, game, state)
     r = _search(args, game, state)
     data = {"game": game.name, "level": args.level, "algorithm": r.algorithm,
-            "move": _move_json(game, r.move), "value": r.value, "proven": r.proven,
-            "pv": [_move_json(game, m) for m in r.pv], "complete": r.complete,
+            "move": game.move_json(r.move), "value": r.value, "proven": r.proven,
+            "pv": [game.move_json(m) for m in r.pv], "complete": r.complete,
             **r.stats.as_dict()}
     if r.tree is not None:
         data["explored"] = r.tree.explored
@@ -273,7 +260,7 @@ def cmd_review(args):
     from .teach.review import command
     game = _game(args)
     data, lines = command(game, args.moves, time_limit=args.time, max_nodes=args.max_nodes,
-                          move_json=lambda m: _move_json(game, m))
+                          move_json=game.move_json)
     emit(args, data, lines)
 
 

@@ -124,8 +124,8 @@ def _alphabeta_for(algorithm, game, fast, options):
         raise ValueError(f"unknown algorithm {algorithm!r}: choose one of {', '.join(ALGORITHMS)}")
     if algorithm == "minimax":
         options.pop("window", None)
-    own = getattr(game, "fast_alphabeta", None) if fast and algorithm != "minimax" else None
-    return (own and own(**options)) or textbook.alphabeta
+    own = game.fast_alphabeta(**options) if fast and algorithm != "minimax" else None
+    return own or textbook.alphabeta
 
 
 def _check_recording(options) -> None:

@@ -19,7 +19,7 @@ def clamp(x):
 def heuristics_for(game) -> dict:
     """Name -> class of the heuristics that apply to ``game`` (the first is the default): its
     rules' ``heuristics``, or none (exercise trees score their leaves)."""
-    return getattr(game, "heuristics", None) or {}
+    return game.heuristics
 
 
 def make_heuristic(game, name: str | None = None, **options):

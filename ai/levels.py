@@ -80,7 +80,7 @@ class Level:
         game's default, or for a game without heuristics."""
         if self.heuristic is not None:
             return self.heuristic
-        return getattr(game, "level_heuristics", {}).get(self.name)
+        return game.level_heuristics.get(self.name)
 
     def play(self, game, state=None, **overrides) -> SearchResult:
         """The level's move in ``state`` (``overrides`` replace any search argument; with
@@ -91,10 +91,9 @@ class Level:
             return perfect_play(game, state, time_limit=options["time_limit"],
                                 max_nodes=options["max_nodes"], fallback=LEVELS["hard"])
         options = {**self.options(game), **overrides}
-        exact_within = getattr(game, "exact_within", None)
-        if self.exact_nodes and exact_within is not None and "depth" not in overrides:
-            proven = exact_within(game.initial_state() if state is None else state,
-                                  self.exact_nodes)
+        if self.exact_nodes and "depth" not in overrides:
+            proven = game.exact_within(game.initial_state() if state is None else state,
+                                       self.exact_nodes)
             if proven is not None:
                 return proven
         return search(self.algorithm, game, state, **options)

@@ -25,7 +25,7 @@ def perfect_play(game, state=None, *, time_limit: float = 1.0, max_nodes: int | 
         game's exact play answered, else alpha-beta's.
     """
     state = game.initial_state() if state is None else state
-    exact = getattr(game, "exact_play", None)
+    exact = game.exact_play(state, time_limit=time_limit, max_nodes=max_nodes, fallback=fallback)
     if exact is not None:
-        return exact(state, time_limit=time_limit, max_nodes=max_nodes, fallback=fallback)
+        return exact
     return search("alphabeta", game, state, None, time_limit=time_limit, max_nodes=max_nodes)

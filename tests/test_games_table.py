@@ -5,6 +5,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
+from ai.course.game import Game
 from app import create_app
 from web.games import GAMES, GameSpec, Param
 
@@ -16,7 +17,7 @@ class RaceState(NamedTuple):
     to_move: int
 
 
-class Race:
+class Race(Game):
     """A test-only game: players in turn add 1 or 2 to a running total; who reaches
     ``goal`` wins. From a total of goal - 3 the player to move loses (as Nim with k = 2)."""
 

@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 import pytest
 
+from ai.course.game import Game
 from ai.games.connect4 import Connect4
 from ai.messages import GameError
 from ai.games.nim import Nim
@@ -190,7 +191,7 @@ class TState(NamedTuple):
     to_move: int
 
 
-class TicTacToe:
+class TicTacToe(Game):
     """A test-only tic-tac-toe (cells 1-9 in reading order) with no hook of its own."""
 
     name = "ttt"
@@ -229,6 +230,12 @@ class TicTacToe:
 
     def format_move(self, m):
         return str(m + 1)
+
+    def parse_moves(self, text):
+        return [self.parse_move(c) for c in text]
+
+    def format_moves(self, moves):
+        return "".join(map(self.format_move, moves))
 
 
 def ttt(text):

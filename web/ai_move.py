@@ -106,8 +106,7 @@ def searched(settings: Settings, rules, state, *, record=False, depth=None, focu
         return kept
     known = recent("moves").get(key)
     if known is None and depth is None:
-        stored = getattr(rules, "level_reply", None)
-        known = stored(level, state) if stored else None
+        known = rules.level_reply(level, state)
     if known is not None and not record:
         recent("moves").put(key, known)
         return known

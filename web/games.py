@@ -25,7 +25,6 @@ from ai.games.marienbad import Marienbad
 from ai.games.marienbad.grundy import nim_sum
 from ai.games.marienbad.rules import heaps_text
 from ai.games.nim.rules import Nim
-from ai.teach.tree_view import full_tree_size
 from ai.games.tictactoe import TicTacToe
 
 
@@ -75,10 +74,9 @@ class Words:
 
 
 def _tree_size(rules, state, depth):
-    """The nodes of the whole tree to ``depth``: the game's own count (its rules' ``tree_size``:
-    Nim counts its whole game tree, as seed 003 does), else minimax's, position by position."""
-    own = getattr(rules, "tree_size", None)
-    return own(state, depth) if own else full_tree_size(rules, state, depth)
+    """The nodes of the whole tree to ``depth``: its rules' ``tree_size`` (Nim counts its
+    whole game tree, as seed 003 does; the default counts minimax's, position by position)."""
+    return rules.tree_size(state, depth)
 
 
 @dataclass(frozen=True)

@@ -149,8 +149,7 @@ def _summary(page: ReviewPage) -> list:
 def drawing(g: Game, rev, ply: int, move, line):
     """The game's picture of a move and its refutation (its ``review_drawing`` hook), None
     for a game without one (its template then lists the moves)."""
-    hook = getattr(g.rules, "review_drawing", None)
-    return None if hook is None else hook(rev.states[ply - 1], move, tuple(line))
+    return g.rules.review_drawing(rev.states[ply - 1], move, tuple(line))
 
 
 @bp.get("/<game:game>/review")

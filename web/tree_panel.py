@@ -171,12 +171,11 @@ class TreePanel:
     def _zobrist(self, node):
         """Entering a node of a search with the table, in a game with keys of its own (its rules'
         ``key_step``): how its move changed the position's key (None otherwise)."""
-        key_step = getattr(self.g.rules, "key_step", None)
-        if (key_step is None or self.event[0] != "enter" or node.parent is None
+        if (not self.g.rules.zobrist_keys or self.event[0] != "enter" or node.parent is None
                 or self.g.settings.algorithm not in TABLE_ALGORITHMS):
             return None
         *before, move = path_of(self.result.tree, node)
-        return key_step(self.state_at(before), move)
+        return self.g.rules.key_step(self.state_at(before), move)
 
     def zobrist_words(self, z) -> str:
         """The line of the key's change that names the move's own number (the game's words:
@@ -194,7 +193,7 @@ class TreePanel:
         """A table key as the page writes it: 64-bit keys (a game whose rules have a
         ``key_step``: Zobrist's) in hexadecimal, 16 digits in groups of 4; other games' small keys in
         decimal."""
-        if hasattr(self.g.rules, "key_step"):
+        if self.g.rules.zobrist_keys:
             return key_text(key)
         return num(key) if isinstance(key, int) else str(key)
 

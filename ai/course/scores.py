@@ -76,7 +76,7 @@ def terminal_score(game, state, player: int, ply: int, quick_wins: bool = True) 
     """The value of a final position for ``player``, found ``ply`` plies below the root.
     Exercise trees (``game.leaf_scores``) use their leaf values as they are."""
     u = game.utility(state, player)
-    if getattr(game, "leaf_scores", False) or u == 0:
+    if game.leaf_scores or u == 0:
         return u
     return u * (MAX_SCORE - ply) if quick_wins else u * MAX_SCORE
 

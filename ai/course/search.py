@@ -76,7 +76,7 @@ def move_orderer(game, order) -> Callable[[object, list], list]:
     if order == "reverse":
         return lambda state, moves: moves[::-1]
     if order == "center":
-        rank = getattr(game, "center_order", None)
+        rank = game.center_order
         if rank is None:
             return lambda state, moves: moves
         pos = {m: i for i, m in enumerate(rank)}
@@ -105,7 +105,7 @@ class _Engine:
         self.heuristic = heuristic or _zero_heuristic
         self.order = move_orderer(game, order)
         self.quick = quick_wins
-        self.leaf_scores = getattr(game, "leaf_scores", False)
+        self.leaf_scores = game.leaf_scores
         self.table = table
         self.rec = recorder(record, root_player)
         self.max_nodes = max_nodes
@@ -329,7 +329,7 @@ def _run(algorithm, game, state, depth, *, heuristic=None, order=None, quick_win
          tie_break="first", seed=None, name=None):
     check_limits(depth, max_nodes, time_limit)
     state = game.initial_state() if state is None else state
-    alpha, beta, course = _window(window, getattr(game, "max_score", MAX_SCORE))
+    alpha, beta, course = _window(window, game.max_score)
     if tie_break not in ("first", "random"):
         raise ValueError(f"tie_break is 'first' or 'random', not {tie_break!r}")
     rng = random.Random(seed) if tie_break == "random" else None
@@ -472,7 +472,7 @@ def iterative_deepening(game, state=None, depth=None, *, time_limit=0.3, max_nod
     total = SearchStats()
     best = None
     layers = []
-    remaining_plies = _remaining_plies(game, state)
+    remaining_plies = game.plies_left(state)
 
     def recording_at(d):
         # A Recording (the search that decides records the tree panel's tree) records only
@@ -511,16 +511,6 @@ def iterative_deepening(game, state=None, depth=None, *, time_limit=0.3, max_nod
                             "iterative", None, False)
     return replace(best, stats=total, algorithm="iterative", depth=total.depth,
                    iterations=tuple(layers))
-
-
-def _remaining_plies(game, state):
-    """Returns an upper bound on the plies left in the game, when the game knows one (else
-    None)."""
-    if hasattr(game, "cells"):
-        return game.cells - state.moves
-    if hasattr(state, "remaining"):
-        return state.remaining
-    return None
 
 
 # The course's algorithms by name (``ai.engine.search`` runs them by these names).

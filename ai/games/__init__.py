@@ -1,6 +1,6 @@
 """One folder per game: its rules (``rules.py``), its heuristics (``heuristic.py``) and whatever
 else it alone needs. A game package exposes its rules class; shared code finds what a game can
-do through the rules' hooks (``ai.course.game``), never by its name."""
+do through the rules' methods (``ai.course.game.Game``), never by its name."""
 from __future__ import annotations
 
 import importlib
@@ -20,11 +20,11 @@ def load(name: str):
 
 
 def prepare() -> None:
-    """Run each game's one-time preparation (its package's ``prepare()``, e.g. compiling an
-    exact solver), saying what it does first: ``scripts/setup`` calls this once per change of
-    the games' code, so that no first request pays for it."""
+    """Run each game's one-time preparation (its rules' ``prepare()``, e.g. compiling an
+    exact solver), saying what it does first (their ``preparing``): ``scripts/setup`` calls
+    this once per change of the games' code, so that no first request pays for it."""
     for name in names():
-        game = load(name)
-        if hasattr(game, "prepare"):
-            print(f"{game.PREPARING}...", flush=True)
-            print(f"  done in {game.prepare():.0f} s", flush=True)
+        rules = load(name).Rules
+        if rules.preparing:
+            print(f"{rules.preparing}...", flush=True)
+            print(f"  done in {rules.prepare():.0f} s", flush=True)

@@ -24,7 +24,7 @@ VARIANTS = (
 def variants_for(game) -> tuple:
     """The variants that mean something for ``game``: "centre first" only where the game
     has a centre (its rules' ``center_order``); elsewhere it would be plain alpha-beta a second time."""
-    return tuple(v for v in VARIANTS if v[0] != "ordered" or getattr(game, "center_order", None))
+    return tuple(v for v in VARIANTS if v[0] != "ordered" or game.center_order)
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 import math
 from numbers import Real
+
+from ai.course.game import Game
 from ai.messages import GameError
 
 MAX_LEAVES = 4096
@@ -76,7 +78,7 @@ def format_tree(tree) -> str:
     return str(int(tree)) if float(tree).is_integer() else str(tree)
 
 
-class ExerciseTree:
+class ExerciseTree(Game):
     """The game whose positions are the nodes of ``tree``; MAX (player 0) or MIN at the root.
 
     Leaves carry scores from MAX's side: ``utility`` returns them as they are (negated for
@@ -144,6 +146,16 @@ class ExerciseTree:
 
     def format_move(self, move) -> str:
         return str(move + 1) if isinstance(move, int) else repr(move)
+
+    def parse_moves(self, text: str) -> list[int]:
+        """A path as the exercises name a node, ``"1.3.2"`` -> [0, 2, 1]; without dots, one
+        digit per child (``"132"``)."""
+        text = (text or "").strip()
+        return [self.parse_move(t) for t in (text.split(".") if "." in text else text)]
+
+    def format_moves(self, moves) -> str:
+        """[0, 2, 1] -> ``"1.3.2"``: children numbered from 1, as the exercises name nodes."""
+        return ".".join(self.format_move(m) for m in moves)
 
     # -- counting -----------------------------------------------------------------------
     def size(self) -> int:

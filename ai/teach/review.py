@@ -124,20 +124,18 @@ class _Scorer:
 
     def __init__(self, game):
         self.game = game
-        self.hook = getattr(game, "exact_score", None)
-        self.words_hook = getattr(game, "score_outcome", None)
-        self.generic = None if self.hook else GenericSolver(game)
+        self.generic = None if game.scores_exactly else GenericSolver(game)
 
     def score(self, state, ply: int, budget: Budget, *, at_least=None, need_move=True):
         """``(score, best move)`` of ``state`` (``ply`` moves into the game), None when the
         budget runs out. ``at_least``: a lower bound of the score known already;
         ``need_move=False``: the score alone will do (the move may be None)."""
-        if self.hook is not None:
+        if self.generic is None:
             t = budget.seconds()
             if (t is not None and t <= 0) or budget.nodes_left == 0:
                 return None
-            r = self.hook(state, time_limit=t, max_nodes=budget.nodes_left,
-                          at_least=at_least, need_move=need_move)
+            r = self.game.exact_score(state, time_limit=t, max_nodes=budget.nodes_left,
+                                      at_least=at_least, need_move=need_move)
             if r is None:
                 return None
             score, best, nodes = r
@@ -155,8 +153,9 @@ class _Scorer:
         """``("win", k)``: the side to move wins with its k-th move from now; ``("loss",
         k)``: the opponent wins with its k-th move; ``("draw", None)``; k None when the
         game's scores do not count moves (a theory's +1 / -1)."""
-        if self.words_hook is not None:
-            return self.words_hook(state, score)
+        words = self.game.score_outcome(state, score)
+        if words is not None:
+            return words
         if score == 0:
             return "draw", None
         plies = MAX_SCORE - abs(score) - ply
@@ -365,11 +364,8 @@ def explain(rev: Review, item: MoveReview, budget: Budget | None = None, *,
         item.kept = None if r is None else r[1]
     if item.cls in ("mistake", "blunder") and not item.refutation:
         item.refutation = best_line(game, scorer, states[item.ply], item.ply, budget)
-    why_hook = getattr(game, "review_why", None)
-    why = None
-    if why_hook is not None:
-        why = why_hook(states[i], item.move, item.kept, item.refutation,
-                       item.before_words, item.after_words, item.cls)
+    why = game.review_why(states[i], item.move, item.kept, item.refutation,
+                          item.before_words, item.after_words, item.cls)
     item.why = why or generic_why(game, item)
 
 
@@ -466,12 +462,9 @@ def move_outcomes(game, state, ply: int = 0, *,
 # -- the command line (``python -m ai review GAME MOVES``) -------------------------------------
 
 def parse_moves(game, text: str) -> list:
-    """A game's moves as its links write them (the rules' ``parse_moves``, else one
-    character per move)."""
+    """A game's moves as its links write them (the rules' ``parse_moves``); ``-``: none."""
     text = "" if text is None or text.strip() == "-" else text.strip()
-    if hasattr(game, "parse_moves"):
-        return list(game.parse_moves(text))
-    return [game.parse_move(ch) for ch in text]
+    return list(game.parse_moves(text))
 
 
 def command(game, text: str, *, time_limit: float | None = DEFAULT_TIME_LIMIT,

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from ai.course.game import Game
 from ai.course.record import Node, SearchTree
 from ai.messages import GameError
 
@@ -350,26 +351,6 @@ def question(view: ViewNode) -> dict[int, Shown]:
 
 def full_tree_size(game, state, depth: int, limit: int = 25_000) -> int | None:
     """Nodes minimax visits from ``state`` to ``depth`` (root included): the "M" of
-    "explored N of M". None when the count would pass ``limit``.
-    A game may count its whole tree faster (its rules' ``tree_size``).
-
-    Counted level by level, each position once with the number of move orders that reach
-    it: a transposition has the same subtree wherever it is met (the game protocol's states
-    compare equal exactly then), so the work is the distinct positions, not the tree's nodes
-    (a 7x6 depth-6 tree of 137,000 nodes holds about 2,000 of them)."""
-    count = 1
-    level = {state: 1}
-    for _ in range(depth):
-        below: dict = {}
-        for s, ways in level.items():
-            if game.is_terminal(s):
-                continue
-            moves = game.actions(s)
-            count += ways * len(moves)
-            if count > limit:               # stop as soon as the count is known to be too big
-                return None
-            for m in moves:
-                child = game.result(s, m)
-                below[child] = below.get(child, 0) + ways
-        level = below
-    return count
+    "explored N of M". None when the count would pass ``limit``. The protocol's own count
+    (``Game.tree_size``), position by position, whatever faster count the game has."""
+    return Game.tree_size(game, state, depth, limit)

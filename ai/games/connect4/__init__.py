@@ -6,12 +6,3 @@ from .rules import Connect4
 
 Rules = Connect4
 __all__ = ["Connect4", "Rules"]
-
-PREPARING = "Compiling the exact solver, once (up to ~20 s)"
-
-
-def prepare() -> float:
-    """Compile the exact solver's inner loop (numba, cached beside the code) and exercise every
-    compiled path. Returns the seconds it took."""
-    from .exact import warm_up
-    return warm_up()

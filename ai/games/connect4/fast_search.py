@@ -188,7 +188,7 @@ def _tables(width: int, height: int) -> _Tables:
 
 def _kind(game, heuristic):
     """_THREATS, _CELLS or _ZERO for a supported heuristic on ``game``, else None."""
-    if getattr(game, "name", None) != "connect4" or getattr(game, "leaf_scores", False):
+    if game.name != "connect4" or game.leaf_scores:
         return None
     if heuristic is None:
         return _ZERO

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 
+from ai.course.game import Game
 from ai.messages import GameError
 
 from .bitboard import MAX_SIZE, MIN_SIZE, alignment, four_cells, geometry
@@ -22,11 +23,11 @@ from .state import C4State
 __all__ = ["C4State", "Connect4", "MAX_SIZE", "MIN_SIZE"]
 
 
-class Connect4:
+class Connect4(Game):
     """Connect-4 with ``width`` columns and ``height`` rows (4 to 9 each)."""
 
     name = "connect4"
-    # -- what shared code asks a game (ai.course.game's hooks) ---------------------------
+    # -- the hooks shared code asks a game (ai.course.game.Game) ---------------------------
     heuristics = HEURISTICS                 # ai.heuristics.make_heuristic's choice
     level_heuristics = {"beginner": "cells", "easy": "cells", "medium": "threats",
                         "hard": "threats", "expert": "threats"}     # ai.levels
@@ -82,9 +83,18 @@ class Connect4:
         from .zobrist import zobrist_step
         return zobrist_step(self, state, move)
 
-    def move_json(self, move):
-        """A move as the command line's JSON writes it: the column, 1-indexed."""
-        return None if move is None else move + 1
+    def plies_left(self, state: C4State) -> int:
+        """The empty cells: the game lasts at most that many plies more."""
+        return self.cells - state.moves
+
+    preparing = "Compiling the exact solver, once (up to ~20 s)"
+
+    @classmethod
+    def prepare(cls) -> float:
+        """Compile the exact solver's inner loop (numba, cached beside the code) and exercise
+        every compiled path. Returns the seconds it took."""
+        from .exact import warm_up
+        return warm_up()
 
     # -- the protocol -------------------------------------------------------------------
     def initial_state(self) -> C4State:

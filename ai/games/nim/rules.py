@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ai.course.game import Game
 from ai.messages import GameError
 
 from .heuristic import HEURISTICS, NimExact
@@ -25,11 +26,11 @@ class NimState(NamedTuple):
     to_move: int
 
 
-class Nim:
+class Nim(Game):
     """Nim with ``n`` matches, take 1..``k``, ``variant`` "normal" or "misere"."""
 
     name = "nim"
-    # -- what shared code asks a game (ai.course.game's hooks) ---------------------------
+    # -- the hooks shared code asks a game (ai.course.game.Game) ---------------------------
     heuristics = HEURISTICS                 # ai.heuristics.make_heuristic's choice
     level_heuristics = {"beginner": "course", "easy": "course", "medium": "course",
                         "hard": "exact", "expert": "exact"}         # ai.levels
@@ -59,9 +60,9 @@ class Nim:
         from .tree import nim_tree_size
         return nim_tree_size(state.remaining, self.k)
 
-    def move_json(self, move):
-        """A move as the command line's JSON writes it: the number of matches taken."""
-        return move
+    def plies_left(self, state: NimState) -> int:
+        """The matches left: every move takes at least one."""
+        return state.remaining
 
     # -- the protocol -------------------------------------------------------------------
     def initial_state(self) -> NimState:

@@ -25,7 +25,7 @@ in another order are the same state: a transposition, as the course's table find
 """
 from __future__ import annotations
 
-
+from ai.course.game import Game
 from ai.messages import GameError
 
 from .board import (CELLS, CENTER_ORDER, FULL, LINES, MARKS, TicTacToeState, bits as _bits,
@@ -33,11 +33,10 @@ from .board import (CELLS, CENTER_ORDER, FULL, LINES, MARKS, TicTacToeState, bit
 from .heuristic import HEURISTICS, LEVEL_HEURISTICS
 
 
-class TicTacToe:
+class TicTacToe(Game):
     """Tic-tac-toe on 3x3: X (J0) starts; three in a row wins; a full board is a draw."""
 
     name = "tictactoe"
-    cells = CELLS                  # the most plies a game lasts (iterative deepening reads it)
     # Centre first, then the corners, then the edges: the cells in the most lines first (4, 3,
     # 2 lines; seed 000's "cotation" of each cell), so alpha-beta meets good moves early.
     center_order = CENTER_ORDER
@@ -126,10 +125,6 @@ class TicTacToe:
     def format_moves(self, moves) -> str:
         return "".join(str(m + 1) for m in moves)
 
-    def move_json(self, move):
-        """A move in the command line's JSON: the cell 1-9."""
-        return None if move is None else move + 1
-
     def coordinates(self, move: int) -> str:
         """The cell as ``a1``..``c3`` (column letter, row number from the top)."""
         return "abc"[move % 3] + str(move // 3 + 1)
@@ -171,13 +166,16 @@ class TicTacToe:
         positions that are the same up to symmetry share it."""
         return canonical_key(state)
 
-    # -- the hooks shared code reads (ai/course/game.py) --------------------------------------
-
+    # -- the hooks shared code asks a game (ai.course.game.Game) --------------------------------
     def exact_play(self, state, *, time_limit=None, max_nodes=None, fallback=None):
         """The perfect move from the solved game (``solver``): never more than a dict look-up
         per move once the game is solved (5,478 positions, solved once per process)."""
         from .solver import exact_play
         return exact_play(self, state)
+
+    def plies_left(self, state: TicTacToeState) -> int:
+        """The empty cells: the game lasts at most that many plies more."""
+        return CELLS - state.moves
 
     def tree_size(self, state: TicTacToeState, depth: int | None = None) -> int:
         """Nodes of the whole game tree below ``state`` to ``depth`` plies (None: to the end),
