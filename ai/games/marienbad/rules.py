@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from ai.course.game import Game
 from ai.messages import GameError
 
 from .grundy import VARIANTS, mover_loses, nim_sum
@@ -56,12 +57,12 @@ class MarienbadState(NamedTuple):
     to_move: int
 
 
-class Marienbad:
+class Marienbad(Game):
     """Marienbad with ``heaps`` (a tuple, or as links write it: "1,3,5,7"), ``variant``
     "normal" or "misere"."""
 
     name = "marienbad"
-    # -- what shared code asks a game (ai.course.game's hooks) ---------------------------
+    # -- the hooks shared code asks a game (ai.course.game.Game) ---------------------------
     heuristics = HEURISTICS                 # ai.heuristics.make_heuristic's choice
     level_heuristics = {"beginner": "course", "easy": "course", "medium": "course",
                         "hard": "grundy", "expert": "grundy"}       # ai.levels
@@ -88,9 +89,9 @@ class Marienbad:
         from .tree import tree_size
         return tree_size(state.heaps, depth)
 
-    def move_json(self, move) -> str:
-        """A move as the command line's JSON writes it: as links do, "b3"."""
-        return self.format_move(move)
+    def plies_left(self, state: MarienbadState) -> int:
+        """The matches left: every move takes at least one."""
+        return sum(state.heaps)
 
     # -- the protocol -------------------------------------------------------------------
     def initial_state(self) -> MarienbadState:
