@@ -199,29 +199,22 @@ def _analyse(args, game, state):
         raise UsageError(f"--analyse scores every move exactly: leave out {', '.join(given)}")
     if game.is_terminal(state):
         raise UsageError("the game is over: there is no move to score")
-    ply = len(_state_moves(game, args.moves))
+    ply = len(game.parse_moves(args.moves or ""))
     rows, complete = move_outcomes(game, state, ply, max_nodes=args.max_nodes,
                                    time_limit=DEFAULT_TIME_LIMIT if args.time is None
                                    else args.time)
-    moves = [{"move": _move_json(game, m), "score": score, "outcome": kind, "in": k}
+    moves = [{"move": game.move_json(m), "score": score, "outcome": kind, "in": k}
              for m, score, kind, k in rows]
     scored = [r for r in rows if r[1] is not None]
     top = max((r[1] for r in scored), default=None)
     data = {"game": game.name, "moves": moves, "complete": complete,
-            "best": [_move_json(game, r[0]) for r in scored if r[1] == top]}
+            "best": [game.move_json(r[0]) for r in scored if r[1] == top]}
     lines = [f"{game.format_move(m)}: " + ("not solved within the budget" if kind is None
                                          else kind if k is None else
                                          f"{kind} in {k} move{'s' if k != 1 else ''}")
              for m, score, kind, k in rows]
     lines.append("best: " + (" ".join(str(b) for b in data["best"]) or "none solved"))
     return data, lines
-
-
-def _state_moves(game, moves: str) -> list:
-    parse_moves = getattr(game, "parse_moves", None)
-    if parse_moves is not None:
-        return list(parse_moves(moves))
-    return [game.parse_move(ch) for ch in moves or ""]
 
 
 _SEARCH_FLAGS = ("algorithm", "depth", "full", "time", "max_nodes", "heuristic", "window",
