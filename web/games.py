@@ -198,7 +198,9 @@ TICTACTOE = GameSpec(
 MARIENBAD = GameSpec(
     "marienbad", _l("Marienbad"), Marienbad,
     (Param("heaps", "heaps", _l("Heaps"), "1,3,5,7", read=heaps_text),
-     Param("variant", "variant", _l("Variant"), "normal", choices=("normal", "misere"))),
+     Param("variant", "variant", _l("Variant"), "normal", choices=("normal", "misere"),
+           choice_labels=(_l("normal: who takes the last match wins"),
+                          _l("misère: who takes the last match loses")))),
     "take", "games/marienbad/page.html", "games/marienbad/boards.html",
     heading=_l("Marienbad: the game of the film"),
     card_text=_l("Heaps of 1, 3, 5 and 7 matches: take as many as you like from one heap. "
