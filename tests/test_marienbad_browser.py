@@ -47,3 +47,17 @@ def test_the_theory_a_step_a_click(browser, live_server, size):
         size_px = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.mb-binary td')).fontSize)")
         assert size_px >= 30          # 20 px elsewhere
     context.close()
+
+
+@pytest.mark.parametrize("path", [
+    "/marienbad?moves=d7c1&lang=fr",
+    "/marienbad?moves=d7c1&mode=human-human&tree=1&notation=course",
+    "/marienbad/theory?step=5&heaps=1,3,5,6&lang=fr",
+    "/marienbad/theory?step=5&variant=misere&heaps=1,1,2&proj=1",
+    "/marienbad?heaps=1,0"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_serious_accessibility_violation_on_marienbad(browser, live_server, path, scheme):
+    import json
+    from test_accessibility import audit
+    bad = audit(browser, live_server + path, scheme=scheme)
+    assert not bad, json.dumps(bad, indent=1, ensure_ascii=False)
