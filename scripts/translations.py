@@ -150,6 +150,9 @@ def compile_all() -> None:
 
 def main(argv: list[str]) -> int:
     commands = {"extract": write_templates, "update": update, "compile": compile_all}
+    if argv in (["-h"], ["--help"]):
+        print(__doc__)
+        return 0
     if len(argv) != 1 or argv[0] not in commands:
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2

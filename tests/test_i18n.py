@@ -214,3 +214,5 @@ def test_the_shared_catalogue_holds_no_game_s_words():
 def test_the_translations_script_says_how_to_call_it(capsys):
     assert translations_script().main(["bogus"]) == 2
     assert "scripts/translations update" in capsys.readouterr().err
+    assert translations_script().main(["--help"]) == 0
+    assert "the games table" in capsys.readouterr().out
