@@ -11,6 +11,7 @@ template and script reads this table and names no game: adding a game means its 
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from typing import Callable
 from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 
+from ai.course.game import Game, missing_methods
 from ai.games.connect4.rules import Connect4
 from ai.games.marienbad import Marienbad
 from ai.games.marienbad.grundy import nim_sum
@@ -73,6 +75,31 @@ class Words:
     estimate: Callable[[str], str] | None = None
 
 
+class GameTableError(TypeError):
+    """An entry of the games table whose rules are not a whole game: raised as the entry is
+    made (at start-up), naming the game and what it lacks, rather than a 500 on its page."""
+
+
+def check_rules(name: str, rules, params=()) -> None:
+    """Raise ``GameTableError`` unless ``rules`` (a class, or a ``functools.partial`` or
+    function that builds the rules from ``params``) make a subclass of ``ai.course.game.Game``
+    that defines every required method."""
+    cls = rules.func if isinstance(rules, functools.partial) else rules
+    if not isinstance(cls, type):
+        try:
+            cls = type(rules(**{p.name: p.default for p in params}))
+        except TypeError as err:
+            raise GameTableError(f"game {name!r}: its rules cannot be built: {err}") from None
+    if not issubclass(cls, Game):
+        raise GameTableError(f"game {name!r}: its rules {cls.__name__} do not subclass "
+                             f"ai.course.game.Game")
+    missing = missing_methods(cls)
+    if missing:
+        raise GameTableError(f"game {name!r}: its rules {cls.__name__} lack "
+                             f"{', '.join(missing)}, which every game defines "
+                             f"(ai.course.game.Game)")
+
+
 def _tree_size(rules, state, depth):
     """The nodes of the whole tree to ``depth``: its rules' ``tree_size`` (Nim counts its
     whole game tree, as seed 003 does; the default counts minimax's, position by position)."""
@@ -108,6 +135,9 @@ class GameSpec:
     tree_notes: str = ""             # a template the tree panel includes under its caption
     stylesheet: str = ""             # its own styles, under static/ (every page links them)
     web: str = ""                    # the package of its own pages and hooks (web.connect4)
+
+    def __post_init__(self):
+        check_rules(self.name, self.rules, self.params)     # a game lacking a method: now
 
     def param(self, name: str) -> Param:
         return next(p for p in self.params if p.name == name)

@@ -261,11 +261,9 @@ class Game(ABC):
         return 0.0
 
 
-def required_methods(cls) -> list[str]:
-    """The methods ``cls`` must still define to be a game (empty: none; every name for a
-    class that does not subclass ``Game``)."""
-    if not (isinstance(cls, type) and issubclass(cls, Game)):
-        return sorted(Game.__abstractmethods__)
+def missing_methods(cls: type[Game]) -> list[str]:
+    """The required methods a subclass of ``Game`` leaves undefined (empty: none): it cannot
+    be built until it defines them."""
     return sorted(cls.__abstractmethods__)
 
 
