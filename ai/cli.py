@@ -1,6 +1,8 @@
 """``python -m ai``: count game trees, search a position, and each game's own commands. Every
 subcommand has ``--help``; ``--json`` prints one JSON object; bad input prints a one-line error
-and exits with status 2, never a traceback.
+and exits with status 2, never a traceback. Moves are read and written by the game's own
+methods (``parse_moves``, ``format_move``, ``move_json``), so any move format works (a
+column, a count, a heap and a count).
 
 The games are found by their folders (``ai.games``): ``python -m ai count <name>`` works for
 every ``ai/games/<name>/``, and this module names none of them. A game's package may add a
@@ -319,10 +321,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("search", help="search a position and print the move, value and stats",
                        description="Search a position with one of the course's algorithms. "
-                                   "Moves are written as the app's links write them, one "
-                                   "character a move: " + "; ".join(
+                                   "Moves are written as the app's links write them (each "
+                                   "game's parse_moves), and printed as the game writes "
+                                   "them: " + "; ".join(
                                        f"{n}: {_hook(n, 'MOVES')}" for n in games.names()
-                                       if _hook(n, "MOVES")) + "; tree: children 1-indexed.")
+                                       if _hook(n, "MOVES"))
+                                   + "; tree: children 1-indexed (--moves 13, or 1.3).")
     _add_game_options(p)
     p.add_argument("--moves", default="", help="moves played from the start")
     p.add_argument("--level", choices=list(LEVELS),
@@ -367,7 +371,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "of each error and why.")
     _add_game_options(p, games.names())     # games of win, draw or loss (not a tree's leaves)
     p.add_argument("moves", nargs="?", default="",
-                   help="the game's moves, one character a move as the app's links write them")
+                   help="the game's moves, as the app's links write them")
     p.add_argument("--time", type=float, default=DEFAULT_TIME_LIMIT,
                    help=f"time budget of the whole review in seconds (default {DEFAULT_TIME_LIMIT:g})")
     p.add_argument("--max-nodes", type=int, help="node budget of the whole review")

@@ -94,3 +94,98 @@ def test_search_analyse_gives_every_moves_exact_outcome_for_any_game():
     assert data["best"] == [3] and [m["outcome"] for m in data["moves"]] == ["loss", "loss", "win"]
     out = run("search", "nim", "--n", "7", "--analyse", "--depth", "3")
     assert out.returncode == 2 and "leave out --depth" in out.stderr
+
+
+# -- a game whose moves are pairs, defined here: the command line reads and writes its moves ----
+# through its own methods (issue 34: ``move + 1`` crashed on a move that is not a number)
+
+import types
+from typing import NamedTuple
+
+import pytest
+
+from ai import cli
+from ai.course.game import Game
+from ai.messages import GameError
+
+
+class HeapsState(NamedTuple):
+    heaps: tuple
+    to_move: int
+
+
+class TwoHeaps(Game):
+    """Nim on heaps of 1 and 2 matches: a move is (heap, taken), heaps counted from 0, written
+    ``2-1`` (heap 2, take 1), a game's moves separated by commas; who takes the last wins."""
+
+    name = "twoheaps"
+
+    def initial_state(self):
+        return HeapsState((1, 2), 0)
+
+    def to_move(self, s):
+        return s.to_move
+
+    def actions(self, s):
+        return [(h, t) for h, n in enumerate(s.heaps) for t in range(1, n + 1)]
+
+    def result(self, s, move):
+        if move not in self.actions(s):
+            raise GameError("cannot take %(move)s", move=self.format_move(move))
+        h, t = move
+        return HeapsState(s.heaps[:h] + (s.heaps[h] - t,) + s.heaps[h + 1:], 1 - s.to_move)
+
+    def is_terminal(self, s):
+        return not any(s.heaps)
+
+    def utility(self, s, player):
+        return -1 if player == s.to_move else 1         # the player to move took nothing last
+
+    def parse_move(self, text):
+        heap, _, taken = text.partition("-")
+        if not (heap.isdigit() and taken.isdigit()):
+            raise GameError("a move is heap-taken, such as 2-1, not %(text)r", text=text)
+        return int(heap) - 1, int(taken)
+
+    def format_move(self, move):
+        return f"{move[0] + 1}-{move[1]}"
+
+    def parse_moves(self, text):
+        return [self.parse_move(m) for m in text.split(",")] if text else []
+
+    def format_moves(self, moves):
+        return ",".join(map(self.format_move, moves))
+
+
+@pytest.fixture()
+def twoheaps(monkeypatch):
+    """``python -m ai`` with a game folder ``ai/games/twoheaps`` whose rules are TwoHeaps."""
+    package = types.ModuleType("ai.games.twoheaps")
+    package.Rules = TwoHeaps
+    monkeypatch.setitem(sys.modules, "ai.games.twoheaps", package)
+    names = games.names()
+    monkeypatch.setattr(games, "names", lambda: sorted(names + ["twoheaps"]))
+
+
+def test_search_reads_and_writes_a_game_s_moves_in_its_own_format(twoheaps, capsys):
+    # Heaps 1 and 2: the only winning move evens them (take 1 from heap 2), and wins in 3 plies.
+    assert cli.main(["search", "twoheaps", "--full", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["move"] == "2-1" and data["value"] > 0 and data["proven"] == 1
+    assert data["pv"][0] == "2-1" and len(data["pv"]) == 3
+    assert cli.main(["search", "twoheaps", "--moves", "2-1", "--full"]) == 0
+    text = capsys.readouterr().out               # now the player to move loses whatever it takes
+    assert re.search(r"^move: [12]-1$", text, re.M) and "value: -" in text
+    assert cli.main(["search", "twoheaps", "--moves", "2-1,2-1", "--full", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["move"] == "1-1"   # the last match: the win
+    assert cli.main(["search", "twoheaps", "--moves", "2-3", "--full"]) == 2
+    assert "cannot take 2-3" in capsys.readouterr().err
+
+
+def test_review_and_analyse_write_a_game_s_moves_in_its_own_format(twoheaps, capsys):
+    assert cli.main(["search", "twoheaps", "--analyse", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["best"] == ["2-1"] and {m["move"] for m in data["moves"]} == {"1-1", "2-1", "2-2"}
+    assert cli.main(["review", "twoheaps", "1-1,2-2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["classes"] == ["blunder", "best"] and data["best_moves"][0] == "2-1"
