@@ -151,3 +151,110 @@ def test_exercise_tree_with_min_at_the_root():
     game = ExerciseTree("[[3, 12, 8], [2, 4, 6], [14, 5, 2]]", root="min")
     assert game.to_move(()) == 1 and game.to_move((0,)) == 0
     assert game.utility((0, 1), 1) == -12
+
+
+# -- the base class: what a game that does not say otherwise gets (issue 34) ------------------
+
+import random
+
+from ai import games
+from ai.course.game import missing_methods
+from ai.games.nim.tree import nim_tree_size
+from ai.teach.tree_view import full_tree_size
+
+
+class Count(Game):
+    """A test-only game with the required methods alone: players in turn add 1 or 2 from 0;
+    who reaches 4 wins."""
+
+    name = "count"
+
+    def initial_state(self):
+        return (0, 0)
+
+    def to_move(self, s):
+        return s[1]
+
+    def actions(self, s):
+        return [m for m in (1, 2) if s[0] + m <= 4]
+
+    def result(self, s, move):
+        if move not in self.actions(s):
+            raise ValueError(f"cannot add {move}")
+        return (s[0] + move, 1 - s[1])
+
+    def is_terminal(self, s):
+        return s[0] == 4
+
+    def utility(self, s, player):
+        return -1 if player == s[1] else 1
+
+    def parse_move(self, text):
+        return int(text)
+
+    def format_move(self, move):
+        return str(move)
+
+    def parse_moves(self, text):
+        return [int(c) for c in text]
+
+    def format_moves(self, moves):
+        return "".join(map(str, moves))
+
+
+def test_a_game_of_the_required_methods_alone_gets_every_hook_s_default():
+    game = Count()
+    won = play(game, [2, 1, 1])                             # J0 reached 4
+    assert game.winner(won) == 0 and game.winner(play(game, [2])) is None
+    assert game.key(won) == won and game.render(won) == str(won)
+    assert game.move_json(2) == 2 and game.move_json(None) is None
+    assert game.plies_left(won) is None and game.center_order is None
+    assert not game.heuristics and not game.level_heuristics and not game.leaf_scores
+    assert game.fast_alphabeta(depth=3) is None
+    assert game.exact_play(won) is None and game.exact_within(won, 100) is None
+    assert game.level_reply(None, won) is None and game.key_step(won, 1) is None
+    assert game.exact_score(won) is None and game.score_outcome(won, 1) is None
+    assert game.review_why(won, 1, None, (), None, None, "blunder") is None
+    assert game.review_drawing(won, 1, ()) is None
+    assert not (game.solves_within or game.scores_exactly or game.zobrist_keys)
+    assert game.preparing == "" and Count.prepare() == 0
+    # the whole tree, ply by ply: 0; 1 2; 2 3 3 4; 3 4 4 4; 4 (a 4 ends its branch)
+    assert game.tree_size(game.initial_state()) == 12 == full_tree_size(game,
+                                                                        game.initial_state(), 9)
+    assert game.tree_size(game.initial_state(), 1) == 3
+    assert game.tree_size(game.initial_state(), limit=10) is None
+
+
+def test_a_class_missing_a_required_method_cannot_be_built_and_says_which():
+    class NoMoves(Game):
+        name = "no-moves"
+
+    assert missing_methods(Count) == []
+    assert missing_methods(NoMoves) == sorted(
+        ["actions", "format_move", "format_moves", "initial_state", "is_terminal",
+         "parse_move", "parse_moves", "result", "to_move", "utility"])
+    with pytest.raises(TypeError, match="parse_moves"):
+        NoMoves()
+
+
+def test_the_games_own_hooks_are_seen_as_their_own():
+    c4, nim, tree = Connect4(), Nim(), ExerciseTree([[1, 2], [3]])
+    assert c4.solves_within and c4.scores_exactly and c4.zobrist_keys
+    assert nim.scores_exactly and not nim.solves_within and not nim.zobrist_keys
+    assert not (tree.scores_exactly or tree.solves_within or tree.zobrist_keys)
+    # Nim's own count of its whole tree is the base's count, position by position
+    assert Game.tree_size(nim, Nim(12).initial_state(), None, 10**6) == nim_tree_size(12, 3)
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_plies_left_is_a_bound_every_game_keeps(name):
+    game, rng = games.load(name).Rules(), random.Random(34)
+    for _ in range(20):
+        state = game.initial_state()
+        bound = game.plies_left(state)
+        plies = 0
+        while not game.is_terminal(state):
+            state = game.result(state, rng.choice(game.actions(state)))
+            plies += 1
+        assert bound is None or plies <= bound
+        assert game.format_moves(game.parse_moves(game.format_moves([]))) == ""
