@@ -59,8 +59,8 @@ def fils_de(jeu, sommet):
 def minmax(jeu, sommet):
     """The MIN-MAX value of ``sommet``, the whole tree below it explored.
 
-    Seed 000: ``print(minmax('max_4-0', arbre))`` gives 1 on its Nim of 4 tokens; here
-    ``minmax(Nim(4, 3, "misere"), Nim(4, 3, "misere").initial_state())`` gives +maxScore."""
+    Seed 000: ``print(minmax('max_4-0', arbre))`` gives 1 on its game of 4 tokens; here, on
+    the same game from the games table, it gives +maxScore (tests/test_as_written.py)."""
     if jeu.is_terminal(sommet):
         return score(jeu, sommet)    # +maxScore si J0 remporte la partie, −maxScore si c'est J1
     else:                            # sinon on lance la récursion minmax
