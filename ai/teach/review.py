@@ -1,8 +1,9 @@
 """The exact review of a whole game: for every move, the exact value before and after it, its
 class, and for a mistake the line that refutes it and one sentence why.
 
-It names no game. The exact value of a position comes from the game's own ``exact_score``
-hook when it has one (an exact solver with its opening book, a game's theory), else from a
+It names no game. The exact value of a position comes from the game's ``exact_score`` hook
+when it is the game's own (``scores_exactly``: an exact solver with its opening book, a
+game's theory), else from a
 memoized solve of the whole tree below the position (any small game), so a new small game is reviewed with no code here.
 
 **Scores** are always from the side to move, and *negamax-exact*: a position's score is the
