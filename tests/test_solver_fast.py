@@ -154,6 +154,20 @@ def test_the_compiled_solver_equals_the_reference_and_the_brute_force(case):
         assert fast.score == brute(width, height).score(moves)
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions())
+def test_the_compiled_solver_explores_the_references_nodes_on_random_positions(case):
+    # Twins node for node (the same move order, bounds, mirror images, win in two and
+    # transposition cut-off), on every board size the kernel takes: the compiled table's
+    # slots are shared by positions (one replaces the other), a few more nodes there, never
+    # fewer.
+    width, height, moves = case
+    ref = Solver(width, height).solve(moves)
+    fast = FastSolver(width, height, table_slots=small_table(width, height)).solve(moves)
+    assert fast.score == ref.score
+    assert ref.nodes <= fast.nodes <= ref.nodes * 1.005, (width, height, moves)
+
+
 @numba.njit
 def _wins_after_each(cur, possible, empty, h, lanes):
     return solver_kernel.wins_after_each(cur, possible, empty, h, lanes)

@@ -9,11 +9,11 @@ Playing in column ``c`` is ``mask | (mask + bottom of c)``; the playable cells a
 ``(mask + bottom) & board``.
 
 *Winning cells* (Pons' ``compute_winning_position``) are the empty cells where a player's
-stones would complete a four. The engines compute them for every candidate move at once on a
-*wide board*: copy ``c`` (the stones plus a move in column ``c``) sits at bit ``stride * c``,
-spaced so that the shifts of the formula never reach a neighbouring copy. One pass then
-serves twice: popcounts order the moves, and the copy of the move played is the child's
-"opponent's winning cells".
+stones would complete a four. The fast search computes them for every candidate move at once on
+a *wide board*: copy ``c`` (the stones plus a move in column ``c``) sits at bit ``stride * c``,
+spaced so that the shifts of the formula never reach a neighbouring copy. One pass then serves
+twice: popcounts order the moves, and the copy of the move played is the child's "opponent's
+winning cells".
 """
 from __future__ import annotations
 

@@ -1,143 +1,74 @@
-"""Exact Connect-4 solver, after Pascal Pons' tutorial "Solving Connect 4: how to build a
-perfect AI" (blog.gamesolver.org), in plain Python (standard library only).
+"""The exact Connect-4 solver, the readable reference: Pascal Pons' tutorial "Solving
+Connect 4: how to build a perfect AI" (http://blog.gamesolver.org) in plain Python, part by
+part, in the tutorial's order (each section below names its part), standard library only.
+The compiled twin (``solver_kernel``, driven by ``solver_fast``) is this algorithm node for
+node, at C++ speed; the tests compare the two on Pons' positions and on random ones.
 
-It tells the exact value of a position with perfect play from both sides, as a *score* in
-Pons' convention, always from the side to move:
+**The score** (part 2), always for the side to move: 0 a draw; positive when it wins,
+``(W*H + 1 - stones) // 2`` if it wins with its next stone and one less for each further
+stone it needs (on 7x6: 22 minus the winner's stones at the end); negative when it loses,
+by the same count for the opponent.
 
-- 0: a draw;
-- positive: the side to move wins; ``(W*H + 1 - moves_played) // 2`` if it wins with its
-  next stone, one less for each further stone it needs. On 7x6 that is "22 minus the
-  number of stones the winner will have played", so winning with one's last stone scores 1;
-- negative: the side to move loses, by the same count for the opponent.
+**Beyond the tutorial**, each because it lowers the nodes more than it costs a node
+(``bench/nodes_by_ply.py``; docs/engine.md gives the counts), and each done by the compiled
+twin too:
 
-The search is Pons' final solver (without his opening book), step for step of his tutorial,
-with the additions listed below:
+- up to ``MIRROR_UNTIL`` stones a position and its mirror image share their table entry
+  (part 6);
+- *fail-soft*: a node returns the best score its children proved, not alpha, and the table
+  keeps it; the probes of part 7 then need fewer rounds;
+- *a win in two* (part 9, after BitBully's ``doubleThreat``, made exact): a move after which
+  the opponent cannot stop the mover's next stone winning ends the node; where no move does,
+  the window's top comes down by one;
+- a move just under one of the mover's own winning cells is tried last (part 9);
+- the *enhanced transposition cut-off* (BitBully's): a move whose position the table bounds
+  low enough ends the node before any search (part 9).
 
-- negamax with alpha-beta pruning over a bitboard: cell (col, row) is bit ``col*(H+1) + row``,
-  row 0 at the bottom, one spare bit on top of each column; a position is ``mask`` (every
-  stone) and ``current`` (the stones of the side to move);
-- columns explored centre first;
-- a transposition table of bounds: upper bounds after a fail-low, lower bounds after a beta
-  cut-off, read back to narrow the window (the bound found, fail-soft: below);
-- null-window searches, narrowing the score interval at the root (his "iterative
-  deepening" step), probing near 0 first as he does;
-- "anticipate direct losing moves": if the opponent has two immediate wins the node is
-  lost; if one, the only move is to block it; never play under an opponent's winning cell;
-- the window clamped to the scores still reachable (``beta <= max``, ``alpha >= min``);
-- move ordering by the number of winning cells each move creates, centre first among equals
-  (a move under the mover's own winning cell last: below).
+No opening book here (part 10): the compiled search reads one (``opening_book``).
 
-What differs from his, each measured in nodes (``bench/nodes_by_ply.py``: positions of whole
-games at plies 0-20, and his test sets), each kept because it lowers the nodes more than it
-costs a node:
-
-- up to ``MIRROR_UNTIL`` stones, a position and its mirror image share their table entry (his
-  solver with a book sees few of them; from the empty board they halve the nodes);
-- **fail-soft**: a node whose moves all fail low returns (and stores as its upper bound) the
-  best score its children proved, not alpha, which is often lower; a cut-off returns the
-  child's score. The root's null-window probes take the returned score as their new bound
-  and so need fewer probes (28-50% fewer nodes at 0-11 stones with the opening book);
-- **a win in two** (after BitBully's ``doubleThreat``, Markus Thill's solver, made exact):
-  if after some move the opponent cannot stop the mover's next stone winning (the mover has
-  two winning cells it can play; or one, with another of the mover's just above it: it must
-  take the lower, the mover the upper; or none, but every cell it can play lies under one
-  of the mover's), the node scores the best it can (a win with its next-but-one stone)
-  without a search. Since that test misses no such move, a node where no move passes it
-  scores one less at best: its window's top comes down to that, which ends at once a node
-  asked only whether it reaches the best (near the end of the board, where the null
-  windows meet the scores still possible): 14-20% fewer nodes at 12-20 stones;
-- **a move just under one of the mover's own winning cells is tried last** (BitBully's move
-  order: the opponent's reply there takes that cell away), 12-18% fewer nodes at 12-20 stones;
-- **the enhanced transposition cut-off** (BitBully's too): before searching, a move whose
-  position the table already bounds low enough for a cut-off ends the node; tried from
-  ``MIRROR_UNTIL`` stones on (a child's key then needs no mirror image, which cost more than
-  it saved) while more than ``ETC_EMPTY`` cells are empty (near the end a subtree costs less
-  than the look-ups): 20-28% fewer nodes at 12-20 stones.
-
-Its node counts: 44.5, 298 and 25.8k on average over the 1000 positions of his test sets
-L3_R1, L2_R1 and L2_R2, where his C++ reports 51, 450 and 40k (his algorithm here: 51, 449
-and 39.8k).
-
-What differs is how it is written, for CPython: the hot function ``negamax`` is a closure
-whose constants are default arguments (fast local loads), and the winning cells of *every*
-candidate move are computed at once, on one big integer holding one copy of the board per
-column, spaced far enough apart that shifts never reach a neighbour copy (the board, the
-wide board, the winning cells and the losing-move rule are ``ai.games.connect4.bitboard``'s, shared with
-the rules and the fast depth-limited search). The result serves
-twice: popcounts order the moves, and the chunk of the move played is handed to the child
-as "the opponent's winning cells", which the child needs to find its forced and losing
-moves. A node therefore costs one pass of about 45 integer operations, and a few more per
-move (the popcount, the win in two, the mover's own cell above the move, and from 16 stones
-the table's entry of the position after it). The table is a ``dict`` keyed by ``current + mask`` (unique per position), bounded
-in size: when it grows past ``max_table_entries`` it is emptied, which only costs speed.
-(A fixed list indexed by ``key % prime``, as in the C++ original, measured no faster in
-CPython and needs an O(size) wipe per reset.)
-
-Budgets (``max_nodes``, ``time_limit``) stop the search and return ``complete=False`` with the
-score interval proven so far, so a web request given a budget never hangs. Without a budget an early
-position on 7x6 can take hours: this explores about 400,000 nodes a second on CPython 3.11,
-and Pons' hardest benchmark positions need tens of millions.
+Budgets (``max_nodes``, ``time_limit``) stop a search with the interval proven so far
+(``complete=False``): the command line's ``solve`` runs this solver, and so do the board
+sizes the compiled one does not take. Written for reading, not speed: 0.7-0.9x the nodes a
+second of the speed-tuned closure it replaced (~400,000; measured side by side), so a
+position near the start of a 7x6 game takes hours here, a second compiled.
 """
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from functools import lru_cache
 
 from ..bitboard import (MAX_SIZE, MIN_SIZE, Geometry, alignment, check_size, geometry,
-                       non_losing, winning_cells)
+                        non_losing, winning_cells)
 
 __all__ = ["SolveResult", "Solver", "solve", "solve_bitboard", "parse_moves", "MIN_SIZE",
            "MAX_SIZE"]
 
 #: How many nodes between two looks at the clock (and at the table's size).
 CHECK_EVERY = 1024
-
-#: Up to this many stones, a position and its mirror image share their table entry (the
-#: smaller key of the two): early in the game the search meets both (after 3-4 and 5-4, say),
-#: and the second is then free (the empty board with the book: 86k nodes instead of 163k).
-#: Later they are rare, and the few operations a node would cost are not repaid.
+#: Up to this many stones, a position and its mirror image share their table entry.
 MIRROR_UNTIL = 16
-
-#: The enhanced transposition cut-off is tried while more cells than this are empty (and past
-#: ``MIRROR_UNTIL`` stones, where a child's key needs no mirror image): near the end a node's
-#: subtree costs less than the look-ups, and before, the mirror keys cost more than they save.
+#: The enhanced transposition cut-off is tried from ``MIRROR_UNTIL`` stones while more
+#: cells than this are empty (near the end a subtree costs less than the look-ups).
 ETC_EMPTY = 10
-
 #: Default bound on the transposition table (entries; about 100 bytes each).
 DEFAULT_TABLE_ENTRIES = 1 << 20
 
 
-def _check_budgets(max_nodes, time_limit) -> None:
-    """The solvers' budgets (this one's and ``solver_fast``'s): ValueError unless None or
-    a non-negative count of nodes / seconds."""
-    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int)
-                                  or max_nodes < 0):
-        raise ValueError(f"max_nodes must be a non-negative integer or None, not {max_nodes!r}")
-    if time_limit is not None and not time_limit >= 0:
-        raise ValueError("time_limit must be a non-negative number of seconds or None, "
-                         f"not {time_limit!r}")
-
-
 @dataclass(frozen=True)
 class SolveResult:
-    """What :func:`solve` found.
+    """What a solve found.
 
     Attributes:
-        score: the exact score from the side to move (see the module docstring) when
-            ``complete``; with ``weak=True`` only its sign: 1 win, 0 draw, -1 loss. When a budget
-            stopped the search (``complete`` False) it is ``lower``, the best score the side to
-            move is *proven* to secure so far (possibly just "loses at once").
-        best_move: 0-indexed column of a move that achieves ``score`` (when incomplete: one that
-            secures ``lower`` if the search proved one, else the first move in the solver's
-            order, a centre-most move making the most threats). Never a move that loses at
-            once when another move does not.
+        score: the exact score (see above) when ``complete``; with ``weak=True`` its sign
+            only. When a budget stopped the search, ``lower``.
+        best_move: 0-indexed column of a move that achieves ``score`` (when incomplete: one
+            that secures ``lower`` if the search proved one, else the first in the order of
+            part 9). Never a move that loses at once when another does not.
         nodes: positions explored (calls of the negamax, the root included, as Pons counts;
-            0 when the side to move wins at once, found without a search).
-        elapsed: seconds spent, wall clock.
+            0 when the side to move wins at once).
+        elapsed: seconds, wall clock.
         complete: False if ``max_nodes`` or ``time_limit`` stopped the search first.
-        lower, upper: the proven interval ``lower <= true score <= upper`` (both equal to
-            ``score`` when complete; in weak mode, within -1..1).
+        lower, upper: the proven interval ``lower <= true score <= upper``.
     """
 
     score: int
@@ -149,36 +80,55 @@ class SolveResult:
     upper: int | None = None
 
 
-class _OutOfBudget(Exception):
-    """Raised inside the search when a node or time budget runs out."""
+# == Part 2: minimax and negamax: the score ==================================================
+# A position's score is the best of minus its children's scores; a win at once scores
+# win_now, a full board 0. Negamax itself comes after the parts that shape it (below).
+
+def win_now(cells: int, stones: int) -> int:
+    """The score of the side to move that wins with its next stone, ``stones`` on the board."""
+    return (cells + 1 - stones) // 2
 
 
-@lru_cache(maxsize=None)
-def _bounds(cells: int) -> tuple[tuple, tuple, tuple]:
-    """Scores a node cannot go beyond, by number of stones played (Pons' min and max):
-    ``loss`` the opponent wins next move, ``lo`` at best one move later, ``hi`` the side to
-    move cannot win at once."""
-    A = cells
-    return (tuple(-((A - n) // 2) for n in range(A + 1)),
-            tuple(-((A - 2 - n) // 2) for n in range(A + 1)),
-            tuple((A - 1 - n) // 2 for n in range(A + 1)))
+def lost_now(cells: int, stones: int) -> int:
+    """The score of the side to move whose opponent wins with its next stone."""
+    return -((cells - stones) // 2)
 
+
+# == Part 3: alpha-beta: a window, narrowed to the scores still possible =====================
+
+def highest(cells: int, stones: int) -> int:
+    """The best score still possible when the side to move cannot win at once."""
+    return (cells - 1 - stones) // 2
+
+
+def lowest(cells: int, stones: int) -> int:
+    """The worst score still possible when the opponent cannot win at its next stone (part 8
+    makes sure of that)."""
+    return -((cells - 2 - stones) // 2)
+
+
+# == Part 4: move exploration order: the centre first ========================================
+# ``geometry(w, h).order``: 3 2 4 1 5 0 6 on seven columns (the centre columns take part in
+# the most fours, so alpha-beta meets good moves early); ``.priority`` ranks them.
+
+
+# == Part 5: the bitboard ====================================================================
+# ``ai.games.connect4.bitboard``: cell (col, row) is bit ``col * (H + 1) + row``; a position
+# is ``mask`` (every stone) and ``current`` (the side to move's); a move is the bit of the
+# cell it fills, ``(mask + bottom) & column``; the key ``current + mask`` is unique.
 
 def parse_moves(moves: str, width: int = 7, height: int = 6) -> tuple[int, int, int]:
-    """The position after ``moves`` as ``(current, mask, moves_played)``.
+    """The position after ``moves`` as ``(current, mask, stones)``.
 
     Args:
-        moves: 1-indexed column digits played from the empty board, first player first,
-            e.g. ``"4453"``. Surrounding whitespace is ignored.
+        moves: 1-indexed column digits played from the empty board, e.g. ``"4453"``
+            (surrounding whitespace ignored).
         width, height: board size, 4 to 9 each.
-
-    Returns:
-        ``current`` (stones of the side to move), ``mask`` (all stones), and the number of moves.
 
     Raises:
         ValueError: on a board size out of 4..9, a character that is not a column digit, a
             column out of range, a move into a full column, or a move after a four in a row.
-            (A game that *ends* with the last move is accepted here; :func:`solve` rejects it.)
+            (A game that *ends* with the last move is accepted here; ``solve`` refuses it.)
     """
     check_size(width, height)
     if not isinstance(moves, str):
@@ -195,7 +145,7 @@ def parse_moves(moves: str, width: int = 7, height: int = 6) -> tuple[int, int, 
         move = (mask + g.bottom) & g.colmask[col]
         if not move:
             raise ValueError(f"move {i} of {moves!r}: column {ch} is full")
-        current ^= mask
+        current ^= mask                 # Pons' play: the other side is to move
         mask |= move
     n = len(text)
     # Fours never disappear, so one look at the end tells whether anyone made four; only
@@ -211,14 +161,315 @@ def parse_moves(moves: str, width: int = 7, height: int = 6) -> tuple[int, int, 
     return current, mask, n
 
 
-class Solver:
-    """An exact solver for one board size, keeping its transposition table between calls.
+def check_position(g: Geometry, current, mask, stones) -> None:
+    """ValueError unless ``(current, mask, stones)`` is a position some game reaches, not over."""
+    for label, v in (("current", current), ("mask", mask), ("moves_played", stones)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise ValueError(f"{label} must be a non-negative int, not {v!r}")
+    if mask & ~g.board:
+        raise ValueError("mask has stones outside the board")
+    if current & ~mask:
+        raise ValueError("current has stones where mask has none")
+    if (mask + g.bottom) & mask:
+        raise ValueError("mask has a stone floating above an empty cell")
+    if mask.bit_count() != stones:
+        raise ValueError(f"mask holds {mask.bit_count()} stones, not moves_played={stones}")
+    if current.bit_count() != stones // 2:
+        raise ValueError(f"the side to move should have {stones // 2} stones, "
+                         f"current holds {current.bit_count()}")
+    if alignment(current ^ mask, g.h1) or alignment(current, g.h1):
+        raise ValueError("game already over: a player has four in a row")
+    if stones == g.cells:
+        raise ValueError("game already over: the board is full (a draw)")
 
-    The table holds proven bounds on position values, valid whatever position is solved
-    next, so solving positions from one game in turn gets faster; :meth:`reset` empties it
-    (the benchmarks reset it before each position, as Pons' reference times do).
-    A Solver is not meant to be shared by threads that search at the same time.
-    """
+
+# == Part 6: the transposition table =========================================================
+# A dict from a position's key to a bound on its score, ``2 * bound + 1`` for a lower bound
+# (after a cut-off), ``2 * bound`` for an upper one (after every move failed low).
+
+def table_key(current: int, mask: int, stones: int, g: Geometry) -> int:
+    """Pons' key, ``current + mask``; up to ``MIRROR_UNTIL`` stones, the smaller of it and its
+    mirror image's (a position and its mirror have the same score: early in the game the
+    search meets both, and the second is then free)."""
+    key = current + mask
+    if stones <= MIRROR_UNTIL:
+        column = (1 << g.h1) - 1                  # the key's columns, end for end
+        mirrored = 0
+        for c in range(g.width):
+            mirrored |= ((key >> (c * g.h1)) & column) << ((g.width - 1 - c) * g.h1)
+        key = min(key, mirrored)
+    return key
+
+
+# == Part 8: anticipate direct losing moves ==================================================
+# ``bitboard.winning_cells``: the empty cells where a player's stones would make four.
+# ``bitboard.non_losing``: the moves that do not let the opponent win at once (none if it
+# has two playable winning cells; only the block if it has one; never under one of them).
+
+
+# == Part 9: better move ordering (and the win in two) =======================================
+
+def wins_in_two(ours: int, playable: int) -> bool:
+    """After our move, whether the opponent cannot stop our next stone winning: ``ours``, our
+    winning cells; ``playable``, the cells it can play. Exactly when our winning cells it
+    can play are two (it blocks one, we take the other), or one with another of ours just
+    above (it must take the first, we the second), or none, but each cell it can play lies
+    under one of ours."""
+    if not ours:
+        return False
+    t = ours & playable
+    return bool(t & (t - 1) or ours & (t << 1) or not t and not (playable << 1) & ~ours)
+
+
+def order_key(ours: int, move: int, own_now: int, priority: int) -> int:
+    """Pons' order: the most winning cells after the move first, the centre first among
+    equals; last, a move just under one of our winning cells (the reply there takes it)."""
+    key = (ours.bit_count() << 4) | priority
+    if own_now & (move << 1):
+        key -= 256
+    return key
+
+
+def transposition_cut(table: dict, opponent: int, mask: int, moves: int, beta: int,
+                      g: Geometry) -> int | None:
+    """The enhanced transposition cut-off: a move (columns left to right) whose position the
+    table bounds so low for the opponent that it beats ``beta`` for us: our score, or None."""
+    for column in g.colmask:
+        move = moves & column
+        if move:
+            entry = table.get(opponent + (mask | move))    # (past MIRROR_UNTIL: no mirror)
+            if entry is not None and not entry & 1 and entry >> 1 <= -beta:
+                return -(entry >> 1)
+    return None
+
+
+# == Parts 2-9 together: the negamax =========================================================
+
+class OutOfBudget(Exception):
+    """Raised inside the search when a node or time budget runs out."""
+
+
+@dataclass
+class Search:
+    """One solve's counters and limits, and the table it reads and writes."""
+    g: Geometry
+    table: dict
+    max_entries: int
+    max_nodes: int | None
+    deadline: float | None
+    nodes: int = 0
+    next_look: int = 0
+
+
+def look_at_budgets(s: Search) -> None:
+    """Every ``CHECK_EVERY`` nodes: the budgets, and the table's size."""
+    if s.max_nodes is not None and s.nodes > s.max_nodes:
+        s.nodes -= 1                             # this node is not explored
+        raise OutOfBudget
+    if s.deadline is not None and time.perf_counter() > s.deadline:
+        raise OutOfBudget
+    if len(s.table) > s.max_entries:
+        s.table.clear()                          # it only costs speed
+    s.next_look = s.nodes + CHECK_EVERY
+    if s.max_nodes is not None:
+        s.next_look = min(s.next_look, s.max_nodes)
+
+
+def negamax(s: Search, current: int, mask: int, stones: int, alpha: int, beta: int,
+            their_wins: int) -> int:
+    """The score of the position within ``[alpha, beta]``, fail-soft: the exact score if it
+    lies strictly inside, else a bound beyond the window's side it fell on, as tight as the
+    search proved. The side to move cannot win at once; ``their_wins``: the opponent's
+    winning cells (its parent computed them to order its moves)."""
+    s.nodes += 1
+    if s.nodes > s.next_look:
+        look_at_budgets(s)
+    g, table = s.g, s.table
+    # Part 8: the moves that do not lose at once; none, and the opponent wins next.
+    moves = non_losing((mask + g.bottom) & g.board, their_wins)
+    if not moves:
+        return lost_now(g.cells, stones)
+    if stones >= g.cells - 2:
+        return 0                                 # our stone and theirs fill the board
+    # Part 3 (with part 8): alpha no lower than the worst score still possible.
+    worst = lowest(g.cells, stones)
+    if alpha < worst:
+        alpha = worst
+        if alpha >= beta:
+            return alpha
+    # Part 6: a bound the table holds narrows the window.
+    key = table_key(current, mask, stones, g)
+    entry = table.get(key)
+    if entry is not None:
+        bound = entry >> 1
+        if entry & 1:                            # a lower bound
+            alpha = max(alpha, bound)
+        else:                                    # an upper bound
+            beta = min(beta, bound)
+        if alpha >= beta:
+            return bound
+    opponent = current ^ mask
+    # Part 9: the enhanced transposition cut-off.
+    if MIRROR_UNTIL <= stones < g.cells - ETC_EMPTY:
+        cut = transposition_cut(table, opponent, mask, moves, beta, g)
+        if cut is not None:
+            return cut
+    # Part 9: each move with our winning cells after it (its key in the order, and the
+    # child's "their winning cells"); a win in two ends the node.
+    best_possible = highest(g.cells, stones)
+    empty = g.board ^ mask
+    own_now = g.wins(current) & empty
+    children = []
+    for c in g.order:                            # part 4
+        move = moves & g.colmask[c]
+        if move:
+            ours = g.wins(current | move) & empty
+            if wins_in_two(ours, (mask + move + g.bottom) & g.board):
+                return best_possible
+            children.append((order_key(ours, move, own_now, g.priority[c]), move, ours))
+    # No win in two, and that test misses none: we win a move later at best (part 3's
+    # "beta no higher than the best score still possible", one lower).
+    if beta >= best_possible:
+        beta = best_possible - 1
+        if alpha >= beta:
+            return beta
+    children.sort(reverse=True)
+    best = -g.cells
+    for _, move, ours in children:               # parts 2 and 3
+        score = -negamax(s, opponent, mask | move, stones + 1, -beta, -alpha, ours)
+        if score >= beta:
+            table[key] = 2 * score + 1           # a lower bound (part 6)
+            return score
+        if score > best:
+            best = score
+            alpha = max(alpha, score)
+    table[key] = 2 * best                        # an upper bound, fail-soft (part 6)
+    return best
+
+
+# == Part 7: iterative deepening and the null window: solving at the root =====================
+# Each probe asks "is the score above med?" with the window [med, med + 1]; the answers
+# narrow [lo, hi] to the score, probing near 0 first as Pons does.
+
+def root_moves(current: int, mask: int, safe: int, g: Geometry) -> list:
+    """The root's moves (of ``safe``), in the order it tries them (parts 4 and 9: most
+    winning cells first, the centre first among equals), as ``(column, move, ours)``."""
+    found = []
+    for c in g.order:
+        move = safe & g.colmask[c]
+        if move:
+            ours = winning_cells(current | move, mask | move, g)
+            found.append((ours.bit_count(), g.priority[c], c, move, ours))
+    found.sort(reverse=True)
+    return [(c, move, ours) for _, _, c, move, ours in found]
+
+
+def root(s: Search, current: int, mask: int, stones: int, safe: int, moves: list, alpha: int,
+         beta: int) -> tuple[int, int | None]:
+    """Negamax at the root, telling also which move reached the score (or None)."""
+    s.nodes += 1
+    if s.nodes > s.next_look:
+        look_at_budgets(s)
+    g = s.g
+    if not safe:
+        return lost_now(g.cells, stones), None
+    if stones >= g.cells - 2:
+        return 0, None
+    if alpha < lowest(g.cells, stones):          # parts 3 and 8
+        alpha = lowest(g.cells, stones)
+        if alpha >= beta:
+            return alpha, None
+    if beta > highest(g.cells, stones):
+        beta = highest(g.cells, stones)
+        if alpha >= beta:
+            return beta, None
+    best, value = None, -g.cells
+    for c, move, ours in moves:
+        score = -negamax(s, current ^ mask, mask | move, stones + 1, -beta, -alpha, ours)
+        if score >= beta:
+            return score, c
+        if score > value:
+            value = score
+            if score > alpha:
+                alpha, best = score, c
+    return value, best
+
+
+def probe(lo: int, hi: int) -> int:
+    """The next null window's score between ``lo`` and ``hi``: the middle, moved towards 0
+    (C++'s ``lo / 2``, rounded towards zero)."""
+    med = lo + (hi - lo) // 2
+    if med <= 0 and -((-lo) // 2) < med:
+        med = -((-lo) // 2)
+    elif med >= 0 and hi // 2 > med:
+        med = hi // 2
+    return med
+
+
+def solve_position(table: dict, g: Geometry, current: int, mask: int, stones: int, *,
+                   weak: bool = False, max_nodes: int | None = None,
+                   time_limit: float | None = None,
+                   max_entries: int = DEFAULT_TABLE_ENTRIES) -> SolveResult:
+    """Solve a valid position, not over, with ``table`` (kept or fresh)."""
+    start = time.perf_counter()
+    deadline = None if time_limit is None else start + time_limit
+    possible = (mask + g.bottom) & g.board
+    wins = winning_cells(current, mask, g) & possible
+    if wins:                                     # a win at once (negamax assumes none)
+        column = next(c for c in g.order if wins & g.colmask[c])
+        score = 1 if weak else win_now(g.cells, stones)
+        return SolveResult(score, column, 0, time.perf_counter() - start, True, score, score)
+    s = Search(g, table, max_entries, max_nodes, deadline,
+               next_look=CHECK_EVERY if max_nodes is None else min(CHECK_EVERY, max_nodes))
+    their_wins = winning_cells(current ^ mask, mask, g)
+    safe = non_losing(possible, their_wins)
+    moves = root_moves(current, mask, safe, g)
+    if moves:
+        first = moves[0][0]
+    else:                                        # lost whatever we do: block a threat at least
+        first = next((c for c in g.order if possible & their_wins & g.colmask[c]),
+                     next(c for c in g.order if possible & g.colmask[c]))
+    lo, hi = (-1, 1) if weak else (lost_now(g.cells, stones), win_now(g.cells, stones))
+    best, complete = None, True
+    try:
+        while lo < hi:
+            med = probe(lo, hi)
+            score, move = root(s, current, mask, stones, safe, moves, med, med + 1)
+            if score <= med:
+                hi = score
+            else:
+                lo, best = score, move
+    except OutOfBudget:
+        complete = False
+    if weak:
+        lo, hi = max(-1, min(1, lo)), max(-1, min(1, hi))
+    if complete:
+        hi = lo
+    return SolveResult(lo, first if best is None else best, s.nodes,
+                       time.perf_counter() - start, complete, lo, hi)
+
+
+# == Part 10: the opening book ===============================================================
+# Not here: ``opening_book`` (the scores of every 7x6 position of 12 stones), read by the
+# compiled search (``solver_kernel``).
+
+
+# == The solver: a table kept from one solve to the next =====================================
+
+def _check_budgets(max_nodes, time_limit) -> None:
+    """ValueError unless each budget is None or a non-negative count of nodes / seconds."""
+    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int)
+                                  or max_nodes < 0):
+        raise ValueError(f"max_nodes must be a non-negative integer or None, not {max_nodes!r}")
+    if time_limit is not None and not time_limit >= 0:
+        raise ValueError("time_limit must be a non-negative number of seconds or None, "
+                         f"not {time_limit!r}")
+
+
+class Solver:
+    """An exact solver for one board size, keeping its table between solves: its bounds hold
+    whatever position is solved next, so the positions of one game get faster; ``reset``
+    empties it. Not to be shared by threads that search at the same time."""
 
     def __init__(self, width: int = 7, height: int = 6, *,
                  max_table_entries: int = DEFAULT_TABLE_ENTRIES) -> None:
@@ -246,330 +497,25 @@ class Solver:
                        max_nodes: int | None = None,
                        time_limit: float | None = None) -> SolveResult:
         """Solve a position given as bitboards; see :func:`solve_bitboard`."""
-        start = time.perf_counter()
-        g = self._g
         self._validate(current, mask, moves_played)
         _check_budgets(max_nodes, time_limit)
-        deadline = None if time_limit is None else start + time_limit
-
-        AREA = g.cells
-        BOTTOM, BOARD = g.bottom, g.board
-        CM, ORDER, PRI = g.colmask, g.order, g.priority
-        nb = moves_played
-        possible = (mask + BOTTOM) & BOARD
-
-        # A win at once: the search below assumes there is none (as Pons' negamax does).
-        my_wins = winning_cells(current, mask, g) & possible
-        if my_wins:
-            col = next(c for c in ORDER if my_wins & CM[c])
-            s = 1 if weak else (AREA + 1 - nb) // 2
-            return SolveResult(s, col, 0, time.perf_counter() - start, True, s, s)
-
-        search = _Search(g, self._table, self.max_table_entries, max_nodes, deadline)
-        opp_wins = winning_cells(current ^ mask, mask, g)
-        forced = possible & opp_wins
-        safe = non_losing(possible, opp_wins)
-
-        # The root's moves, in the order negamax would try them, each with the winning cells
-        # it gives the mover (the child's "opponent wins").
-        root_moves = []
-        for c in ORDER:
-            m = safe & CM[c]
-            if m:
-                w = winning_cells(current | m, mask | m, g)
-                root_moves.append((w.bit_count(), PRI[c], c, m, w))
-        root_moves.sort(reverse=True)
-        if root_moves:
-            default_move = root_moves[0][2]
-        else:  # lost whatever we do: block one of the threats at least
-            default_move = next((c for c in ORDER if forced & CM[c]), None)
-            if default_move is None:
-                default_move = next(c for c in ORDER if possible & CM[c])
-
-        # Pons' solve(): null-window searches narrowing [lo, hi], probing near 0 first.
-        lo, hi = -((AREA - nb) // 2), (AREA + 1 - nb) // 2
-        if weak:
-            lo, hi = -1, 1
-        best = None
-        complete = True
-        try:
-            while lo < hi:
-                med = lo + (hi - lo) // 2
-                if med <= 0 and -((-lo) // 2) < med:   # C++'s lo/2, rounded towards zero
-                    med = -((-lo) // 2)
-                elif med >= 0 and hi // 2 > med:
-                    med = hi // 2
-                r, move = search.root(current, mask, nb, safe, root_moves, med, med + 1)
-                if r <= med:
-                    hi = r
-                else:
-                    lo = r
-                    best = move
-        except _OutOfBudget:
-            complete = False
-        if best is None:
-            best = default_move
-        if weak:
-            lo, hi = max(-1, min(1, lo)), max(-1, min(1, hi))
-        if complete:
-            hi = lo
-        return SolveResult(lo, best, search.nodes, time.perf_counter() - start, complete, lo, hi)
+        return solve_position(self._table, self._g, current, mask, moves_played, weak=weak,
+                              max_nodes=max_nodes, time_limit=time_limit,
+                              max_entries=self.max_table_entries)
 
     def _validate(self, current, mask, moves_played) -> None:
-        g = self._g
-        for label, v in (("current", current), ("mask", mask), ("moves_played", moves_played)):
-            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise ValueError(f"{label} must be a non-negative int, not {v!r}")
-        if mask & ~g.board:
-            raise ValueError("mask has stones outside the board")
-        if current & ~mask:
-            raise ValueError("current has stones where mask has none")
-        if (mask + g.bottom) & mask:
-            raise ValueError("mask has a stone floating above an empty cell")
-        if mask.bit_count() != moves_played:
-            raise ValueError(f"mask holds {mask.bit_count()} stones, "
-                             f"not moves_played={moves_played}")
-        if current.bit_count() != moves_played // 2:
-            raise ValueError(f"the side to move should have {moves_played // 2} stones, "
-                             f"current holds {current.bit_count()}")
-        if alignment(current ^ mask, g.h1) or alignment(current, g.h1):
-            raise ValueError("game already over: a player has four in a row")
-        if moves_played == g.cells:
-            raise ValueError("game already over: the board is full (a draw)")
+        check_position(self._g, current, mask, moves_played)
 
 
-class _Search:
-    """One solve's search: the node counter, the budget and the negamax closure."""
-
-    def __init__(self, g: Geometry, table: dict, max_entries: int, max_nodes, deadline) -> None:
-        self.nodes = 0
-        self._table = table
-        self._max_nodes = max_nodes
-        self._deadline = deadline
-        self._max_entries = max_entries
-        self.negamax = self._build(g)
-
-    def _build(self, g: Geometry):
-        """The negamax and root closures of one solve. Long on purpose: the speed-tuned inner
-        loop (with the fast search's ``_build``, the only function of ``ai/`` over ~80
-        lines); its constants are default arguments and its counter a cell of the closure,
-        which a split into smaller functions would trade for a call per node."""
-        BOTTOM, BOARD, SENTINELS = g.bottom, g.board, g.sentinels
-        REP, DIAG, WINS = g.rep, g.diag, g.wins
-        (LOSS, LO, HI), DRAWN = _bounds(g.cells), g.cells - 2   # HI: the root, a win in two
-        PLAYABLE, BY_PRIORITY = g.playable, g.by_priority
-        MIRROR_SHIFTS = tuple((c * g.h1, (g.width - 1 - c) * g.h1) for c in range(g.width))
-        COLUMN_BITS = (1 << g.h1) - 1
-        table = self._table
-        table_get = table.get
-        # The node counter and the next node count at which to look at the budget live in
-        # this closure: a plain integer comparison per node.
-        nodes = 0
-        checkpoint = CHECK_EVERY if self._max_nodes is None else min(CHECK_EVERY, self._max_nodes)
-        search = self
-
-        def check():
-            nonlocal nodes, checkpoint
-            if search._max_nodes is not None and nodes > search._max_nodes:
-                nodes -= 1                   # this node was not explored
-                search.nodes = nodes
-                raise _OutOfBudget
-            search.nodes = nodes
-            if search._deadline is not None and time.perf_counter() > search._deadline:
-                raise _OutOfBudget
-            if len(table) > search._max_entries:
-                table.clear()
-            checkpoint = nodes + CHECK_EVERY
-            if search._max_nodes is not None and checkpoint > search._max_nodes:
-                checkpoint = search._max_nodes
-
-        def negamax(cur, mask, nb, alpha, beta, opp_wins,
-                    BOTTOM=BOTTOM, BOARD=BOARD, SENTINELS=SENTINELS, REP=REP, DIAG=DIAG,
-                    WINS=WINS, NON_LOSING=non_losing, LOSS=LOSS, LO=LO, DRAWN=DRAWN,
-                    PLAYABLE=PLAYABLE, MIRROR_SHIFTS=MIRROR_SHIFTS, COLUMN_BITS=COLUMN_BITS,
-                    BY_PRIORITY=BY_PRIORITY, HI=HI, COLUMNS=g.colmask,
-                    ETC_UNTIL=g.cells - ETC_EMPTY, table=table, table_get=table_get):
-            """Pons' negamax, fail-soft: the score of (cur, mask) within [alpha, beta].
-
-            ``nb`` stones are on the board, the side to move cannot win at once, and
-            ``opp_wins`` are the opponent's winning cells. Returns the exact score if it
-            lies strictly inside the window, else a bound on the right side of it, as tight
-            as the search proved (at most alpha after a fail-low, at least beta after a
-            cut-off).
-            """
-            nonlocal nodes
-            nodes += 1
-            if nodes > checkpoint:
-                check()
-            possible = NON_LOSING((mask + BOTTOM) & BOARD, opp_wins)
-            if not possible:
-                return LOSS[nb]              # every move lets the opponent win next move
-            if nb >= DRAWN:
-                return 0                     # our stone and theirs fill the board
-            v = LO[nb]
-            if alpha < v:
-                alpha = v
-                if alpha >= beta:
-                    return alpha
-            # Pons also lowers beta to the best score still possible, HI[nb]; that is a no-op
-            # here: the caller's alpha is at least its LO[nb - 1] = -HI[nb], so beta <= HI[nb].
-            key = cur + mask
-            if nb <= MIRROR_UNTIL:
-                # early on, a position and its mirror image share their entry (same score);
-                # the key's columns are fields of h+1 bits, swapped end for end
-                mk = 0
-                for src, dst in MIRROR_SHIFTS:
-                    mk |= ((key >> src) & COLUMN_BITS) << dst
-                if mk < key:
-                    key = mk
-            v = table_get(key)
-            if v is not None:                # 2*bound, +1 for a lower bound
-                if v & 1:
-                    v >>= 1
-                    if alpha < v:
-                        alpha = v
-                        if alpha >= beta:
-                            return alpha
-                else:
-                    v >>= 1
-                    if beta > v:
-                        beta = v
-                        if alpha >= beta:
-                            return beta
-            opp = cur ^ mask
-            if MIRROR_UNTIL <= nb < ETC_UNTIL:
-                # Enhanced transposition cut-off (BitBully's): a move whose position the
-                # table already bounds low enough (its upper bound u, -u >= beta) cuts the
-                # node before any search; the first such move, columns left to right.
-                for cm in COLUMNS:
-                    m = possible & cm
-                    if m:
-                        v = table_get(opp + (mask | m))
-                        if v is not None and not v & 1 and v >> 1 <= -beta:
-                            return -(v >> 1)
-            empty = BOARD ^ mask
-            nb += 1
-            if not possible & (possible - 1):
-                # A single move: its winning cells on the ordinary board.
-                w = WINS(cur | possible) & empty
-                if w:
-                    nxt = ((mask | possible) + BOTTOM) & BOARD
-                    t = w & nxt
-                    if t & (t - 1) or w & (t << 1) or not t and not (nxt << 1) & ~w:
-                        return HI[nb - 1]    # win in two (below)
-                if beta >= HI[nb - 1]:       # no win in two: at best a move later (below)
-                    beta = HI[nb - 1] - 1
-                    if alpha >= beta:
-                        return beta
-                score = -negamax(opp, mask | possible, nb, -beta, -alpha, w)
-                if score >= beta:
-                    table[key] = score * 2 + 1
-                    return score             # beta cut-off
-                table[key] = score * 2       # fail-soft: the child's bound, not alpha
-                return score
-            # Several moves: the winning cells after each of them, all at once on the wide
-            # board (copy c = our stones plus the move in column c).
-            r = WINS(cur * REP | (possible * REP & DIAG))
-            # Most new winning cells first, centre first among equals (Pons' MoveSorter);
-            # last, a move just under one of our winning cells (the opponent's reply there
-            # would take it away: BitBully's order), its own cells ordering it among such.
-            own = WINS(cur) & empty
-            keys = []
-            above = mask + BOTTOM            # + m: the cells playable after m
-            for _, cm, sh, pri in PLAYABLE[(possible + BOARD) & SENTINELS]:
-                w = (r >> sh) & empty
-                m = possible & cm
-                # Win in two: after m (which does not lose, so the opponent cannot win
-                # first) the opponent cannot stop our next stone winning. Exactly when our
-                # winning cells it can play are two (it blocks one, we take the other), or
-                # one with another of ours just above it (it must take the first, we take
-                # the second), or none but every cell it can play lies under one of ours.
-                if w:
-                    nxt = (above + m) & BOARD
-                    t = w & nxt
-                    if t & (t - 1) or w & (t << 1) or not t and not (nxt << 1) & ~w:
-                        return HI[nb - 1]
-                k = (w.bit_count() << 4) | pri
-                if own & (m << 1):
-                    k -= 256                 # 16 winning cells fewer: after every other
-                keys.append(k)
-            # No move wins in two, and that test is exact: at best we win a move later
-            # (HI[nb - 1] - 1), which ends a node asked whether it reaches HI[nb - 1].
-            if beta >= HI[nb - 1]:
-                beta = HI[nb - 1] - 1
-                if alpha >= beta:
-                    return beta
-            keys.sort(reverse=True)
-            best = -64
-            for k in keys:
-                _, cm, sh = BY_PRIORITY[k & 15]
-                score = -negamax(opp, mask | (possible & cm), nb, -beta, -alpha, (r >> sh) & empty)
-                if score >= beta:
-                    table[key] = score * 2 + 1
-                    return score             # beta cut-off
-                if score > best:
-                    best = score
-                    if score > alpha:
-                        alpha = score
-            # fail-soft: the best child's score, an upper bound often below alpha
-            table[key] = best * 2
-            return best
-
-        def root(cur, mask, nb, safe, moves, alpha, beta):
-            """negamax at the root, also telling which move reached the score (or None).
-            ``safe``: the moves that do not lose at once."""
-            nonlocal nodes
-            nodes += 1
-            try:
-                if nodes > checkpoint:
-                    check()
-                if not safe:
-                    return LOSS[nb], None
-                if nb >= DRAWN:
-                    return 0, None
-                if alpha < LO[nb]:
-                    alpha = LO[nb]
-                    if alpha >= beta:
-                        return alpha, None
-                if beta > HI[nb]:
-                    beta = HI[nb]
-                    if alpha >= beta:
-                        return beta, None
-                opp = cur ^ mask
-                best = None
-                value = -64
-                for _, _, col, m, w in moves:
-                    score = -negamax(opp, mask | m, nb + 1, -beta, -alpha, w)
-                    if score >= beta:
-                        return score, col    # beta cut-off
-                    if score > value:
-                        value = score
-                        if score > alpha:
-                            alpha = score
-                            best = col
-                return value, best
-            finally:
-                search.nodes = nodes
-
-        self.root = root
-        return negamax
-
-
-def solve_bitboard(current: int, mask: int, moves_played: int, width: int = 7, height: int = 6, *,
-                   weak: bool = False, max_nodes: int | None = None,
+def solve_bitboard(current: int, mask: int, moves_played: int, width: int = 7, height: int = 6,
+                   *, weak: bool = False, max_nodes: int | None = None,
                    time_limit: float | None = None) -> SolveResult:
-    """Solve the position given by Pons' bitboards, with a fresh transposition table.
-
-    Args:
-        current: stones of the side to move (bit ``col*(height+1) + row``).
-        mask: every stone on the board.
-        moves_played: stones on the board (the first player is to move when it is even).
-        width, height, weak, max_nodes, time_limit: as for :func:`solve`.
+    """Solve the position given by Pons' bitboards (``current``: the side to move's stones,
+    ``mask``: every stone), with a fresh table; as :func:`solve` otherwise.
 
     Raises:
-        ValueError: on a board size out of 4..9, bitboards that no game can reach (stones
-            outside the board or floating, wrong stone counts), a game already over, or a
-            negative budget.
+        ValueError: on a board size out of 4..9, bitboards no game reaches (stones outside
+            the board or floating, wrong counts), a game already over, or a negative budget.
     """
     return Solver(width, height).solve_bitboard(current, mask, moves_played, weak=weak,
                                                 max_nodes=max_nodes, time_limit=time_limit)
@@ -577,24 +523,24 @@ def solve_bitboard(current: int, mask: int, moves_played: int, width: int = 7, h
 
 def solve(moves: str = "", width: int = 7, height: int = 6, *, weak: bool = False,
           max_nodes: int | None = None, time_limit: float | None = None) -> SolveResult:
-    """Solve the Connect-4 position reached by ``moves``, with a fresh transposition table.
+    """Solve the Connect-4 position reached by ``moves``, with a fresh table.
 
     Args:
         moves: 1-indexed column digits played from the empty board, e.g. ``"4453"``.
         width, height: board size, 4 to 9 each (default 7x6).
-        weak: only find who wins (score 1, 0 or -1), as Pons' weak solver: faster.
-        max_nodes: stop after exploring this many nodes (None: no limit).
-        time_limit: stop after about this many seconds (None: no limit). The clock is read
-            every ``CHECK_EVERY`` nodes, a few milliseconds apart.
+        weak: only who wins (score 1, 0 or -1), as Pons' weak solver: faster.
+        max_nodes: stop after this many nodes (None: no limit).
+        time_limit: stop after about this many seconds (None: no limit); the clock is read
+            every ``CHECK_EVERY`` nodes.
 
     Returns:
-        A :class:`SolveResult`. If a budget ran out, ``complete`` is False and ``score`` is the
-        proven lower bound (``lower``/``upper`` give the whole proven interval).
+        A :class:`SolveResult`; when a budget ran out, ``complete`` is False, ``score`` the
+        proven lower bound and ``lower``/``upper`` the proven interval.
 
     Raises:
-        ValueError: on a board size out of 4..9, a character that is not a column digit, a
-            column out of range, a full column, a move after a four in a row, a game already
-            over (four in a row or a full board: "game already over"), or a negative budget.
+        ValueError: on a board size out of 4..9, a bad move string (not a column digit, out
+            of range, a full column, a move after a four in a row), a game already over (four
+            in a row or a full board: "game already over"), or a negative budget.
     """
     current, mask, n = parse_moves(moves, width, height)
     return Solver(width, height).solve_bitboard(current, mask, n, weak=weak, max_nodes=max_nodes,

@@ -15,15 +15,15 @@ the table bounds low enough ends the node before any search, from ``MIRROR_UNTIL
 while more than ``ETC_EMPTY`` cells are empty); and, up to ``MIRROR_UNTIL`` stones, a
 position and its mirror image share their table entry.
 
-Why compiled: the reference explores ~400,000 nodes a second in CPython (a node is ~45 integer
-operations on Python ints, each an object); compiled, a node is a few dozen machine
-instructions, and the early positions that need millions of nodes become a matter of a second.
+Why compiled: the reference explores a few hundred thousand nodes a second in CPython (a node
+is a few dozen integer operations on Python ints, each an object, and a few function calls);
+compiled, a node is a few dozen machine instructions, and the early positions that need
+millions of nodes become a matter of a second.
 
 What differs from the reference, and why:
 
 - bitboards are ``int64`` (``width * (height + 1) <= 55``: 7x6 uses 49 bits; see ``fits``);
-  the winning cells are computed once per child, not on a wide board (that trick saves
-  Python operations, not machine ones), and a node is given both sides' winning cells by
+  a node is given both sides' winning cells by
   its parent, which computed them to order its moves (``negamax``'s ``theirs`` and
   ``ours``): ~7% less time at plies 12-13 (the 20 slowest analyses, six interleaved rounds:
   1.77-1.97 s, 1.89-2.21 s before), the same nodes;
