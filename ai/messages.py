@@ -3,7 +3,9 @@
 ``GameError("column %(col)s is full", col=4)`` is a ``ValueError`` whose message reads in
 English as usual, and which also keeps its template and values: the web app looks the
 template up in its French catalogue (``pybabel extract -k GameError`` finds the templates
-here) and fills in the values. Nothing here imports Flask or Babel.
+here) and fills in the values. ``Plural``: a phrase that depends on a number, inside such
+values (``in_moves``: "in 3 moves", the review's and the hints' words, which the games' own
+review hooks use too). Nothing here imports Flask or Babel.
 """
 from __future__ import annotations
 
@@ -28,3 +30,21 @@ def N_(text: str) -> str:
     """Mark a label for translation where it is defined (``label = N_("cell values")``);
     the interface translates it where it shows it."""
     return text
+
+
+class Plural:
+    """A phrase that depends on a number (``ngettext``'s three arguments), inside a
+    sentence's values: ``Plural("in %(num)s move", "in %(num)s moves", k)``."""
+
+    def __init__(self, singular: str, plural: str, n: int):
+        self.singular, self.plural, self.n = singular, plural, n
+
+    def text(self, ngettext=None) -> str:
+        if ngettext is not None:
+            return ngettext(self.singular, self.plural, self.n)
+        return (self.singular if self.n == 1 else self.plural) % {"num": self.n}
+
+
+def in_moves(k: int | None):
+    """"in 3 moves" (the catalogue's words of the hints), or "" for an unknown distance."""
+    return "" if k is None else Plural(N_("in %(num)s move"), N_("in %(num)s moves"), k)

@@ -35,7 +35,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from ..messages import N_, GameError
+from ..messages import N_, GameError, Plural, in_moves
 from ..course.scores import MAX_SCORE
 
 CLASSES = ("best", "inaccuracy", "mistake", "blunder")
@@ -368,24 +368,6 @@ def explain(rev: Review, item: MoveReview, budget: Budget | None = None, *,
     why = game.review_why(states[i], item.move, item.kept, item.refutation,
                           item.before_words, item.after_words, item.cls)
     item.why = why or generic_why(game, item)
-
-
-class Plural:
-    """A phrase that depends on a number (``ngettext``'s three arguments), inside a
-    sentence's values: ``Plural("in %(num)s move", "in %(num)s moves", k)``."""
-
-    def __init__(self, singular: str, plural: str, n: int):
-        self.singular, self.plural, self.n = singular, plural, n
-
-    def text(self, ngettext=None) -> str:
-        if ngettext is not None:
-            return ngettext(self.singular, self.plural, self.n)
-        return (self.singular if self.n == 1 else self.plural) % {"num": self.n}
-
-
-def in_moves(k: int | None):
-    """"in 3 moves" (the catalogue's words of the hints), or "" for an unknown distance."""
-    return "" if k is None else Plural(N_("in %(num)s move"), N_("in %(num)s moves"), k)
 
 
 def generic_why(game, item: MoveReview) -> list:

@@ -8,8 +8,7 @@ from __future__ import annotations
 from . import exact
 from .exact import analyse_position, outcome, table_key
 from .bitboard import geometry, winning_cells
-from ai.messages import N_
-from ai.teach.review import in_moves
+from ai.messages import N_, in_moves
 
 
 def exact_score(game, state, *, time_limit=None, max_nodes=None, at_least=None,
