@@ -1,7 +1,7 @@
 """The AI's move: the one search a request makes for it (``ai.levels.Level.play``), its
-budgets, the searches kept from before (``web.recent``, a game's book of first replies: the rules' ``level_reply``), and the summary
-the page gives of it (``AIMove``). The tree panel drawn from that search is
-``web.tree_panel``."""
+budgets, the searches kept from before (``web.recent``, a game's book of first replies: the
+rules' ``level_reply``), and the summary the page gives of it (``AIMove``). The tree panel
+drawn from that search is ``web.tree_panel``."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
