@@ -21,8 +21,6 @@ is a 503 with the form kept, never a lost answer without a word.
 """
 from __future__ import annotations
 
-import csv
-import io
 import json
 import time
 from urllib.parse import urlencode
@@ -40,6 +38,7 @@ from ..htmx import is_htmx
 from ..i18n import tr
 from ..params import BadRequest
 from ..review import FOLLOW
+from ..spreadsheet import csv_response
 from . import review, views as cls
 from .answers import MAX_ANSWER_TEXT, answers_of
 from .exercise import ExerciseView, answer_text, solved, source_of
@@ -219,13 +218,6 @@ def teacher_any(code):
     return state
 
 
-def csv_response(text: str, name: str) -> Response:
-    response = Response("\ufeff" + text, mimetype="text/csv")     # a BOM: Excel reads UTF-8
-    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
-    response.headers["Cache-Control"] = "no-store"
-    return response
-
-
 @bp.get("/class/<code>/exercise.csv")
 def exercise_csv(code):
     """The exercise's results: per question, or per anonymous student (nicknames if given).
@@ -243,8 +235,8 @@ def exercise_csv(code):
     act = found[-1]
     ex = ExerciseView(act, a.all_given(state.code, act.seq),
                       names=cls.store().names(state.code))
-    text = ex.csv_questions() if per == "question" else ex.csv_students()
-    return csv_response(text, f"class-{state.code}-exercise-{act.seq}-{per}.csv")
+    rows = ex.csv_questions() if per == "question" else ex.csv_students()
+    return csv_response(rows, f"class-{state.code}-exercise-{act.seq}-{per}.csv")
 
 
 @bp.get("/class/<code>/summary")
@@ -274,23 +266,21 @@ def summary_csv(code):
     state = teacher_any(code)
     data = class_data(state)
     view = ClassView(state, data, teacher=True)
-    out = io.StringIO()
-    w = csv.writer(out)
-    w.writerow(["kind", "round", "position", "votes_or_answers", "class_choice",
-                "class_choice_outcome", "ai_choice", "ai_choice_outcome", "best_outcome",
-                "right_answer", "right", "peer_instruction"])
+    rows = [["kind", "round", "position", "votes_or_answers", "class_choice",
+             "class_choice_outcome", "ai_choice", "ai_choice_outcome", "best_outcome",
+             "right_answer", "right", "peer_instruction"]]
     for r in lesson_rounds(ActivityView(view), cls.store()):
         if r["kind"] == "vote":
-            w.writerow(["vote", r["round"], r["moves"], r["votes"], r["choice"] or "",
-                        r["outcome"] or "", r["ai"] or "", r["ai_outcome"] or "",
-                        r["best"] or "", "", "", "yes" if r["peer"] else "no"])
+            rows.append(["vote", r["round"], r["moves"], r["votes"], r["choice"] or "",
+                         r["outcome"] or "", r["ai"] or "", r["ai_outcome"] or "",
+                         r["best"] or "", "", "", "yes" if r["peer"] else "no"])
         else:
-            w.writerow(["question", r["seq"], r["what"], r["answered"], "", "", "", "", "",
-                        r["answer"], r["right"], ""])
+            rows.append(["question", r["seq"], r["what"], r["answered"], "", "", "", "", "",
+                         r["answer"], r["right"], ""])
     for ex in exercises_of(state):
-        w.writerow(["exercise", ex.activity.seq, ex.activity.data["lab"], ex.answered, "",
-                    "", "", "", "", "", ex.finished, ""])
-    return csv_response(out.getvalue(), f"class-{state.code}-summary.csv")
+        rows.append(["exercise", ex.activity.seq, ex.activity.data["lab"], ex.answered, "",
+                     "", "", "", "", "", ex.finished, ""])
+    return csv_response(rows, f"class-{state.code}-summary.csv")
 
 
 # -- students ------------------------------------------------------------------------------------

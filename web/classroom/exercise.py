@@ -7,8 +7,6 @@ CSV, per question and per anonymous student (nicknames if given), during and aft
 """
 from __future__ import annotations
 
-import csv
-import io
 import threading
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
@@ -219,11 +217,10 @@ class ExerciseView:
 
     # -- CSV --
 
-    def csv_questions(self) -> str:
-        out = io.StringIO()
-        w = csv.writer(out)
-        w.writerow(["node", "asked", "answer", "answered", "right_first_try", "right_now",
-                    "share_right_first_try", "most_common_wrong"])
+    def csv_questions(self) -> list[list]:
+        """The rows of the CSV per question (``web.spreadsheet`` writes them)."""
+        rows = [["node", "asked", "answer", "answered", "right_first_try", "right_now",
+                 "share_right_first_try", "most_common_wrong"]]
         for q in self.asked:
             answered = right_first = right_now = 0
             wrong = Counter()
@@ -238,18 +235,18 @@ class ExerciseView:
                     v = answer_of(self.given[voter].first, self.lab["max_score"]).numbers.get(q.key)
                     wrong[fmt(v) if not isinstance(v, str) else v] += 1
             n = len(self.reports)
-            w.writerow([q.name, q.what, "yes" if q.what == "pruned" else fmt(q.answer),
-                        answered, right_first, right_now,
-                        f"{100 * right_first / n:.0f}" if n else "",
-                        wrong.most_common(1)[0][0] if wrong else ""])
-        return out.getvalue()
+            rows.append([q.name, q.what, "yes" if q.what == "pruned" else fmt(q.answer),
+                         answered, right_first, right_now,
+                         f"{100 * right_first / n:.0f}" if n else "",
+                         wrong.most_common(1)[0][0] if wrong else ""])
+        return rows
 
-    def csv_students(self) -> str:
-        out = io.StringIO()
-        w = csv.writer(out)
+    def csv_students(self) -> list[list]:
+        """The rows of the CSV per student: nicknames and answers as typed (``web.spreadsheet``
+        makes them cells a spreadsheet does not run)."""
         keys = [q.key for q in self.asked]
-        w.writerow(["student", "nickname", "answers_sent", "right_first_time", "right_now",
-                    "questions", "finished", *keys])
+        rows = [["student", "nickname", "answers_sent", "right_first_time", "right_now",
+                 "questions", "finished", *keys]]
         names = self.names or {}
         for i, (voter, (first, latest)) in enumerate(self.reports.items(), 1):
             g = self.given[voter]
@@ -261,9 +258,9 @@ class ExerciseView:
                 else:
                     v = a.numbers.get(q.key)
                     cells.append("" if v is None else v if isinstance(v, str) else fmt(v))
-            w.writerow([f"S{i:02d}", names.get(voter, ""), g.sent, first.right,
-                        latest.right, latest.total, "yes" if latest.done else "no", *cells])
-        return out.getvalue()
+            rows.append([f"S{i:02d}", names.get(voter, ""), g.sent, first.right,
+                         latest.right, latest.total, "yes" if latest.done else "no", *cells])
+        return rows
 
 
 LAB_KEYS = LAB_PARAMS
