@@ -450,6 +450,26 @@
     if (!event.detail.successful) { ballotFailed(event); }
   });
 
+  // A value question on a phone: its number pad types into the field (the phone's own
+  // keyboard, which would cover the pad, stays closed: inputmode none once the pad shows).
+  function showPads(root) {
+    (root || document).querySelectorAll(".value-answer .number-pad[hidden]").forEach(function (pad) {
+      pad.hidden = false;
+      var field = pad.closest(".value-answer").querySelector("input[name=number]");
+      if (field) { field.setAttribute("inputmode", "none"); }
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () { showPads(); });
+  document.addEventListener("htmx:load", function (event) { showPads(event.detail.elt.parentNode || document); });
+  document.addEventListener("click", function (event) {
+    var key = event.target.closest("[data-pad]");
+    if (!key) return;
+    var field = key.closest(".value-answer").querySelector("input[name=number]");
+    if (!field) return;
+    var k = key.dataset.pad;
+    field.value = k === "back" ? field.value.slice(0, -1) : field.value + k;
+  });
+
   // (A vote's time left counts down with the discussion's timer: [data-left], below.)
 
   // The teacher's join screen (a large QR code, who joined): at the start of a class it is

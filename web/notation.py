@@ -2,8 +2,13 @@
 page like the language and projector mode."""
 from __future__ import annotations
 
+import math
+import re
+
 from flask import g as request_globals, has_request_context, request
 from markupsafe import Markup
+
+from ai.course.scores import HEURISTIC_MAX, MAX_SCORE, WIN_THRESHOLD
 
 from .params import BadRequest, read_choice
 
@@ -50,3 +55,102 @@ def notation_field() -> Markup | str:
     notation = current_notation()
     return (Markup(f'<input type="hidden" name="notation" value="{notation}">')
             if notation != DEFAULT_NOTATION else "")
+
+
+def use_notation(notation: str) -> None:
+    """This request writes values in ``notation``, whatever its own link says: a class's
+    pages (the phone's, the teacher's bar redrawn after a button) write them as the class's
+    board does, so that the projector and the phones say the same thing."""
+    if has_request_context() and notation in NOTATIONS:
+        request_globals._notation = notation
+
+
+# -- values as the class writes them: read from a phone, written back in the board's notation --
+
+MAX_WORDS = ("m", "maxscore")
+_INFINITIES = {"inf": math.inf, "∞": math.inf, "infini": math.inf, "infinity": math.inf}
+_ESTIMATE = re.compile(r"^([+-]?)(?:m|maxscore)([+-])(\d+)/(\d+)$")
+_PLIES = re.compile(r"^([wvld])(\d+)$")
+
+
+def read_value(raw: str) -> str | None:
+    """A value as a student may write it, as it is kept (``value_text`` writes it back): the
+    course's +M, M, −M, -M, maxScore ("M" or "-M": a win or a loss, flat), its estimate
+    M − 3/5, −∞, -inf, ∞, +∞ ("inf", "-inf"), a number with a French comma or a point
+    ("2.5"), a win or loss in plies as the tree writes it (W3/L3, V3/D3 in French: the
+    number it stands for); None when it is none of these."""
+    text = (raw or "").strip().lower()
+    for dash in ("−", "–", "—"):
+        text = text.replace(dash, "-")
+    for space in (" ", "\u00a0", "\u202f"):
+        text = text.replace(space, "")
+    sign = -1 if text.startswith("-") else 1
+    bare = text.lstrip("+-")
+    if text[:1] in "+-" and text[1:2] in "+-":
+        return None                                    # "--3", "+-M": not a value
+    if bare in _INFINITIES:
+        return "inf" if sign > 0 else "-inf"
+    if bare in MAX_WORDS:
+        return "M" if sign > 0 else "-M"
+    found = _ESTIMATE.match(text)
+    if found and int(found[4]):
+        side = -1 if found[1] == "-" else 1
+        if (side > 0) == (found[2] == "-"):            # M − 3/5, −M + 3/5
+            return number_text(side * (HEURISTIC_MAX - int(found[3]) / int(found[4])))
+        return None
+    found = _PLIES.match(text)
+    if found:
+        plies = int(found[2])
+        return number_text((1 if found[1] in "wv" else -1) * (MAX_SCORE - plies))
+    try:
+        value = float(text.replace(",", "."))
+    except ValueError:
+        return None
+    return number_text(value) if math.isfinite(value) else None
+
+
+def number_text(value) -> str:
+    """A number as a value is kept: "3", "-2.5", "inf", "-inf"."""
+    if value is None:
+        return "?"
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def _number(text: str) -> float | None:
+    if text in ("M", "-M"):
+        return MAX_SCORE if text == "M" else -MAX_SCORE
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return None
+
+
+def same_value(given: str, answer: str, notation: str | None = None) -> bool:
+    """Whether ``given`` (as ``read_value`` keeps it) is ``answer`` (a search's value, as
+    ``number_text`` keeps it) written another way: −M is every loss (in the course's
+    notation a loss is −M, flat; in the plies' notation too when the student wrote M, the
+    course's way), -9998 and L2 the same number, 2,5 and 2.5 the same."""
+    if given == answer:
+        return True
+    g, a = _number(given), _number(answer)
+    if g is None or a is None:
+        return False
+    if abs(a) >= WIN_THRESHOLD and abs(g) >= WIN_THRESHOLD and math.isfinite(a) \
+            and math.isfinite(g):
+        return (a > 0) == (g > 0) and (
+            given in ("M", "-M") or answer in ("M", "-M")
+            or (notation or current_notation()) == "course" or g == a)
+    return g == a or (math.isfinite(g) and math.isfinite(a) and abs(g - a) < 1e-9)
+
+
+def value_text(text: str) -> str:
+    """A kept value (``read_value``, ``number_text``) as this page writes values: the
+    projector's and the phone's notation (+M, −M, −∞, +∞, 2,5, or W3/L3)."""
+    from .i18n import format_bound          # it reads the request's notation (this module)
+    if text in ("M", "-M"):
+        return "+M" if text == "M" else "−M"
+    value = _number(text)
+    return text if value is None else format_bound(value)
+

@@ -18,7 +18,7 @@ from .i18n import (ALGORITHM_LABELS, LANGUAGES, LEVEL_LABELS, PLAYER_NAMING_LABE
                    bound_shown, format_bound, format_long, format_shown, get_locale, lang_field, num, switch_lang, this_page,
                    tr)
 from .game_link import MAX_DEPTH, MAX_TIME_MS, MODES
-from .notation import add_notation, current_notation, notation_field
+from .notation import add_notation, current_notation, notation_field, value_text
 
 
 def init_app(app: Flask) -> None:
@@ -40,7 +40,7 @@ def init_app(app: Flask) -> None:
         num=num, switch_lang=switch_lang, tr=tr, iteration_chart=iteration_chart,
         WIN_THRESHOLD=WIN_THRESHOLD, MAX_SCORE=MAX_SCORE, HEURISTIC_MAX=HEURISTIC_MAX,
         PLAYER_NAMING_LABELS=PLAYER_NAMING_LABELS, current_notation=current_notation,
-        notation_field=notation_field, switch_notation=lambda n: this_page(notation=n))
+        notation_field=notation_field, value_text=value_text, switch_notation=lambda n: this_page(notation=n))
     app.jinja_env.globals.update(tree_geometry=tree_geometry, handout_geometry=handout_geometry)
     app.url_defaults(add_notation)
 

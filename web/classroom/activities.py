@@ -326,10 +326,13 @@ def answer(code):
         if text not in q.data["choices"]:
             raise BadRequest("not one of the choices: %(choice)s", choice=text)
     else:
-        raw = request.form.get("number", "")[:40]
+        # a value button (−M, +M, −∞, +∞) or the typed field, written any way the projector
+        # or the course writes a value
+        raw = (request.form.get("value") or request.form.get("number", ""))[:40]
         text = read_answer(raw)
         if text is None:
-            raise BadRequest("“%(raw)s” is not a number", raw=raw[:20])
+            raise BadRequest("“%(raw)s” is not a value: write a number (2,5), −M, +M, −∞ or +∞",
+                             raw=raw[:20])
     return student_answer(state, sid, lambda: answers().answer(state.code, q.seq, sid, text))
 
 

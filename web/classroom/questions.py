@@ -35,7 +35,7 @@ from ai.messages import N_
 
 from .answers import Activity, answers_of
 from .view import CHART_HEIGHT, CHART_WIDTH, Choice, ClassView, stored_game
-from ..exercise import read_number
+from ..notation import number_text, read_value, same_value, value_text
 
 KINDS = ("window", "cut", "value", "move")
 KIND_LABELS = {"window": _l("What is α here?"), "cut": _l("Is there a cut-off here?"),
@@ -70,19 +70,10 @@ class Asked:
                 "then": self.then}
 
 
-def number_text(value) -> str:
-    """A number as an answer is stored: "3", "-2.5", "inf", "-inf"."""
-    if value is None:
-        return "?"
-    if math.isinf(value):
-        return "inf" if value > 0 else "-inf"
-    return str(int(value)) if float(value).is_integer() else repr(float(value))
-
-
-def read_answer(raw: str, max_score: float = 1):
-    """A typed number as stored (``number_text``), or None when it is not one."""
-    value = read_number(raw or "", max_score)
-    return number_text(value) if isinstance(value, float) else None
+def read_answer(raw: str) -> str | None:
+    """A typed value as kept (``web.notation.read_value``: −M, -M, M, +M, −∞, -inf, 2,5...),
+    or None when it is not one."""
+    return read_value(raw)
 
 
 def _skip(events, i, kinds=TABLE_EVENTS):
@@ -173,6 +164,11 @@ def _window_before(events, i, node_id):
         if e[1] == node_id and e[0] in ("enter", "update"):
             return e[2], e[3]
     return None
+
+
+def _value_order(text):
+    value = read_value(text)
+    return float(value.replace("M", "1e9")) if value else 0.0
 
 
 def _order(label):
@@ -414,29 +410,52 @@ class ActivityView:
         return g.first if g else None
 
     def question_bars(self) -> list[Bar]:
-        """The distribution of the answers given: every choice, or the numbers given most
-        (the right one always among them), "other" for the rest."""
+        """The distribution of the answers given: every choice, or the values given most
+        (the right one always among them), "other" for the rest. Values written alike on
+        the projector are one bar (−M typed, -M typed, the −M button, D2 in the course's
+        notation), labelled as the projector writes them."""
         q = self.question
-        counts = Counter(g.first for g in self.question_given.values())
         answer = q.data["answer"]
         if q.data["choices"]:
+            counts = Counter(g.first for g in self.question_given.values())
             return bars(q.data["choices"], counts, right={answer})
+        right_text = value_text(answer)
+        counts = Counter(right_text if self.is_right(g.first) else value_text(g.first)
+                         for g in self.question_given.values())
         top = [x for x, _ in counts.most_common(NUMBER_BARS)]
-        if answer not in top:
-            top = top[:NUMBER_BARS - 1] + [answer]
-        labels = sorted(top, key=lambda x: float(x))
+        if right_text not in top:
+            top = top[:NUMBER_BARS - 1] + [right_text]
+        order = {value_text(x): x for x in (g.first for g in self.question_given.values())}
+        order[right_text] = answer
+        labels = sorted(top, key=lambda x: _value_order(order.get(x, "0")))
         rest = sum(n for x, n in counts.items() if x not in labels)
-        out = bars(labels, counts, right={answer})
+        out = bars(labels, counts, right={right_text})
         if rest:
             most = max([*counts.values(), 1])
             out.append(Bar(OTHER, rest, CHART_HEIGHT * rest / most))
         return out
 
     @property
+    def notation(self) -> str:
+        """The class's notation: its board's (the projector's), which the phones write too."""
+        return self.view.g.settings.notation
+
+    def is_right(self, given: str) -> bool:
+        """Whether an answer to the question is right, however the projector or the course
+        writes its value (``web.notation.same_value``)."""
+        answer = self.question.data["answer"]
+        if self.question.data["choices"]:
+            return given == answer
+        return same_value(given, answer, self.notation)
+
+    @property
+    def my_answer_right(self) -> bool:
+        return self.my_answer is not None and self.is_right(self.my_answer)
+
+    @property
     def question_right_share(self) -> int:
         n = self.question_count
-        right = sum(1 for g in self.question_given.values()
-                    if g.first == self.question.data["answer"])
+        right = sum(1 for g in self.question_given.values() if self.is_right(g.first))
         return round(100 * right / n) if n else 0
 
     @cached_property
@@ -480,7 +499,9 @@ def lesson_rounds(av: ActivityView, store) -> list[dict]:
         if a.kind != "predict":
             continue
         given = answers.all_given(code, a.seq)
-        right = sum(1 for g in given.values() if g.first == a.data.get("answer"))
+        answer = a.data.get("answer")
+        right = sum(1 for g in given.values() if g.first == answer or (
+            not a.data.get("choices") and same_value(g.first, answer or "", av.notation)))
         out.append(dict(kind="question", seq=a.seq, what=a.data.get("kind"),
                         answered=len(given), right=right, answer=a.data.get("answer")))
     return out

@@ -16,6 +16,7 @@ from werkzeug.datastructures import MultiDict
 from .reading import ClassData
 from .store import ClassState
 from ..games import GAMES
+from ..notation import use_notation
 from ..network import SERVE_ON_NETWORK, is_loopback, network_addresses, url_host
 from ..game_link import GameLink, parse_game
 from ..params import BadRequest, read_int
@@ -74,6 +75,12 @@ class ClassView:
     teacher: bool = False
     projector: bool = False
     key: str | None = None          # the teacher's secret, to show the teacher their link
+
+    def __post_init__(self):
+        # every class page writes values as the class's board does (its stored link's
+        # notation): the phones, and the teacher's bar redrawn after a button, say what the
+        # projector says
+        use_notation(self.g.settings.notation)
 
     @property
     def code(self) -> str:

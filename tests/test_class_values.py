@@ -1,0 +1,102 @@
+"""A class's value questions answered as the projector and the course write values: typed
+"−M", typed "-M", the −M button, "−∞" where the window is [−∞, +∞], a French comma; every way
+counted right, the reveal in the projector's notation (never -9998), in English and French."""
+import re
+
+import pytest
+
+from test_class_answering import HX, bar, text
+from test_classroom import start_class, student
+
+# the 5-matches lesson (seed 003) in the course's notation: alpha-beta to depth 2 with the
+# course's window [−M, +M]; at step 1 the search is about to enter the node after 1, whose
+# α on entry is a loss, −M on the projector
+COURSE_LINK = ("/nim?n=5&k=3&mode=human-human&algo=alphabeta&depth=2&level=custom&tree=1"
+               "&notation=course&window=course&step=1")
+# the same game searched to the end with the window [−∞, +∞]: the root's α is −∞
+INFINITE_LINK = ("/nim?n=5&k=3&mode=human-human&algo=alphabeta&depth=5&level=custom&tree=1"
+                 "&notation=course&step=0")
+WORDS = {"en": ("Right answer: %s", "%s %% of the class right", "You were right."),
+         "fr": ("Bonne réponse : %s", "%s %% de la classe a juste", "Vous aviez raison.")}
+
+
+@pytest.fixture()
+def app(make_app):
+    return make_app()
+
+
+def ask_window(app, link, lang):
+    teacher, code, _ = start_class(app, link)
+    asked = bar(teacher, code, f"ask?lang={lang}", kind="window")
+    assert "α" in text(asked)
+    phones = [student(app, code) for _ in range(4)]
+    page = phones[0].get(f"/c/{code}?lang={lang}").get_data(as_text=True)
+    seq = re.search(r'name="seq" value="(\d+)"', page).group(1)
+    return teacher, code, phones, seq, page
+
+
+def send(phone, code, seq, lang, **answer):
+    r = phone.post(f"/c/{code}/answer?lang={lang}", data={"seq": seq, **answer}, headers=HX)
+    assert r.status_code == 200, r.get_data(as_text=True)[:400]
+    return text(r.get_data(as_text=True))
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_minus_m_typed_either_way_or_tapped_is_right_and_revealed_as_minus_m(app, lang):
+    teacher, code, phones, seq, page = ask_window(app, COURSE_LINK, lang)
+    # the phone offers the projector's values as buttons, and a field with a pad
+    assert re.findall(r'name="value" value="([^"]+)"[^>]*>([^<]+)<', page) == [
+        ("-M", "−M"), ("M", "+M"), ("-inf", "−∞"), ("inf", "+∞")]
+    assert 'name="number"' in page and 'data-pad="0"' in page
+    send(phones[0], code, seq, lang, number="−M")           # typed, the course's minus sign
+    send(phones[1], code, seq, lang, number="-M")           # typed, a hyphen
+    send(phones[2], code, seq, lang, value="-M", number="")  # the −M button
+    send(phones[3], code, seq, lang, number="0")            # wrong
+    shown = bar(teacher, code, f"ask?lang={lang}", action="reveal")
+    right, share, _ = WORDS[lang]
+    assert right % "−M" in text(shown) and share % "75" in text(shown)
+    assert "9998" not in shown and "9999" not in shown
+    labels = re.findall(r'class="label"[^>]*>([^<]*)<', shown)
+    counts = re.findall(r'class="n"[^>]*>(\d+)<', shown)
+    assert dict(zip(labels, counts)) == {"−M": "3", "0": "1"}     # −M written three ways: one bar
+    phone = text(phones[2].get(f"/c/{code}?lang={lang}").get_data(as_text=True))
+    assert (right % "−M") in phone and WORDS[lang][2] in phone
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_minus_infinity_typed_or_tapped_is_right_where_the_window_is_infinite(app, lang):
+    teacher, code, phones, seq, _ = ask_window(app, INFINITE_LINK, lang)
+    send(phones[0], code, seq, lang, number="−∞")
+    send(phones[1], code, seq, lang, number="-inf")
+    send(phones[2], code, seq, lang, value="-inf")
+    send(phones[3], code, seq, lang, number="-M")            # a loss, not −∞: wrong
+    shown = text(bar(teacher, code, f"ask?lang={lang}", action="reveal"))
+    right, share, _ = WORDS[lang]
+    assert right % "−∞" in shown and share % "75" in shown
+
+
+def test_every_way_of_writing_a_value_is_read():
+    from web.notation import read_value, same_value
+    for raw in ("−M", "-M", "- M", "−maxScore", "–M"):
+        assert read_value(raw) == "-M", raw
+    for raw in ("M", "+M", "maxScore", "+maxScore"):
+        assert read_value(raw) == "M", raw
+    for raw, kept in (("−∞", "-inf"), ("-inf", "-inf"), ("∞", "inf"), ("+∞", "inf"),
+                      ("inf", "inf"), ("2,5", "2.5"), ("-2,5", "-2.5"), ("3", "3"),
+                      ("+3", "3"), ("D2", "-9998"), ("L2", "-9998"), ("V3", "9997"),
+                      ("W3", "9997"), ("M − 3/5", "999.4"), ("−M + 3/5", "-999.4")):
+        assert read_value(raw) == kept, raw
+    for raw in ("lots", "", "--3", "M − 3/0", "1e999", "nan"):
+        assert read_value(raw) is None, raw
+    # −M is every loss in the course's notation; in the plies' notation when written M
+    assert same_value("-M", "-9998", "course") and same_value("-M", "-9998", "plies")
+    assert same_value("-9997", "-9998", "course") and not same_value("-9997", "-9998", "plies")
+    assert not same_value("M", "-9998", "course") and not same_value("-M", "-inf", "course")
+    assert same_value("2.5", "2.5") and not same_value("3", "2.5", "plies")
+
+
+def test_a_value_that_is_none_is_refused_saying_how_to_write_one(app):
+    _, code, phones, seq, _ = ask_window(app, COURSE_LINK, "fr")
+    r = phones[0].post(f"/c/{code}/answer?lang=fr", data={"seq": seq, "number": "lots"},
+                       headers=HX)
+    assert r.status_code == 400 and "−M" in text(r.get_data(as_text=True))
