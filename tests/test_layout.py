@@ -45,3 +45,20 @@ def test_every_game_folder_holds_rules_of_the_protocol():
         rules = ai.games.load(name).Rules()
         assert isinstance(rules, Game), name
         assert rules.name == name               # the folder is the game's name everywhere
+
+
+# Issue 34: shared code calls the game's methods, each defined once with its default on
+# ai.course.game.Game; it never asks a game whether it has one (getattr/hasattr), which gave
+# every call site a default of its own.
+ASKS_A_GAME = re.compile(r"\b(getattr|hasattr)\(\s*[\w.]*\b(game|rules)\s*,")
+
+
+def test_shared_code_never_asks_a_game_whether_it_has_a_method():
+    own = set(ai.games.names())
+    web = [p for p in sorted((ROOT / "web").rglob("*.py"))
+           if p.relative_to(ROOT / "web").parts[0] not in own]
+    asks = {f"{p.relative_to(ROOT)}:{i}": line.strip()
+            for p in shared_ai_files() + web
+            for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+            if ASKS_A_GAME.search(line)}
+    assert len(web) >= 20 and not asks

@@ -136,8 +136,7 @@ def reveal(state) -> str | None:
         return tr(err)
     av = ActivityView(view)
     record = {"ai": reply.label, "out": outcomes, "peer": av.peer is not None,
-              "moves": g.rules.format_moves(g.moves[:g.at]) if hasattr(g.rules, "format_moves")
-              else ""}
+              "moves": g.rules.format_moves(g.moves[:g.at])}
     answers().set_setting(state.code, f"round:{state.round}", json.dumps(record))
     if av.peer is not None:
         answers().set_setting(state.code, f"round:{av.peer.data.get('first')}",
