@@ -309,6 +309,40 @@ def parse_game(spec: GameSpec, args) -> GameLink:
     return GameLink(settings, rules, moves, at, states)
 
 
+MOVE_TEXT = 4     # the most characters one move takes in a link (two: a heap and a count)
+
+
+def parse_longest_legal(spec: GameSpec, args) -> GameLink:
+    """The game of the link with its moves cut to their longest legal beginning, found in one
+    replay: the text is first cut at the longest value a link may hold (``MAX_PARAM``), then
+    read a move at a time (a piece of at most ``MOVE_TEXT`` characters the game's own
+    ``parse_moves`` reads as moves), each move played once, until one is not legal; a junk tail
+    costs no more than its first few characters. BadRequest when the settings are wrong."""
+    args = {name: args.get(name) for name in args.keys()}
+    text = (args.get("moves") or "")[:MAX_PARAM]
+    rules = parse_settings(spec, {**args, "moves": ""}).make_game()
+    state, kept, start = rules.initial_state(), 0, 0
+    end = start + 1
+    while end <= len(text) and end - start <= MOVE_TEXT:
+        try:
+            moves = rules.parse_moves(text[start:end])
+        except ValueError:
+            end += 1                    # a move's text not whole yet (or not a move at all)
+            continue
+        if not moves:
+            end += 1                    # blanks: read with the move after them
+            continue
+        try:
+            for move in moves:
+                state = rules.result(state, move)
+        except ValueError:
+            break
+        kept, start, end = end, end, end + 1
+    # one more replay, of the legal text only; a position ``at`` past it, or a text whose
+    # pieces read but whose whole does not, is dropped as any wrong parameter is
+    return parse_game_keeping_what_is_right(spec, {**args, "moves": text[:kept]})
+
+
 def parse_game_keeping_what_is_right(spec: GameSpec, args) -> GameLink:
     """The game a link describes, without the parameters that are wrong in it: a rejected
     setting never loses the position (a bad depth keeps the moves and the other settings)."""

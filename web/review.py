@@ -27,7 +27,8 @@ from .admission import Busy, admitted, refuse
 from .games import GameSpec
 from .htmx import render
 from .i18n import format_value, tr
-from .game_link import GameLink as Game, parse_game, parse_game_keeping_what_is_right
+from .game_link import (GameLink as Game, parse_game, parse_game_keeping_what_is_right,
+                        parse_longest_legal)
 from .params import BadRequest, read_int
 
 bp = Blueprint("review", __name__)
@@ -56,13 +57,10 @@ def read_game(spec: GameSpec, args) -> tuple[Game, BadRequest | None]:
     except BadRequest as err:
         error = err
     if error.param == "moves":
-        text = args.get("moves", "")
-        for end in range(len(text) - 1, -1, -1):
-            try:
-                return parse_game(spec, {**{k: args.get(k) for k in args.keys()},
-                                         "moves": text[:end]}), error
-            except BadRequest:
-                continue
+        try:
+            return parse_longest_legal(spec, args), error
+        except BadRequest:
+            pass                        # a wrong setting too: the others are kept below
     return parse_game_keeping_what_is_right(spec, args), error
 
 
