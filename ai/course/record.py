@@ -47,6 +47,8 @@ class Node:
     cutoff: bool = False    # this node stopped exploring its children early
     pruned: bool = False    # this node was never explored: a cut at its parent skipped it
     table: str | None = None  # "hit" when a table entry gave the value, "move" when it ordered
+    table_bound: str | None = None  # at a hit: what the entry was, "exact", "lower" (at least
+    #                         its value) or "upper" (at most), from the root player's side
     pv: bool = False        # on the principal variation (the line both players will follow)
     children: list = field(default_factory=list)
 
@@ -335,7 +337,11 @@ class SearchTree:
         "empty" (nothing for this position: its place is empty or holds another one),
         "depth" (searched to another depth), "bound" (a bound that does not settle the
         window), "hit" (it gives the node's value), "root" (the root is searched anyway)."""
-        if not self._events or node_id < 0:
+        if node_id < 0:
+            return
+        if outcome == "hit":    # the tree says whether a hit's value was exact or a bound
+            self.nodes[node_id].table_bound = self._entry_view(node_id, entry)[1]
+        if not self._events:
             return
         seen = None if entry is None else self._entry_view(node_id, entry)
         saved = self._stored_size.get(key) if outcome == "hit" else None

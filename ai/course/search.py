@@ -106,6 +106,9 @@ class _Engine:
         self.order = move_orderer(game, order)
         self.quick = quick_wins
         self.leaf_scores = game.leaf_scores
+        # Only quick-win scores depend on the ply (a win p plies down scores MAX_SCORE - p):
+        # the table keeps those counted from the node; flat scores and leaf values as they are.
+        self.table_ply = quick_wins and not self.leaf_scores
         self.table = table
         self.rec = recorder(record, root_player)
         self.max_nodes = max_nodes
@@ -204,7 +207,7 @@ class _Engine:
                 rec.table_probe(nid, key, table, None, "empty")
             else:
                 e_depth, bound, e_value, e_move = entry
-                e_value = from_table(e_value, ply)
+                e_value = from_table(e_value, ply) if self.table_ply else e_value
                 usable = settles(e_depth, bound, e_value, depth, alpha, beta)
                 rec.table_probe(nid, key, table, (e_depth, BOUND_NAMES[bound], e_value, e_move),
                                 "hit" if usable else "depth" if e_depth != depth else "bound")
@@ -233,10 +236,11 @@ class _Engine:
                 stats.cutoffs += 1
                 rec.cut(nid, moves[i + 1:])
                 break
-        if table is not None and depth is not None:
+        if table is not None:
             bound = bound_of(best, alpha0, beta)
             rec.table_store(nid, key, table, (depth, BOUND_NAMES[bound], best, best_move))
-            table.store(key, depth, bound, to_table(best, ply), best_move)
+            table.store(key, depth, bound, to_table(best, ply) if self.table_ply else best,
+                        best_move)
         rec.exit(nid, best)
         return best
 
@@ -316,7 +320,7 @@ def _root(engine: _Engine, state, depth, alpha, beta, algorithm, rng):
     move = ties[0] if rng is None else rng.choice(ties)
     if move != pv[0]:
         pv = [move]
-    if table is not None and depth is not None:
+    if table is not None:
         bound = bound_of(best, alpha0, beta)
         rec.table_store(nid, key, table, (depth, BOUND_NAMES[bound], best, move))
         table.store(key, depth, bound, to_table(best, 0), move)

@@ -259,6 +259,7 @@ class Shown:
     now_alpha: float | None = None   # at a step: the node's window after it (updates)
     now_beta: float | None = None
     searched: int = 0            # explored nodes from this node, itself included (so far)
+    table_bound: str | None = None   # at a hit: the entry's kind, "exact", "lower" or "upper"
 
 
 def bound_of(node: Node, value, alpha, beta) -> str | None:
@@ -288,6 +289,7 @@ def finished_search(view: ViewNode, window: bool = True, sizes=None) -> dict[int
         n = v.node
         a, b = (n.alpha, n.beta) if window else (None, None)
         out[n.id] = Shown(n.value, a, b, n.pruned, n.cutoff, n.pv, n.table == "hit", v.folded,
+                          table_bound=n.table_bound if n.table == "hit" else None,
                           unfinished=n.value is None and not n.pruned,
                           bound=bound_of(n, n.value, a, b),
                           searched=sizes[n.id] if sizes else v.folded + (not n.pruned))
@@ -323,6 +325,7 @@ def at_step(tree: SearchTree, view: ViewNode, step: int,
             value=value, alpha=a, beta=b,
             pruned=n.pruned, cut=st.cut, pv=over and n.pv,
             table_hit=n.table == "hit" and st.done,
+            table_bound=n.table_bound if n.table == "hit" and st.done else None,
             folded=seen_below[n.id] - (not n.pruned) if v.folded else 0,
             current=current is not None and current[1] == n.id,
             bound=bound_of(n, value, a, b),
