@@ -46,9 +46,11 @@ CLIENT_SECONDS = float(os.environ.get("CLIENT_SEARCH_SECONDS", 20))   # app conf
 WINDOW = 60.0             # seconds
 
 PAGE_SLOTS = int(os.environ.get("PAGE_SLOTS", 1))   # pages drawn in a lane (in_lane), per worker
+TREE_SLOTS = int(os.environ.get("TREE_SLOTS", 1))   # game pages drawing a tree (DRAWS_TREE)
 _light = threading.BoundedSemaphore(LIGHT_SLOTS)
 _heavy = threading.BoundedSemaphore(HEAVY_SLOTS)
 _pages = threading.BoundedSemaphore(PAGE_SLOTS)
+_trees = threading.BoundedSemaphore(TREE_SLOTS)
 
 
 class Busy(BadRequest):
@@ -118,18 +120,18 @@ def give_client_id(response):
     return response
 
 
-def admitted(fn, *, heavy: bool, inline: bool = False):
+def admitted(fn, *, heavy: bool, inline: bool = False, lane=None):
     """Run the search ``fn()`` in its lane, charged to the client; raise Busy if it cannot.
     ``inline``: ``fn`` is a whole view that runs here, on the loop, and offloads its own
     search: it takes the pages' lane (``PAGE_SLOTS``, 1 per worker: a plain page waits
-    behind one such drawing at most)."""
+    behind one such drawing at most), or ``lane``."""
     spent = _history(client_id())
     now = time.monotonic()
     if _client_spent(spent, now) >= current_app.config.get("CLIENT_SEARCH_SECONDS", CLIENT_SECONDS):
         wait = int(spent[0][0] + WINDOW - now) + 1
         raise Busy("you have asked for many searches in a short time: try again in %(s)s s",
                    429, wait, s=wait)
-    lane = _pages if inline else _heavy if heavy else _light
+    lane = lane or (_pages if inline else _heavy if heavy else _light)
     if not lane.acquire(timeout=HEAVY_WAIT if heavy else LIGHT_WAIT):
         raise Busy("the server is busy with other searches: try again in %(s)s s", 503, 2, s=2)
     start = time.monotonic()
@@ -146,7 +148,7 @@ def offload(fn):
     return _offload(fn)
 
 
-def in_lane(*, heavy: bool = False):
+def in_lane(*, heavy: bool = False, lane=None):
     """A view that holds a slot of the pages' lane for the whole request, its page's drawing
     included (the lab draws trees of 400 nodes: tens of ms on the loop), charged to the
     client like a search: at most ``PAGE_SLOTS`` of them run at once in a worker, so a
@@ -156,12 +158,38 @@ def in_lane(*, heavy: bool = False):
         @functools.wraps(view)
         def inner(*args, **kwargs):
             try:
-                return admitted(lambda: view(*args, **kwargs), heavy=heavy, inline=True)
+                return admitted(lambda: view(*args, **kwargs), heavy=heavy, inline=True,
+                                lane=lane)
             except Busy as err:
                 raise refuse(err) from None
         return inner
     return wrap
 
 
+#: Views that draw a search tree on the loop (the tree panel: up to the drawing limit's nodes,
+#: tens of ms for the largest; a tic-tac-toe tree page is cheap to ask for), and the parameter
+#: that makes them draw one (None: always): they take the trees' lane (``TREE_SLOTS`` per
+#: worker) while they do, so 20 at once are drawn one after another with plain pages in
+#: between, and refused (503, Retry-After) past ``LIGHT_WAIT``. A move's or the AI's answer
+#: (``play.move``, ``play.ai``) waits for its search in the light lane and keeps its game.
+DRAWS_TREE = {"play.tree": None, "play.tree_svg": None, "play.show": "tree"}
+
+
+def in_lane_when_drawing(view, flag: str | None):
+    """``view`` in the trees' lane when the request draws a tree (``flag`` set, or always)."""
+    laned = in_lane(lane=_trees)(view)
+
+    @functools.wraps(view)
+    def inner(*args, **kwargs):
+        if flag is None or request.args.get(flag, "") not in ("", "0"):
+            return laned(*args, **kwargs)
+        return view(*args, **kwargs)
+    return inner
+
+
 def init_app(app: Flask) -> None:
     app.after_request(give_client_id)
+    for endpoint, flag in DRAWS_TREE.items():
+        if endpoint in app.view_functions:
+            app.view_functions[endpoint] = in_lane_when_drawing(app.view_functions[endpoint],
+                                                                flag)
