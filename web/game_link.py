@@ -78,8 +78,12 @@ class Settings:
     @property
     def player_names(self) -> str:
         """The naming in force: the setting, else the game's own (``GameSpec.namings``, its
-        first: colours where stones have colours, J0/J1 as in the minmax chapter)."""
-        return self.players or self.spec.namings[0]
+        first: colours where stones have colours, J0/J1 as in the minmax chapter); a class's
+        board (``class_code``) names them as its phones do (``GameSpec.class_naming``), so
+        that the projector and the phones say the same player."""
+        if self.players:
+            return self.players
+        return self.spec.class_naming if self.class_code else self.spec.namings[0]
 
     def player_name(self, player: int, naming: str | None = None) -> str:
         """Player 0 or 1 named as the setting (or ``naming``) says: Yellow/Red, J0/J1 (the

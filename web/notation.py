@@ -6,6 +6,7 @@ import math
 import re
 
 from flask import g as request_globals, has_request_context, request
+from flask_babel import gettext
 from markupsafe import Markup
 
 from ai.course.scores import HEURISTIC_MAX, MAX_SCORE, WIN_THRESHOLD
@@ -154,3 +155,24 @@ def value_text(text: str) -> str:
     value = _number(text)
     return text if value is None else format_bound(value)
 
+
+
+# -- nodes, as the tree on the projector labels them ---------------------------------------------
+
+def node_text(is_max: bool, path: str, edges=(), left: int | None = None, *,
+              left_first: bool = False, left_words=None) -> str:
+    """A node named as the projector's tree labels it, for the tree's narration, the phones
+    and a class's questions alike. With what the game counts there written in the node (the
+    course's notation, seed 003: ``left_first``): "min 2 (after 3)", the number in the
+    circle first, then the moves on its edges one by one; otherwise by its path, the moves
+    as the game writes them ("min 3", "max root"), then that count in the game's words
+    (``left_words(left)``: "max 23 (0 left)")."""
+    kind = gettext("max") if is_max else gettext("min")
+    if left is not None and left_first:
+        where = gettext("after %(moves)s", moves=", ".join(edges)) if edges else \
+            gettext("root")
+        return f"{kind} {left} ({where})"
+    name = kind + " " + (path or gettext("root"))
+    if left is not None and left_words is not None:
+        name += " " + left_words(left)
+    return name

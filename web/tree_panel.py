@@ -6,7 +6,6 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from flask import url_for
-from flask_babel import gettext
 
 from ai.perfect import ALGORITHM as PERFECT_ALGORITHM
 from ai.course.scores import SearchResult
@@ -19,6 +18,7 @@ from .ai_move import Stop, ai_level, is_heavy, searched, stop_of
 from .algorithm_text import TABLE_ALGORITHMS, algorithm_step
 from .game_link import GameLink
 from .i18n import num
+from .notation import node_text
 from .params import BadRequest, label, read_int
 
 STEP_MAX_EVENTS = 2_000      # step-by-step replay for trees up to a few hundred nodes
@@ -135,17 +135,9 @@ class TreePanel:
         by its path, the moves on its edges ("min 3", "max root"), followed by that count in
         the game's words (``Words.left``: "max 23 (0 left)")."""
         path = path_of(self.result.tree, node)
-        kind = gettext("max") if node.is_max else gettext("min")
-        left = self.left_at(path)
-        if left is not None and self.labels_left:
-            # the moves as the edges label them, one by one ("after 3, 1, 1")
-            moves = ", ".join(self.g.rules.format_move(m) for m in path)
-            where = gettext("after %(moves)s", moves=moves) if path else gettext("root")
-            return f"{kind} {left} ({where})"
-        name = kind + " " + (self.path_text(path) or gettext("root"))
-        if left is not None:
-            name += " " + self.g.spec.words.left(left)
-        return name
+        return node_text(node.is_max, self.path_text(path),
+                         [self.g.rules.format_move(m) for m in path], self.left_at(path),
+                         left_first=self.labels_left, left_words=self.g.spec.words.left)
 
     @property
     def algorithm_step(self):

@@ -35,7 +35,7 @@ from ai.messages import N_
 
 from .answers import Activity, answers_of
 from .view import CHART_HEIGHT, CHART_WIDTH, Choice, ClassView, stored_game
-from ..notation import number_text, read_value, same_value, value_text
+from ..notation import node_text, number_text, read_value, same_value, value_text
 
 KINDS = ("window", "cut", "value", "move")
 KIND_LABELS = {"window": _l("What is α here?"), "cut": _l("Is there a cut-off here?"),
@@ -62,12 +62,14 @@ class Asked:
     choices: tuple            # labels to choose from; () for a number
     answer: str               # the right choice, or the number as text ("3", "-inf")
     then: int                 # the step that shows the answer
+    edges: tuple = ()         # the moves on its edges, one by one ("3", "2")
+    left: int | None = None   # what the game counts there (the course writes it in the node)
 
     @property
     def data(self) -> dict:
         return {"kind": self.kind, "what": self.what, "max": self.max_node,
                 "node": self.node, "choices": list(self.choices), "answer": self.answer,
-                "then": self.then}
+                "then": self.then, "edges": list(self.edges), "left": self.left}
 
 
 def read_answer(raw: str) -> str | None:
@@ -103,9 +105,13 @@ def questions_at(panel) -> dict[str, Asked | int | None]:
 
 
 def _name(panel, node_id):
+    """The node and how the projector's tree names it: its path as the game writes moves,
+    the moves on its edges, what the game counts there (``web.notation.node_text``)."""
     from ai.teach.tree_view import path_of
     node = panel.result.tree.nodes[node_id]
-    return node, panel.path_text(path_of(panel.result.tree, node))
+    path = path_of(panel.result.tree, node)
+    return node, panel.path_text(path), {
+        "edges": tuple(panel.g.rules.format_move(m) for m in path), "left": panel.left_at(path)}
 
 
 def _question(panel, kind, at) -> Asked | None:
@@ -117,27 +123,27 @@ def _question(panel, kind, at) -> Asked | None:
         return None        # a table's step comes first: ask after it
     e = events[i]
     if kind == "window" and e[0] in ("enter", "update"):
-        node, where = _name(panel, e[1])
+        node, where, named = _name(panel, e[1])
         what = "alpha"
         if e[0] == "update":
             before = _window_before(events, i, e[1])
             if before is not None and before[0] == e[2]:
                 what = "beta"
         value = e[2] if what == "alpha" else e[3]
-        return Asked(kind, what, node.is_max, where, (), number_text(value), i + 1)
+        return Asked(kind, what, node.is_max, where, (), number_text(value), i + 1, **named)
     if kind == "value" and e[0] in ("leaf", "exit", "table"):
-        node, where = _name(panel, e[1])
-        return Asked(kind, "value", node.is_max, where, (), number_text(e[2]), i + 1)
+        node, where, named = _name(panel, e[1])
+        return Asked(kind, "value", node.is_max, where, (), number_text(e[2]), i + 1, **named)
     if kind == "move" and e[0] == "enter" and tree.nodes[e[1]].parent is not None:
         child = tree.nodes[e[1]]
-        parent, where = _name(panel, child.parent)
+        parent, where, named = _name(panel, child.parent)
         entered = {ev[1] for ev in events[:i] if ev[0] == "enter"}
         left = [tree.nodes[c] for c in parent.children if c not in entered]
         if len(left) < 2:
             return None        # one move left: nothing to predict
         labels = sorted({panel.g.rules.format_move(c.move) for c in left}, key=_order)
         return Asked(kind, "move", parent.is_max, where, tuple(labels),
-                     panel.g.rules.format_move(child.move), i + 1)
+                     panel.g.rules.format_move(child.move), i + 1, **named)
     if kind == "cut":
         # a node whose child has just returned: its next own event (its window moved first)
         if at == 0 or events[at - 1][0] not in ("exit", "leaf", "table"):
@@ -150,11 +156,11 @@ def _question(panel, kind, at) -> Asked | None:
         if j >= len(events):
             return None
         e = events[j]
-        node, where = _name(panel, parent_id)
+        node, where, named = _name(panel, parent_id)
         if e[0] == "cut" and e[1] == parent_id:
-            return Asked(kind, "cut", node.is_max, where, ("yes", "no"), "yes", j + 1)
+            return Asked(kind, "cut", node.is_max, where, ("yes", "no"), "yes", j + 1, **named)
         if e[0] == "enter" and tree.nodes[e[1]].parent == parent_id:
-            return Asked(kind, "cut", node.is_max, where, ("yes", "no"), "no", j)
+            return Asked(kind, "cut", node.is_max, where, ("yes", "no"), "no", j, **named)
         return None        # its last child: no cut-off to ask about
     return None
 
@@ -434,6 +440,16 @@ class ActivityView:
             most = max([*counts.values(), 1])
             out.append(Bar(OTHER, rest, CHART_HEIGHT * rest / most))
         return out
+
+    def node_name(self, d: dict) -> str:
+        """The node a question asks about, named as the projector's tree names it
+        (``web.notation.node_text``), on the projector and the phones alike: "max 0 (after
+        3, 2)" where the course writes the count in the node, else by its path ("max 32",
+        the count left to the tree, the prompt short)."""
+        g = self.view.g
+        return node_text(d.get("max", True), d.get("node", ""), d.get("edges") or (),
+                         d.get("left"), left_first=g.settings.notation == "course"
+                         and g.spec.left is not None)
 
     @property
     def notation(self) -> str:

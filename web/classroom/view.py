@@ -272,6 +272,13 @@ class ClassView:
         return v is not None and (g.at != v.at or g.moves[:g.at] != v.moves[:v.at])
 
     @cached_property
+    def board_g(self) -> GameLink:
+        """The board as the projector shows it: during a replay of the AI's search, the
+        position it searched, its move not played yet (``web.tree_panel.board_game``)."""
+        from ..tree_panel import board_game
+        return board_game(self.g, self.tree_step)
+
+    @cached_property
     def tree_step(self):
         """The search tree's panel at the step the projector shows (its step's text goes on
         the phones), or None: no step, a search too large to replay, or no search slot free
