@@ -61,6 +61,12 @@ def test_minus_m_typed_either_way_or_tapped_is_right_and_revealed_as_minus_m(app
     assert dict(zip(labels, counts)) == {"−M": "3", "0": "1"}     # −M written three ways: one bar
     phone = text(phones[2].get(f"/c/{code}?lang={lang}").get_data(as_text=True))
     assert (right % "−M") in phone and WORDS[lang][2] in phone
+    # the lesson's summary and its CSV write it as the projector did
+    summary = text(teacher.get(f"/class/{code}/summary?lang={lang}").get_data(as_text=True))
+    assert right % "−M" in summary and "9998" not in summary
+    sheet = teacher.get(f"/class/{code}/summary.csv?lang={lang}").get_data(as_text=True)
+    row = next(r for r in sheet.splitlines() if r.startswith("question"))
+    assert "−M" in row and "9998" not in row
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])

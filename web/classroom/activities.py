@@ -36,6 +36,7 @@ from ..exercise import COURSE_TREE_TITLES, parse_answer
 from ..games import GAMES
 from ..htmx import is_htmx
 from ..i18n import tr
+from ..notation import value_text
 from ..params import BadRequest
 from ..review import FOLLOW
 from ..spreadsheet import csv_response
@@ -275,7 +276,8 @@ def summary_csv(code):
                          r["best"] or "", "", "", "yes" if r["peer"] else "no"])
         else:
             rows.append(["question", r["seq"], r["what"], r["answered"], "", "", "", "", "",
-                         r["answer"], r["right"], ""])
+                         r["answer"] if r["choices"] else value_text(r["answer"] or ""),
+                         r["right"], ""])       # a value as the projector wrote it: −M
     for ex in exercises_of(state):
         rows.append(["exercise", ex.activity.seq, ex.activity.data["lab"], ex.answered, "",
                      "", "", "", "", "", ex.finished, ""])

@@ -519,7 +519,8 @@ def lesson_rounds(av: ActivityView, store) -> list[dict]:
         right = sum(1 for g in given.values() if g.first == answer or (
             not a.data.get("choices") and same_value(g.first, answer or "", av.notation)))
         out.append(dict(kind="question", seq=a.seq, what=a.data.get("kind"),
-                        answered=len(given), right=right, answer=a.data.get("answer")))
+                        answered=len(given), right=right, answer=a.data.get("answer"),
+                        choices=bool(a.data.get("choices"))))
     return out
 
 
