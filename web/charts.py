@@ -30,15 +30,24 @@ def comparison_charts(runs, per_depth, depth) -> dict:
     return dict(bars=bars, points=points, xticks=xticks, yticks=yticks, labels=labels)
 
 
-def iteration_chart(layers, shown: int | None, win_threshold: float) -> dict:
+def iteration_chart(layers, shown: int | None, win_threshold: float, label=None,
+                    label_px: float = 18) -> dict:
     """Iterative deepening's convergence: for each finished depth (``layers``: (depth, move,
     value, nodes)), a point at its value, labelled with the move chosen at that depth. A
     proven win or loss is drawn at the top or bottom edge (its value is thousands of times
-    any estimate); estimates share the rest of the height."""
+    any estimate); estimates share the rest of the height. The points are far enough apart
+    for their values as the page writes them (``label``: "−M + 1") at ``label_px`` (the
+    projector's size) not to run into each other."""
+    from ai.teach.tree_view import text_width
     estimates = [v for _, _, v, _ in layers if abs(v) < win_threshold] or [0]
     lo, hi = min(estimates + [0]), max(estimates + [0])
     span = (hi - lo) or 1
-    width, top, bottom = 60 + 56 * max(len(layers) - 1, 1), 28, 118
+    step = 56
+    if label is not None:
+        step = max(step, math.ceil(max(text_width(str(label(v)), label_px)
+                                       for _, _, v, _ in layers) + 12))
+    x0 = max(30, math.ceil(step / 2))   # room for the first and the last value's half
+    width, top, bottom = 2 * x0 + step * max(len(layers) - 1, 1), 28, 118
 
     def y_of(v):
         if v >= win_threshold:
@@ -46,7 +55,7 @@ def iteration_chart(layers, shown: int | None, win_threshold: float) -> dict:
         if v <= -win_threshold:
             return bottom + 12
         return bottom - (v - lo) / span * (bottom - top)
-    points = [dict(x=30 + 56 * i, y=round(y_of(v), 1), depth=d, move=m, value=v, nodes=n,
+    points = [dict(x=x0 + step * i, y=round(y_of(v), 1), depth=d, move=m, value=v, nodes=n,
                    shown=d == shown) for i, (d, m, v, n) in enumerate(layers)]
     changed = {p["depth"] for a, p in zip(points, points[1:]) if p["move"] != a["move"]}
     return dict(points=points, width=width, height=bottom + 62, zero=round(y_of(0), 1),

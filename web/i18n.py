@@ -13,6 +13,7 @@ from markupsafe import Markup
 
 from ai.messages import translate
 from ai.course.scores import HEURISTIC_MAX
+from ai.heuristics import LIMIT as HEURISTIC_LIMIT
 from ai.course.search import INF, MAX_SCORE, WIN_THRESHOLD
 
 from .games import GAMES
@@ -117,8 +118,8 @@ def format_value(value) -> str:
     in the page's locale (+2.5 in English, +2,5 in French)."""
     if course_notation() and (abs(value) >= WIN_THRESHOLD or course_estimate(value)):
         return format_bound(value, long=True)
-    if abs(value) >= WIN_THRESHOLD:         # as the tree writes it, with its unit: W3 (won
-        return format_long(value)           # in 3 plies)
+    if abs(value) >= WIN_THRESHOLD or abs(value) == HEURISTIC_LIMIT:   # as the tree writes
+        return format_long(value)           # it, with its unit: W3 (won in 3 plies)
     return format_decimal(round(value, 2), format="+#,##0.##;-#,##0.##")
 
 
@@ -169,6 +170,9 @@ def format_bound(value, group: bool = True, long: bool = False) -> str:
         if abs(value) >= WIN_THRESHOLD:
             word = "maxScore" if long else "M"
             return f"+{word}" if value > 0 else f"−{word}"
+        if abs(value) == HEURISTIC_LIMIT:   # the evaluation's ceiling, M − 1 as M − 3/5
+            word = "maxScore" if long else "M"
+            return f"{word} − 1" if value > 0 else f"−{word} + 1"
         estimate = course_estimate(value)
         if estimate is not None:
             return estimate.replace("M", "maxScore") if long else estimate
@@ -176,6 +180,10 @@ def format_bound(value, group: bool = True, long: bool = False) -> str:
         plies = num(int(MAX_SCORE - abs(value)))
         # the letters of "win" and "loss": V and D in French (victoire, défaite)
         return gettext("W%(n)s", n=plies) if value > 0 else gettext("L%(n)s", n=plies)
+    if group and abs(value) == HEURISTIC_LIMIT:
+        # The evaluation's ceiling (±999, an exact evaluation's won or lost position, as
+        # Nim's theory says): a win or a loss whose plies it does not count, W or L.
+        return gettext("W%(n)s", n="") if value > 0 else gettext("L%(n)s", n="")
     if value == int(value):
         return num(int(value)) if group else str(int(value))
     return format_decimal(round(value, 2), format="#,##0.##" if group else "0.##")
@@ -216,6 +224,13 @@ def format_long(value) -> str:
             words = ngettext("won in %(n)s ply", "won in %(n)s plies", plies, n=num(plies))
         else:
             words = ngettext("lost in %(n)s ply", "lost in %(n)s plies", plies, n=num(plies))
+        return f"{short} ({words})"
+    if abs(value) == HEURISTIC_LIMIT:
+        short = format_bound(value, long=True)
+        if value > 0:
+            words = gettext("won, says the evaluation function")
+        else:
+            words = gettext("lost, says the evaluation function")
         return f"{short} ({words})"
     return format_bound(value)
 

@@ -29,6 +29,8 @@ class NodeSpot:
     window: bool                # its alpha and beta are written under it
     size_side: bool             # its "N nodes" is written beside it (a line of best replies)
     scale: float                # its value's text scale to fit inside it (1: as is)
+    side_w: float = 0           # how wide the value written beside it is (the course's
+    #                             notation on its small game), so its "N nodes" goes after it
 
     @property
     def text_y(self) -> int:
@@ -79,7 +81,7 @@ class TreeGeometry:
         """Where the node's "N nodes" goes: beside it in a line of best replies, else under
         it, after its window if written."""
         if spot.size_side:
-            return spot.x + spot.r + 8, spot.y + 6
+            return spot.x + spot.r + 8 + (spot.side_w + 16 if spot.side_w else 0), spot.y + 6
         return spot.x, self.ab_y(spot, (2 if spot.window else 0) + 1)
 
     def tt_xy(self, spot: NodeSpot) -> tuple:
@@ -135,11 +137,18 @@ def tree_geometry(view: ViewNode, shown: dict, *, spine: bool = False, counted: 
         wide = max((text_width(size_label(shown[c.node.id].searched), size_font)
                     for c in view.children if c.node.id in shown), default=0)
         ux = max(ux, int(round(wide * 0.92 + 20, 0)))
-    if counted:         # the value beside each node ("M − 1/5"): room for the widest
-        wide = max((text_width(plain_value(shown[v.node.id].value) + "≤ ",
-                               22 if projector else 15)
-                    for v in drawn if shown[v.node.id].value is not None), default=0)
-        ux = max(ux, int(round(2 * r + wide * 0.85 + 24, 0)))
+    side_font = 22 if projector else 15
+
+    def side_width(s) -> float:
+        """How wide a value beside a node is drawn (bold: a tenth wider than the estimate)."""
+        return 1.1 * text_width(str(value_label(s)), side_font) if s.value is not None else 0
+
+    wide = 0
+    if counted:         # the value beside each node ("−M + 1", "≤ M − 1/5"): a column wide
+        #                 enough for the widest, and for the next node's scissors (✂)
+        wide = max((side_width(shown[v.node.id]) for v in drawn
+                    if not shown[v.node.id].pruned), default=0)
+        ux = max(ux, int(round(2 * r + wide + 40, 0)))
     # rows: a question writes nothing under its nodes (closer rows); a large search's rows
     # are the root (its window under it), its moves (a number above, three lines under),
     # then its line of best replies, tighter: smaller nodes, their size beside them, so a
@@ -175,7 +184,17 @@ def tree_geometry(view: ViewNode, shown: dict, *, spine: bool = False, counted: 
             scale = round(fit_text(str(value_label(s)), 2 * nr - 8, value_size) / value_size, 3)
         geometry.nodes[v.node.id] = NodeSpot(
             x=mx + v.x * ux, y=row_y(v.y), r=nr, window=lines and s.alpha is not None,
-            size_side=spine and v.y > 1, scale=scale)
+            size_side=spine and v.y > 1, scale=scale,
+            side_w=side_width(s) if counted and not s.pruned else 0)
+    # the picture is wide enough for what is written right of its nodes: a value beside a
+    # node, a line of best replies' "N nodes" after it
+    size_font = 20 if big else 13
+    for v in drawn:
+        s, spot = shown[v.node.id], geometry.nodes[v.node.id]
+        right = spot.x + spot.r + 6 + spot.side_w
+        if spot.size_side and s.searched and not s.pruned:
+            right = geometry.size_xy(spot)[0] + text_width(size_label(s.searched), size_font)
+        geometry.width = max(geometry.width, math.ceil(right + 8))
     for v in drawn:
         s, spot = shown[v.node.id], geometry.nodes[v.node.id]
         sized = not s.pruned and bool(s.searched) and bool(s.folded or (spine and v.y == 1))
