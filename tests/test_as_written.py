@@ -317,3 +317,15 @@ def test_the_check_reads_each_line_of_code_without_its_comment():
     lines = code_lines(course.valeur_max)
     assert "alpha = max(alpha, s)" in lines and "if alpha >= beta:" in lines
     assert "alpha = max(alpha, s)  # α = max(α, s_i)" not in lines
+
+
+def test_the_replay_says_where_its_current_line_is_written():
+    """Beside a replay, the algorithm's text names the file and functions of the line being
+    executed, so a student can open the course's code that runs (ai/course/as_written.py)."""
+    from web.algorithm_text import ALPHABETA, MINIMAX, where_written
+
+    for key, _, where in MINIMAX + ALPHABETA:
+        text = where_written(where)
+        assert text.startswith(("ai/course/as_written.py · ", "ai/course/table.py · ")), (key, text)
+    cut = next(where for key, _, where in ALPHABETA if key == "cut")
+    assert where_written(cut) == "ai/course/as_written.py · valeur_max, valeur_min"

@@ -101,6 +101,8 @@ class AlgorithmStep:
     table: TableStep | None = None    # the table's step, at a probe or a store
     zobrist: object = None            # entering a node with the table, where the game shows it: how the
     #                                   move changed the key (a game's ZobristStep)
+    source: str = ""                  # where the current line is written in code that runs:
+    #                                   "ai/course/as_written.py · valeur_max, valeur_min"
 
 
 def table_step(event) -> TableStep | None:
@@ -137,6 +139,7 @@ def algorithm_step(algorithm: str, event, node, name: str, now_shown,
         text = tuple(line for line in text if line[0] not in ("table", "store"))
     now = current_line(event, node.is_max)
     lines = tuple((key, words, key == now) for key, words, _ in text)
+    source = next((where_written(where) for key, _, where in text if key == now), "")
     alpha = beta = value = None
     if event[0] in ("enter", "update") and algorithm != "minimax":
         alpha, beta = event[2], event[3]
@@ -149,4 +152,16 @@ def algorithm_step(algorithm: str, event, node, name: str, now_shown,
         value = table.entry[2]
     depth = None if search_depth is None else search_depth - node.ply
     return AlgorithmStep(lines, name, depth, alpha, beta, value, table,
-                         zobrist if event[0] == "enter" else None)
+                         zobrist if event[0] == "enter" else None, source)
+
+
+def where_written(where) -> str:
+    """The file and the functions a line of the text stands for, as a student finds them in
+    the repository: "ai/course/as_written.py · valeur_max, valeur_min"."""
+    files: dict[str, list[str]] = {}
+    for function, *_ in where:
+        path = function.__module__.replace(".", "/") + ".py"
+        name = function.__qualname__
+        if name not in files.setdefault(path, []):
+            files[path].append(name)
+    return " ; ".join(f"{path} · {', '.join(names)}" for path, names in files.items())
