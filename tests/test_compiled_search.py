@@ -1,0 +1,141 @@
+"""ai.games.connect4.compiled_search (and its kernel, search_kernel) and the terms it evaluates
+(ai.games.connect4.terms): for any weights of the terms, the values of the course's search
+with the same heuristic and depth, and a move that search scores best; for the levels'
+heuristics, fast_search's search node for node (move, value, principal variation, counts,
+root values, where a budget stops it); the terms' Python definitions and the kernel's agree
+to the last bit; the text form is strict.
+
+Positions are built by playing drawn legal moves from the start (tests/strategies.py).
+"""
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from ai.course.scores import HEURISTIC_MAX
+from ai.course.search import alphabeta as course_alphabeta, minimax
+from ai.course.table import fresh_table
+from ai.games.connect4 import compiled_search, fast_search, search_kernel as K
+from ai.games.connect4.heuristic import CellValues, Threats
+from ai.games.connect4.rules import Connect4
+from ai.games.connect4.terms import (LEVEL_WEIGHTS, NAMES, WeightedHeuristic, Weights,
+                                     evaluate, format_weights, parse)
+from ai.levels import LEVELS
+from tests.strategies import reachable
+
+GAME = Connect4()
+positions = reachable(st.just(GAME), 30)
+weights = st.builds(
+    lambda ws, alpha: Weights(tuple(ws), alpha),
+    st.lists(st.one_of(st.integers(-20, 20), st.floats(-20, 20).map(lambda x: round(x, 2)),
+                       st.just(0)), min_size=len(NAMES), max_size=len(NAMES)),
+    st.sampled_from([0.2, 0, 0.5, 1.3]))
+SLOW = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def kernel_value(state, player, w):
+    mine = GAME.stones(state, player)
+    geo = compiled_search._geo(GAME.width, GAME.height, True)
+    return K.evaluate(mine, mine ^ state.mask, state.mask, player == 0, geo,
+                      compiled_search._weights_array(w))
+
+
+@settings(max_examples=150, **SLOW)
+@given(positions, weights, st.integers(0, 1))
+def test_the_kernel_adds_the_terms_as_their_python_definition(position, w, player):
+    _, state = position
+    expected = evaluate(GAME, state, player, w)
+    assert kernel_value(state, player, w) == expected
+    assert -HEURISTIC_MAX < expected < HEURISTIC_MAX
+
+
+@settings(max_examples=80, **SLOW)
+@given(positions)
+def test_the_levels_heuristics_are_weights_of_the_terms_exactly(position):
+    _, state = position
+    if state.over:
+        return
+    for player in (0, 1):
+        assert evaluate(GAME, state, player, LEVEL_WEIGHTS["threats"]) == Threats(GAME)(state, player)
+        assert evaluate(GAME, state, player, LEVEL_WEIGHTS["cells"]) == CellValues(GAME)(state, player)
+
+
+@settings(max_examples=40, **SLOW)
+@given(positions, st.integers(1, 4), weights)
+def test_the_course_s_values_and_one_of_its_best_moves_for_any_weights(position, depth, w):
+    _, state = position
+    h = WeightedHeuristic(GAME, w)
+    ours = compiled_search.alphabeta(GAME, state, depth, heuristic=h)
+    course = course_alphabeta(GAME, state, depth, heuristic=h, order="center")
+    assert ours.value == course.value
+    if state.over:
+        assert ours.move is None
+        return
+    # the move: one the course's minimax scores best (its root values are exact); which of
+    # several equal moves is fast_search's root order (the levels' replies stay the same)
+    exact = minimax(GAME, state, depth, heuristic=h).root_values
+    assert exact[ours.move] == course.value
+
+
+def same_search(a, b):
+    assert (a.move, a.value, a.pv, a.complete, a.root_values) == \
+        (b.move, b.value, b.pv, b.complete, b.root_values)
+    for k in ("nodes", "leaves", "cutoffs", "tt_probes", "tt_hits", "depth"):
+        assert getattr(a.stats, k) == getattr(b.stats, k), k
+
+
+@settings(max_examples=120, **SLOW)
+@given(positions, st.integers(1, 7), st.sampled_from([None, Threats, CellValues]),
+       st.booleans(), st.booleans())
+def test_fast_search_s_search_node_for_node(position, depth, kind, table, quick):
+    _, state = position
+    h = None if kind is None else kind(GAME)
+    runs = [f(GAME, state, depth, heuristic=h, quick_wins=quick,
+              table=fresh_table(None) if table else None)
+            for f in (fast_search.alphabeta, compiled_search.alphabeta)]
+    same_search(*runs)
+
+
+@settings(max_examples=60, **SLOW)
+@given(positions, st.integers(3, 7), st.integers(1, 400))
+def test_a_node_budget_stops_it_where_it_stops_fast_search(position, depth, budget):
+    _, state = position
+    runs = [f(GAME, state, depth, heuristic=Threats(GAME), max_nodes=budget,
+              table=fresh_table(None))
+            for f in (fast_search.alphabeta, compiled_search.alphabeta)]
+    same_search(*runs)
+
+
+def test_the_levels_run_it_and_a_tree_replays_it():
+    """Without a tree the default level runs the kernel; the tree panel's replay (fast_search,
+    which records) finds the same move, value and count: ai.engine checks it."""
+    state = GAME.initial_state()
+    for m in (3, 3, 2, 4, 2, 2, 4, 1, 0, 6, 5, 5, 4, 3):
+        state = GAME.result(state, m)
+    assert GAME.fast_alphabeta(heuristic=Threats(GAME), order="center") is compiled_search.alphabeta
+    for name in ("medium", "hard"):
+        level = LEVELS[name]
+        played = level.play(GAME, state)
+        shown = level.with_tree(GAME, state, played)
+        assert shown.tree is not None and (shown.move, shown.value) == (played.move, played.value)
+        recorded = level.play(GAME, state, record=True)
+        assert (recorded.move, recorded.value, recorded.stats.nodes) == \
+            (played.move, played.value, played.stats.nodes)
+
+
+def test_the_text_form_reads_back():
+    w = parse(" cells=1, adjusted=0,open2=2,open3=8,center=3,oddeven=5 ")
+    assert w["open3"] == 8 and w["adjusted"] == 0 and w.alpha == 0.2
+    assert format_weights(w) == "cells=1,open2=2,open3=8,center=3,oddeven=5"
+    again = parse("adjusted=1.5,alpha=0.3,threats=-2")
+    assert parse(format_weights(again)) == again
+    assert str(LEVEL_WEIGHTS["threats"]) == "open1=1,open2=4,open3=16,center=2"
+
+
+@pytest.mark.parametrize("text, words", [
+    ("", "name=weight"), ("cells", "not name=weight"), ("=3", "not name=weight"),
+    ("cels=1", "unknown term 'cels'"), ("cells=1,cells=2", "given twice"),
+    ("open2=two", "must be a number"), ("open2=nan", "is a number"), ("open2=1e9", "is a number"),
+    ("alpha=-1", "alpha is a number >= 0"),
+])
+def test_bad_text_says_what_is_wrong(text, words):
+    with pytest.raises(ValueError, match=words):
+        parse(text)
