@@ -53,10 +53,16 @@ class Connect4(Game):
         return f"Connect4(width={self.width}, height={self.height})"
 
     def fast_alphabeta(self, **options):
-        """The fast loop's alpha-beta (``ai.games.connect4.fast_search``) where it gives the
-        course's values for these search options, else None (``ai.engine``)."""
-        from . import fast_search             # it builds on these rules: imported when asked
-        return fast_search.alphabeta if fast_search.supports(self, **options) else None
+        """The fast loop's alpha-beta where it gives the course's values for these search
+        options, else None (``ai.engine``): compiled (``compiled_search``, which runs
+        ``fast_search`` when it records a tree) where both run these options, so a tree
+        shown is always that of the search that chose the move; else ``fast_search``."""
+        from . import compiled_search, fast_search    # they build on these rules
+        if not fast_search.supports(self, **options):
+            return None
+        if compiled_search.supports(self, **options):
+            return compiled_search.alphabeta
+        return fast_search.alphabeta
 
     def exact_play(self, state, **budget):
         """The perfect move: the exact solver (``ai.games.connect4.exact``, ``ai.perfect``)."""
@@ -87,14 +93,16 @@ class Connect4(Game):
         """The empty cells: the game lasts at most that many plies more."""
         return self.cells - state.moves
 
-    preparing = "Compiling the exact solver, once (up to ~20 s)"
+    preparing = "Compiling the exact solver and the levels' search, once (up to ~40 s)"
 
     @classmethod
     def prepare(cls) -> float:
-        """Compile the exact solver's inner loop (numba, cached beside the code) and exercise
-        every compiled path. Returns the seconds it took."""
+        """Compile the exact solver's inner loop and the levels' search (``compiled_search``)
+        (numba, cached beside the code) and exercise every compiled path. Returns the seconds
+        it took."""
+        from . import compiled_search
         from .exact import warm_up
-        return warm_up()
+        return warm_up() + compiled_search.warm_up()
 
     # -- the protocol -------------------------------------------------------------------
     def initial_state(self) -> C4State:
