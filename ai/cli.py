@@ -296,7 +296,8 @@ def _heuristic_help() -> str:
         if table:
             first, *rest = table
             names.append(f"{name}: {first} (default)" + "".join(f", {h}" for h in rest))
-    return "the evaluation at the depth limit; " + "; ".join(names)
+    return ("the evaluation at the depth limit; " + "; ".join(names)
+            + "; or, for a game with named terms, their weights as name=weight pairs")
 
 
 def build_parser() -> argparse.ArgumentParser:

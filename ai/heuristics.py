@@ -26,7 +26,10 @@ def make_heuristic(game, name: str | None = None, **options):
     """The heuristic ``name`` for ``game`` (default: the game's default), or None for games
     that need none (exercise trees score their leaves). ``options`` go to the heuristic
     that takes them (its ``settings``: ``alpha`` for ``AdjustedCells``); the others
-    ignore them."""
+    ignore them. A name with ``=`` in it is weights of the game's named terms (its rules'
+    ``weighted_heuristic``, e.g. ``"cells=1,open3=8"``), ``options`` not used."""
+    if name is not None and "=" in name:
+        return game.weighted_heuristic(name)
     table = heuristics_for(game)
     if not table:
         if name not in (None, "none"):

@@ -173,6 +173,13 @@ class Game(ABC):
     max_score: float = MAX_SCORE
     """The course's maxScore: the window [-maxScore, +maxScore] holds every value."""
 
+    def weighted_heuristic(self, text: str):
+        """The heuristic written as weights of the game's named terms (``"cells=1,open3=8"``),
+        made by ``ai.heuristics.make_heuristic`` for a name with ``=`` in it; a ValueError
+        saying what is wrong with the text, or that the game has no such terms (default)."""
+        raise ValueError(f"the {self.name} game has no weighted terms: {text!r} is not one "
+                         "of its heuristics")
+
     def fast_alphabeta(self, **options):
         """The game's own fast alpha-beta for these search options, or None: it must give
         the course's values (``ai.engine``, ``--fast``)."""

@@ -1,6 +1,7 @@
 """Connect-4 on the command line (``ai.cli`` finds this module by the game's folder): its
 settings (``--width``, ``--height``) and its own subcommands, ``solve`` (one position, exactly,
-Pascal Pons' score) and ``analyse`` (every column's exact score). A subcommand returns what
+Pascal Pons' score), ``analyse`` (every column's exact score) and ``accuracy`` (how good a
+heuristic is, refereed by the solver: ``accuracy``). A subcommand returns what
 to print, ``(data, lines)``, and ``ai.cli`` prints it: this folder does not import the
 command line."""
 from __future__ import annotations
@@ -9,6 +10,8 @@ from .rules import Connect4
 
 MOVES = "columns 1-indexed (--moves 4453)"
 EXAMPLES = ("python -m ai search connect4 --moves 4453 --depth 6",
+            'python -m ai search connect4 --moves 4453 --depth 4 --heuristic "cells=1,open3=8"',
+            'python -m ai accuracy connect4 --heuristic "cells=1" --depth 4 --json',
             "python -m ai solve connect4 4453", "python -m ai analyse connect4 4453 --json")
 
 
@@ -78,6 +81,29 @@ def cmd_analyse(args):
     return data, lines
 
 
+def cmd_accuracy(args):
+    """How good is a heuristic: its move at ``--depth`` on each position, judged by the exact
+    solver (``accuracy``)."""
+    from . import accuracy
+    from .terms import LEVEL_WEIGHTS, parse
+    text = args.heuristic
+    weights = LEVEL_WEIGHTS[text] if text in LEVEL_WEIGHTS else parse(text)
+    positions = accuracy.load_positions(args.positions) if args.positions else None
+    r = accuracy.measure(weights, accuracy.check_depth(args.depth), positions)
+    data = r.as_dict()
+    data["positions_file"] = args.positions or "workshop"
+    lines = [f"heuristic: {r.heuristic}  depth: {r.depth}",
+             f"accuracy: {r.accuracy:.1%} ({sum(c.kept for c in r.choices)} of {r.positions} "
+             "positions: the move keeps the exact value)",
+             f"blunders: {r.blunders} of {r.positions} (a win thrown to a draw or a loss, a "
+             "draw to a loss)"]
+    for c in r.worst(5):
+        lines.append(f"  after {c.position.moves or '-'}: plays {c.move + 1}, scores {c.score:+d}"
+                     f" where {c.position.score:+d} was possible"
+                     + (" (blunder)" if c.blunder else ""))
+    return data, lines
+
+
 def write_level_book(level, max_ply: int | None = None) -> str:
     """Search and store ``level``'s first replies on 7x6 (``ai.games.connect4.level_book``;
     ``python -m ai level-book connect4``): the level is handed in by ``ai.cli``."""
@@ -128,3 +154,30 @@ def add_commands(sub) -> None:
                    help="print JSON (keys: scores, intervals, sources, best_move, score, "
                         "complete, nodes, elapsed_ms, best_ms)")
     p.set_defaults(func=cmd_analyse)
+
+    p = sub.add_parser("accuracy", help="how good is a Connect-4 heuristic: the share of "
+                                        "positions where its move keeps the exact value",
+                       description="The depth-limited alpha-beta with the heuristic chooses a "
+                                   "move in each position; the exact solver says whether it "
+                                   "keeps the position's exact value (accuracy) or worsens the "
+                                   "outcome (a blunder: a win thrown to a draw or a loss, a "
+                                   "draw to a loss). Default positions: the heuristic "
+                                   "workshop's 240, from real games (early, middle, late), "
+                                   "labelled once (ai/games/connect4/data/"
+                                   "workshop-positions.txt).")
+    p.add_argument("game", choices=("connect4",), help="the game (connect4)")
+    p.add_argument("--heuristic", required=True,
+                   help="weights of the named terms, e.g. cells=1,open3=8 (terms: cells, "
+                        "adjusted, open1, open2, open3, center, threats, immediate, oddeven; "
+                        "alpha=0.2 sets adjusted's coefficient), or a level's heuristic by "
+                        "name: threats, cells")
+    p.add_argument("--depth", type=int, default=4, help="plies the search looks ahead, 1-8 "
+                                                        "(default 4)")
+    p.add_argument("--positions", help="a file of positions, one a line as the app's links "
+                                       "write moves (4453), or MOVES SCORE S1..S7 with their "
+                                       "exact scores; positions without are solved first")
+    p.add_argument("--json", action="store_true",
+                   help="print JSON (keys: accuracy, blunders, blunder_rate, positions, "
+                        "heuristic, depth, choices: each position's moves, chosen move, its "
+                        "score, the best score, kept, blunder)")
+    p.set_defaults(func=cmd_accuracy)

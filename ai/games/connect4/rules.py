@@ -52,6 +52,12 @@ class Connect4(Game):
     def __repr__(self):
         return f"Connect4(width={self.width}, height={self.height})"
 
+    def weighted_heuristic(self, text: str):
+        """``terms.WeightedHeuristic``: the course's terms weighed as ``text`` says
+        (``terms.parse``: ``cells=1,open3=8``)."""
+        from .terms import WeightedHeuristic, parse
+        return WeightedHeuristic(self, parse(text))
+
     def fast_alphabeta(self, **options):
         """The fast loop's alpha-beta where it gives the course's values for these search
         options, else None (``ai.engine``): compiled (``compiled_search``, which runs
