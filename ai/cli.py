@@ -20,11 +20,21 @@ every ``ai/games/<name>/``, and this module names none of them. A game's package
                              (``emit``): a game's folder never imports the command line;
 - ``write_level_book(level, max_ply)``  search and store a level's first replies (its book,
                              ``level-book``), the ``Level`` handed in; returns what it did;
+- ``load()``                 load what its engines read (a book, compiled code) before the
+                             work starts (below);
 - ``MOVES``                  how ``--moves`` writes its moves, for the help;
 - ``EXAMPLES``               command lines for the help's epilog.
 
 ``tree`` is not a game but the course's explicit trees (``ai.teach.exercise_tree``, ``--tree
 '[[3,12,8],[2,4,6]]'``), searched and counted like one.
+
+**Start-up is not work.** Before a command's work starts, the game's ``load`` hook loads what
+its engines read (an opening book's table, the machine code of compiled searches),
+so that no time budget (``--time``: a search's, ``review``'s 10 s) and no ``elapsed_ms``
+counts it. The JSON of a command that reports ``elapsed_ms`` also gives ``startup_ms``: from
+the start of ``python -m ai`` (``__main__``) to the start of the work, imports and loading
+included. A result a budget stopped says so (``"complete": false``) and why
+(``"stopped_by"``: ``"time budget"`` or ``"node budget"``).
 """
 from __future__ import annotations
 
@@ -32,6 +42,7 @@ import argparse
 import importlib
 import json
 import sys
+import time
 from functools import lru_cache
 
 from ai import games
@@ -105,11 +116,36 @@ def _order(text):
 
 def emit(args, data: dict, lines: list[str]):
     """``data`` as one line of JSON with ``--json``, else ``lines`` (a game's own commands
-    print through it too)."""
+    print through it too). Where ``data`` times its work (``elapsed_ms``), the JSON adds the
+    start-up before it (``startup_ms``) and, for a result a budget stopped, which one
+    (``stopped_by``)."""
     if args.json:
+        if "elapsed_ms" in data and getattr(args, "startup_ms", None) is not None:
+            data = {**data, "startup_ms": args.startup_ms}
+            if data.get("complete") is False and "stopped_by" not in data:
+                data["stopped_by"] = _stopped_by(args, data)
         print(json.dumps(data, ensure_ascii=False))
     else:
         print("\n".join(lines))
+
+
+def _stopped_by(args, data: dict) -> str:
+    """Which budget stopped an incomplete result: the node budget when its nodes reached it,
+    else the time budget."""
+    budget = getattr(args, "max_nodes", None)
+    nodes = data.get("nodes")
+    if budget is not None and isinstance(nodes, int) and nodes >= budget:
+        return "node budget"
+    return "time budget"
+
+
+def _load(args) -> None:
+    """The game's ``load`` hook, before the work starts (see the module's text)."""
+    name = getattr(args, "game", None)
+    if name and name != TREE and name in games.names():
+        load = _hook(name, "load")
+        if load:
+            load()
 
 
 # -- subcommands -------------------------------------------------------------------------------
@@ -403,10 +439,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv=None) -> int:
+def main(argv=None, *, started: float | None = None) -> int:
+    """Run the command ``argv`` (default: the process's arguments). ``started``: the
+    ``time.perf_counter()`` when the process started (``__main__``), else now; start-up is
+    counted from it to the start of the work (``startup_ms``)."""
+    started = time.perf_counter() if started is None else started
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        _load(args)
+        args.startup_ms = round((time.perf_counter() - started) * 1000, 3)
         printed = args.func(args)
         if printed is not None:          # a game's command: what to print (see the top)
             emit(args, *printed)
