@@ -450,6 +450,27 @@
     if (!event.detail.successful) { ballotFailed(event); }
   });
 
+  // The teacher's bar: the nicknames collapsed to their count, a click on it shows them
+  // (kept across the live updates: the list is swapped inside the same element).
+  function collapseNames(root) {
+    (root || document).querySelectorAll(".bar-names:not([data-seen])").forEach(function (p) {
+      p.setAttribute("data-seen", "");
+      p.setAttribute("data-collapsed", "");
+    });
+    document.querySelectorAll(".bar-names").forEach(function (p) {
+      var b = p.querySelector("[data-names-toggle]");
+      if (b) { b.setAttribute("aria-expanded", p.hasAttribute("data-collapsed") ? "false" : "true"); }
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () { collapseNames(); });
+  document.addEventListener("htmx:afterSwap", function () { collapseNames(); });
+  document.addEventListener("click", function (event) {
+    var b = event.target.closest(".bar-names [data-names-toggle]");
+    if (!b) return;
+    b.closest(".bar-names").toggleAttribute("data-collapsed");
+    collapseNames();
+  });
+
   // A value question on a phone: its number pad types into the field (the phone's own
   // keyboard, which would cover the pad, stays closed: inputmode none once the pad shows).
   function showPads(root) {

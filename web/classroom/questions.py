@@ -394,13 +394,18 @@ class ActivityView:
 
     @property
     def question_shown(self) -> bool:
-        """A question open, or revealed while the board is still at its step (or, on a
-        phone, at the step that showed its answer); a cancelled one is gone."""
+        """A question open, or revealed while the board still replays the search at its
+        step or after it (the teacher may step the tree while the class answers: the
+        question, its count and its chart stay in view, on the projector and the phones
+        alike, until the next question, a step back before it, or "Hide"); a cancelled
+        one is gone."""
         q = self.question
         if q is None or q.data.get("cancelled"):
             return False
-        steps = {q.data.get("step")} | (set() if self.view.teacher else {q.data.get("then")})
-        return q.open or (q.revealed and self.view.step in steps)
+        asked_at = q.data.get("step")
+        step = self.view.step
+        return q.open or (q.revealed and step is not None and isinstance(asked_at, int)
+                          and step >= asked_at)
 
     @property
     def question_given(self) -> dict:

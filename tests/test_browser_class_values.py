@@ -1,0 +1,104 @@
+"""The 5-matches lesson in Chromium against gunicorn, as issue 36 rehearses it: the projector
+(1920x1080, French) asks an α question and three phones (390x844) answer it each way the
+projector writes −M (the pad, the keyboard, the −M button), all counted right; the question,
+its count and its chart stay in view while the teacher steps the tree; the bar's nicknames
+collapse to their count. Screenshots in test-artifacts/values-*.png."""
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from test_browser_class import PHONE, PROJECTOR, contexts, join, start_class  # noqa: F401
+
+pytestmark = pytest.mark.browser
+
+LESSON = ("/nim?lang=fr&n=5&k=3&mode=human-human&algo=alphabeta&depth=2&level=custom&tree=1"
+          "&notation=course&window=course")
+
+
+def in_view(page, selector):
+    box = page.locator(selector).bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 1080
+
+
+def test_minus_m_answered_three_ways_stays_in_view_while_the_tree_steps(
+        contexts, live_server, artifacts):  # noqa: F811
+    teacher = contexts(PROJECTOR, locale="fr-FR")
+    code = start_class(teacher, live_server + LESSON)
+    phones = [contexts(PHONE, is_mobile=True, has_touch=True, locale="fr-FR") for _ in range(3)]
+    for s in phones:
+        join(s, live_server, code)
+    teacher.keyboard.press(" ")                 # step by step: before the search, then
+    expect(teacher).to_have_url(re.compile(r"step=0"))
+    teacher.keyboard.press(" ")                 # the root entered
+    expect(teacher).to_have_url(re.compile(r"step=1"))
+    teacher.get_by_role("button", name=re.compile("Que vaut α ici")).click()
+    expect(teacher.locator(".class-question .vote-title")).to_contain_text("min 4 (après 1)")
+    for s in phones:
+        expect(s.locator(".question-student h2")).to_contain_text("min 4 (après 1)")
+    # the field is wide enough for its value, its hint whole below it; the keys thumb-sized
+    field = phones[0].locator("#value-field").bounding_box()
+    assert field["width"] >= 200 and field["height"] >= 48
+    key = phones[0].locator('[data-pad="7"]').bounding_box()
+    assert key["width"] >= 48 and key["height"] >= 48
+    expect(phones[0].locator(".value-hint")).to_contain_text("−∞, +∞")
+    phones[0].screenshot(path=str(artifacts / "values-phone-asked.png"))
+    phones[0].locator('[data-pad="−"]').click()              # the pad: − then M
+    phones[0].locator('[data-pad="M"]').click()
+    expect(phones[0].locator("#value-field")).to_have_value("−M")
+    phones[0].get_by_role("button", name="Envoyer").click()
+    phones[1].locator("#value-field").fill("-M")              # typed with a hyphen
+    phones[1].get_by_role("button", name="Envoyer").click()
+    phones[2].locator('button[name="value"][value="-M"]').click()    # the −M button
+    for s in phones:
+        expect(s.locator("#class-vote")).to_contain_text("Votre réponse\u202f: −M.")
+    expect(teacher.locator(".class-question .answered-count")).to_have_text("3 sur 3 ont répondu")
+    for step in range(2, 6):                # the teacher steps on: the question stays in view
+        teacher.keyboard.press(" ")
+        expect(teacher).to_have_url(re.compile(rf"step={step}\b"))
+    assert teacher.evaluate("scrollY") > 0 and in_view(teacher, ".class-question")
+    teacher.screenshot(path=str(artifacts / "values-projector-stepped.png"))
+    teacher.keyboard.press("r")
+    expect(teacher.locator(".right-answer")).to_contain_text("Bonne réponse\u202f: −M")
+    expect(teacher.locator(".right-answer")).to_contain_text(re.compile(r"100\W% de la classe a juste"))
+    assert in_view(teacher, ".class-question .question-chart")
+    for s in phones:
+        expect(s.locator("#class-vote")).to_contain_text("Bonne réponse\u202f: −M. Vous aviez raison.")
+    teacher.screenshot(path=str(artifacts / "values-projector-revealed.png"))
+    phones[0].screenshot(path=str(artifacts / "values-phone-revealed.png"))
+
+
+def test_twenty_four_nicknames_collapse_to_their_count(browser, contexts, live_server,  # noqa: F811
+                                                       artifacts):
+    teacher = contexts(PROJECTOR, locale="fr-FR")
+    code = start_class(teacher, live_server + "/nim?lang=fr&n=5&k=3&mode=human-human")
+    teacher.locator("[data-close-lobby]").click()           # the join screen: "Start"
+    expect(teacher.locator("#class-lobby")).to_be_hidden()
+    opened = []
+    bar_before = None
+    for i in range(24):
+        c = browser.new_context()
+        opened.append(c)
+        assert c.request.get(f"{live_server}/c/{code}").ok
+        assert c.request.post(f"{live_server}/c/{code}/name",
+                              form={"name": f"Élève {i + 1:02d}"}).ok
+        if i == 0:                          # the bar with one nickname
+            expect(teacher.locator(".bar-names .names-count")).to_have_text(
+                re.compile(r"1 pseudo\W:"))
+            bar_before = teacher.locator(".class-bar").bounding_box()["height"]
+    try:
+        count = teacher.locator(".bar-names .names-count")
+        expect(count).to_have_text(re.compile(r"24 pseudos\W:"))
+        expect(teacher.locator(".bar-names .name-chip").first).to_be_hidden()
+        # the bar no taller with 24 nicknames than with one
+        teacher.screenshot(path=str(artifacts / "values-projector-names-collapsed.png"))
+        assert teacher.locator(".class-bar").bounding_box()["height"] <= bar_before + 2
+        count.click()
+        expect(teacher.locator(".bar-names .name-chip").first).to_be_visible()
+        assert teacher.locator(".bar-names .name-chips").bounding_box()["height"] <= 110
+        teacher.screenshot(path=str(artifacts / "values-projector-names.png"))
+        count.click()
+        expect(teacher.locator(".bar-names .name-chip").first).to_be_hidden()
+    finally:
+        for c in opened:
+            c.close()
