@@ -15,7 +15,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .answers import Activity, Given, SqliteAnswers, answers_of
-from .store import FOLLOWER_TIMEOUT, ClassState, ClassStore, RedisStore
+from .store import (FOLLOWER_TIMEOUT, ClassState, ClassStore, RedisStore, room_tally,
+                    sqlite_room_tally)
 
 
 @dataclass(frozen=True)
@@ -77,9 +78,7 @@ def _read_sqlite(store, code, voter, every_answer) -> ClassData | None:
             return None
         now = store.clock()
         r = state.round
-        tally = Counter(dict(db.execute(
-            "SELECT choice, COUNT(*) FROM ballots WHERE code = ? AND round = ? GROUP BY choice",
-            (code, r)).fetchall())) if r else Counter()
+        tally = sqlite_room_tally(db, code, r) if r else Counter()
         row = db.execute("SELECT choice FROM ballots WHERE code = ? AND round = ? AND voter = ?",
                          (code, r, voter)).fetchone() if voter and r else None
         followers = db.execute("SELECT COUNT(*) FROM followers WHERE code = ? AND seen > ?",
@@ -122,8 +121,11 @@ local base = ARGV[1]
 local h = redis.call('HGETALL', base)
 if #h == 0 then return {h} end
 local round = redis.call('HGET', base, 'round')
-local ballots = {}
-if round and round ~= '0' then ballots = redis.call('HGETALL', base .. ':ballots:' .. round) end
+local ballots, marks = {}, {}
+if round and round ~= '0' then
+  ballots = redis.call('HGETALL', base .. ':ballots:' .. round)
+  marks = redis.call('HGETALL', base .. ':marks:' .. round)
+end
 redis.call('ZREMRANGEBYSCORE', base .. ':followers', '-inf', ARGV[2])
 local followers = redis.call('ZCARD', base .. ':followers')
 local names = redis.call('HGETALL', base .. ':names')
@@ -156,7 +158,7 @@ if body then
     end
   end
 end
-return {h, ballots, followers, names, settings, body, mine, every, peer}
+return {h, ballots, followers, names, settings, body, mine, every, peer, marks}
 """
 
 
@@ -175,7 +177,7 @@ def _read_redis(store, code, voter, every_answer) -> ClassData | None:
     state = store._state(code, _pairs(out[0]))
     if state is None:
         return None
-    h, ballots, followers, names, settings, body, mine, every, peer = out
+    h, ballots, followers, names, settings, body, mine, every, peer, marks = out
     ballots = _pairs(ballots)
     activity = Activity.from_json(body) if body else None
     given = {}
@@ -187,7 +189,7 @@ def _read_redis(store, code, voter, every_answer) -> ClassData | None:
     if activity is not None and mine and mine[0] is not None:
         me = Given(mine[0], mine[1] if mine[1] is not None else mine[0], int(mine[2] or 1))
     tallies = {int(peer[i]): Counter(peer[i + 1]) for i in range(0, len(peer), 2)}
-    return ClassData(state=state, tally=Counter(ballots.values()),
+    return ClassData(state=state, tally=room_tally(ballots, _pairs(marks)),
                      ballot=ballots.get(voter) if voter else None, followers=int(followers),
                      names=_pairs(names), activity=activity, settings=_pairs(settings),
                      given=given, mine=me, tallies=tallies, now=now)

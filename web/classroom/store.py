@@ -43,6 +43,10 @@ CODE_LENGTH = 6
 TTL = int(os.environ.get("CLASS_TTL", 4 * 3600))      # seconds of inactivity before expiry
 FOLLOWER_TIMEOUT = 45.0     # a stream not seen for this long (seen again every 15 s) is gone
 MAX_BALLOTS = 500           # per round: five times a large class, a bound on a stuffed round
+#                             (and as many again set aside: see ``room_tally``)
+# A student who joined a moment ago votes "fresh"; past the first FRESH_BALLOTS fresh ballots of
+# one address in a round, their ballot is set aside (``room_tally``)
+FRESH_BALLOTS = int(os.environ.get("CLASS_FRESH_BALLOTS_PER_ADDRESS", 10))
 MAX_NAMES = 500             # nicknames per class, for the same reason
 MAX_CLASSES = int(os.environ.get("CLASS_MAX", 2000))   # live classes on the whole server
 BUSY_TIMEOUT = 1.5          # seconds a store call waits for a lock held elsewhere, then 503
@@ -142,6 +146,18 @@ class ClassState:
         return bool(secret) and hmac.compare_digest(secret_hash(secret), self.secret_hash)
 
 
+def room_tally(ballots: dict, marks: dict) -> Counter:
+    """The round's ballots by choice (``ballots``: voter -> choice), as the room decides:
+    ballots set aside (``marks``: voter -> "fresh" or "aside", for students who had just
+    joined) do not count once the round holds a ballot of a student who followed the class
+    a while. A farm of new ids on a few addresses then weighs only the first few of each
+    address, while a class that all joined just now (behind one school router, say), with no
+    one to outvote it, counts whole."""
+    if any(v not in marks for v in ballots):
+        return Counter(c for v, c in ballots.items() if marks.get(v) != "aside")
+    return Counter(ballots.values())
+
+
 def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
@@ -198,15 +214,21 @@ class ClassStore:
     def end(self, code: str) -> ClassState | None:
         raise NotImplementedError
 
-    def vote(self, code: str, round_: int, voter: str, choice: str) -> Vote:
+    def vote(self, code: str, round_: int, voter: str, choice: str,
+             fresh_from: str | None = None) -> Vote:
         """Count ``voter``'s ballot in ``round_`` if the round is open and they have not voted
-        in it yet (``Vote.COUNTED``, true), else why not. Checked and written in one step."""
+        in it yet (``Vote.COUNTED``, true), else why not. Checked and written in one step.
+        ``fresh_from``: the address of a student who joined a moment ago (None for one who
+        followed the class a while): marked "fresh", or "aside" past ``FRESH_BALLOTS`` fresh
+        ballots of that address in this round (``room_tally``); the round's ``MAX_BALLOTS``
+        counts the ballots not set aside, and as many set aside at most."""
         raise NotImplementedError
 
     def ballot(self, code: str, round_: int, voter: str) -> str | None:
         raise NotImplementedError
 
     def tally(self, code: str, round_: int) -> Counter:
+        """The round's ballots by choice, as the room decides (``room_tally``)."""
         raise NotImplementedError
 
     def set_name(self, code: str, voter: str, name: str) -> bool:
@@ -255,6 +277,9 @@ CREATE INDEX IF NOT EXISTS classes_expires ON classes (expires);
 CREATE TABLE IF NOT EXISTS ballots (
   code TEXT NOT NULL, round INTEGER NOT NULL, voter TEXT NOT NULL, choice TEXT NOT NULL,
   PRIMARY KEY (code, round, voter));
+CREATE TABLE IF NOT EXISTS ballot_marks (
+  code TEXT NOT NULL, round INTEGER NOT NULL, voter TEXT NOT NULL, mark TEXT NOT NULL,
+  addr TEXT NOT NULL, PRIMARY KEY (code, round, voter));
 CREATE TABLE IF NOT EXISTS names (
   code TEXT NOT NULL, voter TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY (code, voter));
 CREATE TABLE IF NOT EXISTS followers (
@@ -271,6 +296,15 @@ _FIELDS = ("code", "game", "query", "version", "round", "vote_open", "vote_query
 # the queries the query plan test reads (tests/test_class_store.py): each uses an index
 PURGE_SQL = "SELECT code FROM classes WHERE expires <= ?"
 LIVE_SQL = "SELECT COUNT(*) FROM classes WHERE expires > ?"
+
+
+def sqlite_room_tally(db, code: str, round_: int) -> Counter:
+    """``room_tally`` of a round, read in the SQLite store's transaction ``db``."""
+    ballots = dict(db.execute("SELECT voter, choice FROM ballots WHERE code = ? AND round = ?",
+                              (code, round_)))
+    marks = dict(db.execute("SELECT voter, mark FROM ballot_marks WHERE code = ? AND round = ?",
+                            (code, round_)))
+    return room_tally(ballots, marks)
 
 
 class SqliteStore(ClassStore):
@@ -325,7 +359,7 @@ class SqliteStore(ClassStore):
                 db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
-            if not {"classes", "limits", "meta", "classes_expires"} <= tables:
+            if not {"classes", "limits", "meta", "classes_expires", "ballot_marks"} <= tables:
                 db.executescript(SCHEMA)
             columns = {r[1] for r in db.execute("PRAGMA table_info(classes)")}
             if "vote_ends" not in columns:         # a store made before vote timers
@@ -472,7 +506,7 @@ class SqliteStore(ClassStore):
 
     def _purge(self, db, now):
         expired = [r[0] for r in db.execute(PURGE_SQL, (now,))]
-        for table in ("classes", "ballots", "names", "followers"):
+        for table in ("classes", "ballots", "ballot_marks", "names", "followers"):
             db.executemany(f"DELETE FROM {table} WHERE code = ?", [(c,) for c in expired])
         db.execute("DELETE FROM limits WHERE start < ?", (now - 86400,))
 
@@ -532,7 +566,7 @@ class SqliteStore(ClassStore):
         return self._change(code, "closed = 1, vote_open = 0", (), "closed",
                             only_if="closed = 0")
 
-    def vote(self, code, round_, voter, choice):
+    def vote(self, code, round_, voter, choice, fresh_from=None):
         def vote(db):
             state = self._row(db, code)
             if (state is None or not state.vote_open or state.closed
@@ -543,9 +577,19 @@ class SqliteStore(ClassStore):
                 return Vote.AGAIN
             n = db.execute("SELECT COUNT(*) FROM ballots WHERE code = ? AND round = ?",
                            (code, round_)).fetchone()[0]
-            if n >= MAX_BALLOTS:
+            aside = db.execute("SELECT COUNT(*) FROM ballot_marks WHERE code = ? AND round = ? "
+                               "AND mark = 'aside'", (code, round_)).fetchone()[0]
+            mark = ""
+            if fresh_from is not None:
+                mark = "aside" if db.execute(
+                    "SELECT COUNT(*) FROM ballot_marks WHERE code = ? AND round = ? AND addr = ?",
+                    (code, round_, fresh_from)).fetchone()[0] >= FRESH_BALLOTS else "fresh"
+            if (aside if mark == "aside" else n - aside) >= MAX_BALLOTS:
                 return Vote.FULL
             db.execute("INSERT INTO ballots VALUES (?, ?, ?, ?)", (code, round_, voter, choice))
+            if mark:
+                db.execute("INSERT INTO ballot_marks VALUES (?, ?, ?, ?, ?)",
+                           (code, round_, voter, mark, fresh_from))
             db.execute("UPDATE classes SET expires = ? WHERE code = ?",
                        (self.clock() + self.ttl, code))
             self._publish(db, code, "tally")
@@ -559,9 +603,7 @@ class SqliteStore(ClassStore):
         return row[0] if row else None
 
     def tally(self, code, round_):
-        return Counter(dict(self._call(lambda db: db.execute(
-            "SELECT choice, COUNT(*) FROM ballots WHERE code = ? AND round = ? GROUP BY choice",
-            (code, round_)).fetchall())))
+        return self._call(lambda db: sqlite_room_tally(db, code, round_))
 
     def set_name(self, code, voter, name):
         def set_name(db):
@@ -647,8 +689,23 @@ if tonumber(c[4]) <= tonumber(ARGV[4]) then return 'closed' end
 if c[5] and tonumber(c[5]) > 0 and tonumber(c[5]) <= tonumber(ARGV[4]) then
   return 'closed' end
 if redis.call('HEXISTS', KEYS[2], ARGV[2]) == 1 then return 'again' end
-if redis.call('HLEN', KEYS[2]) >= tonumber(ARGV[5]) then return 'full' end
+local aside = tonumber(redis.call('HGET', KEYS[4], '!aside') or '0')
+local mark = ''
+if ARGV[10] ~= '' then
+  mark = 'fresh'
+  if tonumber(redis.call('HGET', KEYS[4], '@' .. ARGV[10]) or '0') >= tonumber(ARGV[11]) then
+    mark = 'aside' end
+end
+local n = redis.call('HLEN', KEYS[2])
+if mark == 'aside' then n = aside else n = n - aside end
+if n >= tonumber(ARGV[5]) then return 'full' end
 redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
+if mark ~= '' then
+  redis.call('HSET', KEYS[4], ARGV[2], mark)
+  redis.call('HINCRBY', KEYS[4], '@' .. ARGV[10], 1)
+  if mark == 'aside' then redis.call('HINCRBY', KEYS[4], '!aside', 1) end
+  redis.call('EXPIRE', KEYS[4], ARGV[7])
+end
 redis.call('HSET', KEYS[1], 'expires', ARGV[6])
 redis.call('EXPIRE', KEYS[2], ARGV[7])
 redis.call('EXPIRE', KEYS[1], ARGV[7])
@@ -748,6 +805,7 @@ class RedisStore(ClassStore):
             pipe.expire(self._key(code, part), seconds)
         if round_:
             pipe.expire(self._key(code, "ballots", round_), seconds)
+            pipe.expire(self._key(code, "marks", round_), seconds)
         pipe.zadd(self._classes, {code: expires})
 
     def _state(self, code, h) -> ClassState | None:
@@ -848,13 +906,15 @@ class RedisStore(ClassStore):
         return self._change(code, lambda s: not s.closed,
                             lambda s: dict(closed=1, vote_open=0), "closed")
 
-    def vote(self, code, round_, voter, choice):
+    def vote(self, code, round_, voter, choice, fresh_from=None):
         now = self.clock()
         with self._errors():
             result = Vote(self._vote(
-                keys=[self._key(code), self._key(code, "ballots", round_), self._classes],
+                keys=[self._key(code), self._key(code, "ballots", round_), self._classes,
+                      self._key(code, "marks", round_)],
                 args=[round_, voter, choice, now, MAX_BALLOTS, now + self.ttl,
-                      int(self.ttl) + 60, code, f"{self.prefix}events:{code}"]))
+                      int(self.ttl) + 60, code, f"{self.prefix}events:{code}",
+                      "" if fresh_from is None else fresh_from or "?", FRESH_BALLOTS]))
         return result
 
     def ballot(self, code, round_, voter):
@@ -862,8 +922,11 @@ class RedisStore(ClassStore):
             return self.redis.hget(self._key(code, "ballots", round_), voter)
 
     def tally(self, code, round_):
-        with self._errors():
-            return Counter(self.redis.hvals(self._key(code, "ballots", round_)))
+        with self._errors(), self.redis.pipeline(transaction=False) as pipe:
+            pipe.hgetall(self._key(code, "ballots", round_))
+            pipe.hgetall(self._key(code, "marks", round_))
+            ballots, marks = pipe.execute()
+        return room_tally(ballots, marks)
 
     def set_name(self, code, voter, name):
         import redis

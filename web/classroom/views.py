@@ -70,6 +70,11 @@ _STUDENT_ID = re.compile(r"[0-9a-f]{16}")
 WRONG_CODES = (30, 10.0)       # codes that lead to no class, per 10 s: guessing one of 10^9
 NEW_CLASSES = (120, 3600.0)    # classes started, per hour (a school's teachers, one router)
 NEW_STUDENTS = (300, 3600.0)   # student ids given, per hour (a class of 100 takes 100)
+# A ballot of a student who joined less than FOLLOW_SECONDS ago (by the store's clock) is
+# "fresh"; past the first store.FRESH_BALLOTS of an address in a round, it is set aside, and
+# set-aside ballots do not count once someone who followed the class a while voted
+# (store.room_tally)
+FOLLOW_SECONDS = float(os.environ.get("CLASS_FOLLOW_SECONDS", 20))
 NAME_MAX = 24                  # characters of a nickname
 BODY_MAX = 2048                # bytes of a POST: a link, a vote, a nickname
 # seconds between heartbeats on a stream ("beat" events: a page that hears none for two of
@@ -241,22 +246,42 @@ def signer() -> Signer:
     return Signer(key, salt="minimax-lab student")
 
 
-def student_id() -> str | None:
-    """The student's id, when their cookie holds one this server gave (signed)."""
+def student_cookie() -> tuple[str, float] | None:
+    """(id, when the server gave it, by the store's clock) from the student's cookie, when it
+    holds one this server signed; an id given before ids said when: 0."""
     cookie = request.cookies.get(STUDENT_COOKIE, "")
-    if not cookie or len(cookie) > 80:
+    if not cookie or len(cookie) > 100:
         return None
     try:
-        sid = signer().unsign(cookie).decode()
+        sid, _, since = signer().unsign(cookie).decode().partition(".")
     except (BadSignature, UnicodeDecodeError):
         return None
-    return sid if _STUDENT_ID.fullmatch(sid) else None
+    if not _STUDENT_ID.fullmatch(sid) or not (since.isdigit() or since == ""):
+        return None
+    return sid, float(since or 0)
+
+
+def student_id() -> str | None:
+    """The student's id, when their cookie holds one this server gave (signed)."""
+    found = student_cookie()
+    return found[0] if found else None
+
+
+def fresh_from() -> str | None:
+    """This student's address when they joined less than ``FOLLOW_SECONDS`` ago (by the
+    store's clock: their ballot is "fresh", see ``store.room_tally``), else None."""
+    found = student_cookie()
+    if found is None or store().clock() - found[1] >= FOLLOW_SECONDS:
+        return None
+    return address()
 
 
 def new_student(response: Response) -> None:
-    """Give this browser a student id (a few hundred an hour per address at most)."""
+    """Give this browser a student id (a few hundred an hour per address at most), signed
+    with the time it was given."""
     limited("students", NEW_STUDENTS)
-    set_cookie(response, STUDENT_COOKIE, signer().sign(secrets.token_hex(8)).decode(),
+    value = f"{secrets.token_hex(8)}.{int(store().clock())}"
+    set_cookie(response, STUDENT_COOKIE, signer().sign(value).decode(),
                max_age=86400, samesite="Lax")
 
 
@@ -528,7 +553,7 @@ def vote(code):
     if round_ != str(state.round) or not state.vote_open:
         raise ClassProblem(400, VOTE_CLOSED)
     try:
-        result = store().vote(state.code, state.round, sid, choice)
+        result = store().vote(state.code, state.round, sid, choice, fresh_from())
     except StoreError as err:
         if not is_htmx():
             raise
