@@ -1,9 +1,9 @@
 """ai.games.connect4.compiled_search (and its kernel, search_kernel) and the terms it evaluates
-(ai.games.connect4.terms): for any weights of the terms, the values of the course's search
-with the same heuristic and depth, and a move that search scores best; for the levels'
-heuristics, fast_search's search node for node (move, value, principal variation, counts,
-root values, where a budget stops it); the terms' Python definitions and the kernel's agree
-to the last bit; the text form is strict.
+(ai.games.connect4.terms): for any weights of the terms, the values and moves of the
+course's search with the same heuristic, depth and root move order (``course_move``; else
+one of its best moves); for the levels' heuristics, fast_search's search node for node
+(move, value, principal variation, counts, root values, where a budget stops it); the terms'
+Python definitions and the kernel's agree to the last bit; the text form is strict.
 
 Positions are built by playing drawn legal moves from the start (tests/strategies.py).
 """
@@ -59,18 +59,21 @@ def test_the_levels_heuristics_are_weights_of_the_terms_exactly(position):
 
 
 @settings(max_examples=40, **SLOW)
-@given(positions, st.integers(1, 4), weights)
-def test_the_course_s_values_and_one_of_its_best_moves_for_any_weights(position, depth, w):
+@given(positions, st.integers(1, 4), weights, st.sampled_from(["center", "natural", "reverse"]))
+def test_the_course_s_values_and_moves_for_any_weights(position, depth, w, order):
     _, state = position
     h = WeightedHeuristic(GAME, w)
+    course = course_alphabeta(GAME, state, depth, heuristic=h, order=order)
+    same = compiled_search.alphabeta(GAME, state, depth, heuristic=h, order=order,
+                                     course_move=True)
+    assert (same.move, same.value) == (course.move, course.value)
     ours = compiled_search.alphabeta(GAME, state, depth, heuristic=h)
-    course = course_alphabeta(GAME, state, depth, heuristic=h, order="center")
     assert ours.value == course.value
     if state.over:
         assert ours.move is None
         return
-    # the move: one the course's minimax scores best (its root values are exact); which of
-    # several equal moves is fast_search's root order (the levels' replies stay the same)
+    # without course_move, the move is one the course's minimax scores best (its root values
+    # are exact); which of several equal moves is fast_search's root order (the levels')
     exact = minimax(GAME, state, depth, heuristic=h).root_values
     assert exact[ours.move] == course.value
 

@@ -145,41 +145,49 @@ def _searcher() -> _Searcher:
 
 def alphabeta(game, state=None, depth=None, *, heuristic=None, order=None, quick_wins=True,
               window="infinite", table=None, record=False, max_nodes=None, time_limit=None,
-              tie_break="first", seed=None) -> SearchResult:
+              tie_break="first", seed=None, course_move=False) -> SearchResult:
     """``fast_search.alphabeta``, compiled (see the module's text): the same arguments, the
-    same ``SearchResult``. ``order`` is accepted and not used (``fast_search``'s order).
-    With ``record``, ``fast_search`` runs it (``recorded``).
+    same ``SearchResult``. ``order`` is not used (``fast_search``'s order), unless
+    ``course_move``: then the root tries its moves in the course's ``order`` (the table's move
+    first), so that the move is the course's own (``ai.course.search``: the first best in
+    its order), not only one of its best; below the root, ``fast_search``'s order, which
+    changes no value. With ``record``, ``fast_search`` runs it (``recorded``).
 
     Raises:
         ValueError: options ``supports`` refuses, a bad depth or budget.
     """
-    if record:
+    if record and not course_move:
         return recorded(game, state, depth, heuristic=heuristic, order=order,
                         quick_wins=quick_wins, window=window, table=table, record=record,
                         max_nodes=max_nodes, time_limit=time_limit, tie_break=tie_break,
                         seed=seed)
-    if not supports(game, heuristic, window=window, tie_break=tie_break):
+    if record or not supports(game, heuristic, window=window, tie_break=tie_break):
         raise ValueError(f"the compiled Connect-4 search does not run {game!r} with heuristic "
-                         f"{heuristic!r}, window {window!r}, tie_break {tie_break!r}: use "
-                         "ai.course.search.alphabeta")
+                         f"{heuristic!r}, window {window!r}, tie_break {tie_break!r}, record "
+                         f"{bool(record)}: use ai.course.search.alphabeta")
     check_limits(depth, max_nodes, time_limit)
     state = game.initial_state() if state is None else state
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     values: dict = {}
     complete = True
+    root_order = None
+    if course_move and not state.over:
+        from ai.course.search import move_orderer
+        root_order = list(move_orderer(game, order)(state, game.actions(state)))
     try:
         move, value, pv, counts = search(game, state, depth, weights_of(heuristic),
                                          heuristic_given=heuristic is not None, table=table,
                                          quick_wins=quick_wins, max_nodes=max_nodes,
-                                         deadline=deadline, root_values=values)
+                                         deadline=deadline, root_values=values,
+                                         root_order=root_order)
     except SearchAborted as stop:
         complete, counts = False, stop.stats
         if values:
             move = max(values, key=values.get)
             value = values[move]
         else:
-            moves = game.actions(state)
+            moves = root_order or game.actions(state)
             move, value = (moves[0] if moves else None), 0
         pv = [move] if move is not None else []
     stats = SearchStats(**counts)
@@ -221,9 +229,10 @@ def _export(s, tdata) -> None:
 
 
 def search(game, state, depth, weights: Weights, *, heuristic_given=True, table=None,
-           quick_wins=True, max_nodes=None, deadline=None, root_values=None):
+           quick_wins=True, max_nodes=None, deadline=None, root_values=None, root_order=None):
     """``fast_search.fast_alphabeta`` with ``weights`` for its heuristic (``heuristic_given``
-    False: no heuristic, every leaf 0, as ``fast_search`` without one).
+    False: no heuristic, every leaf 0, as ``fast_search`` without one). ``root_order``: the
+    root's moves in the course's order (``alphabeta``'s ``course_move``), else None.
 
     Returns:
         ``(move, value, pv, stats)`` as ``fast_search.fast_alphabeta``.
@@ -257,7 +266,7 @@ def search(game, state, depth, weights: Weights, *, heuristic_given=True, table=
     s.busy = True
     try:
         return _root(s, game, state, depth, geo, w, zero, quick, table, max_nodes, deadline,
-                     root_values, (tuple(w), quick, zero))
+                     root_values, (tuple(w), quick, zero), root_order)
     finally:
         s.busy = False
 
@@ -269,9 +278,10 @@ def _stats(st):
 
 
 def _root(s, game, state, depth, geo, w, zero, quick, table, max_nodes, deadline,
-          root_values, key):
+          root_values, key, root_order=None):
     """``fast_search``'s ``run`` and ``root``: the root's rules here, its moves' searches in
-    the kernel."""
+    the kernel. With ``root_order`` (the course's), the root's moves in that order: where
+    several moves are equally good, the first of them in it."""
     g = geometry(game.width, game.height)
     st = s.st
     s.generation(table, key)
@@ -290,6 +300,9 @@ def _root(s, game, state, depth, geo, w, zero, quick, table, max_nodes, deadline
     st[K.ST_NODES] = 1
     possible = (mask + g.bottom) & g.board
     order = g.playable[(possible + g.board) & g.sentinels]
+    if root_order is not None:          # (column, its mask, ...) in the course's order
+        by_col = {x[0]: x for x in order}
+        order = tuple(by_col[c] for c in root_order)
     wins = winning_cells(cur, mask, g) & possible
     mx = MAX_SCORE
     loss2 = -(mx - 2) if quick else -mx
@@ -325,7 +338,8 @@ def _root(s, game, state, depth, geo, w, zero, quick, table, max_nodes, deadline
             for c, _, _, _ in order:
                 root_values[c] = loss2
             forced = possible & opp_wins
-            col = next((c for c, cm, _, _ in order if forced & cm), order[0][0])
+            col = next((c for c, cm, _, _ in order if forced & cm), order[0][0]) \
+                if root_order is None else order[0][0]
             bit = possible & g.colmask[col]
             after = ((mask | bit) + g.bottom) & g.board & opp_wins
             reply = next(c for c, cm, _, _ in
@@ -334,7 +348,7 @@ def _root(s, game, state, depth, geo, w, zero, quick, table, max_nodes, deadline
             value, pv = loss2, [col, reply]
         return _done(st, col, value, pv)
     best_move, best, pv = _root_search(s, g, geo, w, cur, mask, nb, depth, safe, tdata,
-                                       root_values, dl)
+                                       root_values, dl, root_order and order)
     for col, cm, _, _ in order:
         if not safe & cm:
             root_values[col] = loss2
@@ -355,9 +369,11 @@ def _aborted(st, reason):
     return err
 
 
-def _root_search(s, g, geo, w, cur, mask, nb, depth, safe, tdata, root_values, dl):
+def _root_search(s, g, geo, w, cur, mask, nb, depth, safe, tdata, root_values, dl,
+                 course_order=None):
     """``fast_search``'s ``root_search``: the safe moves, the table's move first, then (depth
-    >= 3) the most winning cells, centre first."""
+    >= 3) the most winning cells, centre first; or the table's move first, then
+    ``course_order`` (the course's root)."""
     st = s.st
     tt_move = -1
     if tdata is not None:
@@ -367,7 +383,10 @@ def _root_search(s, g, geo, w, cur, mask, nb, depth, safe, tdata, root_values, d
             tt_move = e[3]
     opp = cur ^ mask
     empty = g.board ^ mask
-    if depth == 2:
+    if course_order:
+        seq = sorted((x for x in course_order if safe & x[1]), key=lambda x: x[0] != tt_move)
+        moves = [(col, safe & cm, g.wins(cur | (safe & cm)) & empty) for col, cm, _, _ in seq]
+    elif depth == 2:
         seq = list(g.playable[(safe + g.board) & g.sentinels])
         if tt_move >= 0:
             seq.sort(key=lambda x: x[0] != tt_move)
