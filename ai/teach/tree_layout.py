@@ -220,17 +220,29 @@ def tree_geometry(view: ViewNode, shown: dict, *, spine: bool = False, counted: 
 
 
 def compact_geometry(view: ViewNode, *, fit_columns: int = 24,
-                     projector: bool = False) -> TreeGeometry:
+                     projector: bool = False, room: int = 820) -> TreeGeometry:
     """The geometry of a whole small tree drawn compact (a game's whole tree beside its
     theory page): small nodes a column apart, one label under each (its value, at ``ab_y(spot,
     1)``), every edge leaving under that label (so none crosses it) and its move written
-    halfway, right of the edge. Drawn to fit the page up to ``fit_columns`` columns (or on a
-    projector), else at its size in a scrolling box."""
-    ux, uy, r, margin, lh = 46, 92, 17, 30, 17
+    halfway, right of the edge. Drawn to fit the page up to ``fit_columns`` columns, else at
+    its size in a scrolling box.
+
+    On a projector the sizes are the projector's (its 22 px text, nodes to hold it) and the
+    rows are spaced to fill ``room`` px of height (a 1080 px screen under the page's header),
+    never closer than the labels need: the course's trees (4 and 5 matches) fit one screen at
+    their natural size, with nothing scaled; a larger tree is scaled down to the panel's width,
+    whole on the screen."""
     cols = width(view)
     depth = max((v.y for v in walk(view)), default=0)
+    if projector:
+        ux, r, margin, lh, fs, value_size = 62, 23, 34, 26, 21, 22
+        uy = int(max(2 * r + lh + fs + 30, min(124, (room - 2 * margin - 24) / max(depth, 1))))
+        fit = True
+    else:
+        ux, uy, r, margin, lh, fs, value_size = 46, 92, 17, 30, 17, 13, 14
+        fit = cols <= fit_columns
     geometry = TreeGeometry(width=(cols - 1) * ux + 2 * margin, height=depth * uy + 2 * margin + 24,
-                            fit=cols <= fit_columns or projector, lh=lh, fs=13, value_size=14)
+                            fit=fit, lh=lh, fs=fs, value_size=value_size)
     for v in walk(view):
         geometry.nodes[v.node.id] = NodeSpot(x=margin + v.x * ux, y=margin + v.y * uy, r=r,
                                              window=False, size_side=False, scale=1.0)
@@ -240,8 +252,10 @@ def compact_geometry(view: ViewNode, *, fit_columns: int = 24,
         for c in v.children:
             child = geometry.nodes[c.node.id]
             y2 = child.y - r
+            # the move's number right of the edge's middle, clear of it
             geometry.edges[c.node.id] = EdgeSpot(spot.x, y1, child.x, y2,
-                                                 (spot.x + child.x) / 2 + 7, (y1 + y2) / 2 + 4)
+                                                 (spot.x + child.x) / 2 + round(0.3 * fs + 3),
+                                                 (y1 + y2) / 2 + round(0.35 * fs))
     return geometry
 
 
