@@ -11,7 +11,8 @@ depth and the node budgets decide the move: they are counts, so the same positio
 same move whatever the machine, its load and what the worker did before (a shared link shows
 the same reply). The time budget only guarantees that no request pins a worker: it is set
 well above what the node budget takes (the default level, ``hard``, needs at most ~51,000
-nodes, ~60 ms here, on 309 positions of self-play, for a budget of 300,000 nodes and 1 s).
+nodes, ~60 ms here in pure Python, on 309 positions of self-play, for a budget of 300,000
+nodes and 1 s; a game's loop may run compiled, ~10x faster: ``bench/bench_kernel.py``).
 
 **A ladder a player can climb.** Each level blunders (worsens the exact outcome: a won
 position to a draw or a loss, a drawn one to a loss) in a smaller share of the positions

@@ -1,5 +1,6 @@
-"""Connect-4 (Puissance 4): its rules on a bitboard, its heuristics, the fast depth-limited
-loop (``fast_search``), the exact solver family in its own folder behind one face (``exact``:
+"""Connect-4 (Puissance 4): its rules on a bitboard, its heuristics (as weighted terms:
+``terms``), the fast depth-limited loop (``fast_search``, compiled: ``compiled_search``), the
+exact solver family in its own folder behind one face (``exact``:
 solve, analyse, perfect play), the review's hooks (``review``) and the default level's book
 (``level_book``)."""
 from .rules import Connect4
