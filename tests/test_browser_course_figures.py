@@ -61,3 +61,16 @@ def test_the_hints_without_the_tree_use_the_projectors_screen(browser, live_serv
     assert m["rowBottom"] <= PROJECTOR["height"], m            # the row whole on the screen
     assert len(m["words"]) == 7 and all(w["lines"] == 1 for w in m["words"]), m["words"]
     assert m["size"] >= 22, m
+
+
+def test_a_phone_in_projector_mode_gives_the_theory_tree_the_screens_width(
+        browser, live_server, artifacts):
+    """The projector's two columns on a 390 px phone left the tree 42 px wide."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(live_server + "/nim/theory?n=5&lang=fr&proj=1")
+    page.wait_for_selector("svg.tree-svg g.tnode")
+    width = page.evaluate("document.querySelector('.theory-grid .tree-panel')"
+                          ".getBoundingClientRect().width")
+    page.screenshot(path=str(artifacts / "i36-theory-5-phone-projector-fr.png"))
+    page.close()
+    assert width >= 340, width
