@@ -357,8 +357,7 @@ class ActivityView:
             return []
         labels = self.view.moves_of(self.view.vote_g)
         ai = self.view.state.reveal or None
-        right = {m for m, o in self.outcomes.items() if o == self.best_outcome} if \
-            self.view.state.reveal else set()
+        right = self.best_moves if self.view.state.reveal else set()
         out = []
         for title, r in ((_l("First vote"), p.data.get("first")),
                          (_l("After discussion"), p.data.get("second"))):
@@ -371,6 +370,15 @@ class ActivityView:
         """The exact outcome of every move of the round's position, once revealed."""
         rec = self.round_record(self.view.state.round)
         return rec.get("out", {}) if rec else {}
+
+    @property
+    def best_moves(self) -> set[str]:
+        """The moves framed as the best once revealed: those of the best outcome, when some
+        move does worse (when every move loses, or all draw, none is framed as "best")."""
+        found = self.outcomes
+        if len(set(found.values()) - {"unknown"}) < 2:
+            return set()
+        return {m for m, o in found.items() if o == self.best_outcome}
 
     @property
     def best_outcome(self) -> str | None:
