@@ -6,7 +6,8 @@ Three sections:
 1. Equal-depth Connect-4 search against easyAI: the same fixed positions searched to the same
    depths (2..10 by default) by
      - ours, ``ai.engine.search("alphabeta-tt", ..., fast=True, heuristic=Threats(g))``: the
-       fast Connect-4 loop, as the app's levels run it,
+       fast Connect-4 loop, compiled (``compiled_search``), as the app's levels run it (one
+       search first, untimed, loads its machine code),
      - ours with easyAI's evaluation (win/loss only: ``heuristic=None`` scores 0 for every
        position that is not over),
      - easyAI's ``Negamax(depth)`` on easyAI's own example game ``easyAI.games.ConnectFour``
@@ -252,12 +253,14 @@ def ours(g, s, d, heuristic):
 def section_equal_depth(args, out):
     g = Connect4()
     threats = Threats(g)
+    for h in (threats, None):           # the first call loads the compiled search's machine code
+        ours(g, g.initial_state(), 2, h)
     result = {"node_count_easyai": EASY_NODE_COUNT, "positions": [], "rows": [], "summary": []}
     out("", "== 1. Equal-depth Connect-4 search: ours vs easyAI "
         f"(depths {args.depths[0]}-{args.depths[-1]}, easyAI skipped after a depth > "
         f"{args.max_seconds:g} s) ==",
         "ours    = search('alphabeta-tt', g, s, d, fast=True, heuristic=Threats(g), "
-        "order='center')  (ai.engine: the fast Connect-4 loop)",
+        "order='center')  (ai.engine: the fast Connect-4 loop, compiled)",
         "ours-wl = the same with heuristic=None   (win/loss only, as easyAI)",
         "easyAI  = Negamax(d)(game) on easyAI.games.ConnectFour (-100 loss, 0 otherwise; "
         "natural order, no TT)",
