@@ -124,7 +124,9 @@ def start_gunicorn(port: int, env: dict, log_name: str = "gunicorn.log", workers
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
     log.close()
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    # generous: at load 24 a start took over a minute (workers compete for the cores); the
+    # loop ends as soon as the server answers, so a quiet machine waits no longer for it
+    deadline = time.monotonic() + 180
     while True:
         try:
             urllib.request.urlopen(base + "/", timeout=1)
@@ -168,8 +170,14 @@ def live_server():
 
 @pytest.fixture(scope="session")
 def browser():
-    """Debian's Chromium (``scripts/test`` installs it), driven by Playwright."""
-    from playwright.sync_api import sync_playwright
+    """Debian's Chromium (``scripts/test`` installs it), driven by Playwright. Every
+    ``expect`` waits up to 20 s for its condition (Playwright's default is 5 s): a page on a
+    loaded machine may take that long to get there, and a passing check returns as soon as
+    its condition holds, so this costs nothing when the machine is quiet. (The pages' own
+    actions, a click or a page loading, wait up to 60 s: ``set_default_timeout``.)"""
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=20_000)
 
     if not (Path(CHROMIUM).exists() or shutil.which("chromium")):
         pytest.fail(f"Chromium is missing at {CHROMIUM}: run scripts/test, which installs it")
@@ -186,7 +194,7 @@ def page(browser):
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     pg = context.new_page()
-    pg.set_default_timeout(15_000)
+    pg.set_default_timeout(60_000)
     yield pg
     context.close()
 

@@ -24,7 +24,7 @@ def contexts(browser):
         context = browser.new_context(viewport=viewport, **options)
         opened.append(context)
         page = context.new_page()
-        page.set_default_timeout(15_000)
+        page.set_default_timeout(60_000)
         return page
 
     yield new

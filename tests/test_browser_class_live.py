@@ -41,6 +41,10 @@ class StallingProxy:
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         self.connections = []
+        # while cleared, a new live stream's request is held here (its page stays
+        # "reconnecting…" until ``release()``, however fast it would have reconnected)
+        self.streams_pass = threading.Event()
+        self.streams_pass.set()
         threading.Thread(target=self._accept, daemon=True).start()
 
     def _accept(self):
@@ -55,8 +59,7 @@ class StallingProxy:
             for a, b in ((client, server), (server, client)):
                 threading.Thread(target=self._pump, args=(a, b, link), daemon=True).start()
 
-    @staticmethod
-    def _pump(src, dst, link):
+    def _pump(self, src, dst, link):
         try:
             while True:
                 data = src.recv(65536)
@@ -64,6 +67,7 @@ class StallingProxy:
                     break
                 if src is link["sockets"][0] and b"/events" in data.split(b"\r\n", 1)[0]:
                     link["stream"] = True
+                    self.streams_pass.wait()
                 if not link["stalled"]:
                     dst.sendall(data)
         except OSError:
@@ -77,12 +81,19 @@ class StallingProxy:
                         pass
 
     def stall(self):
+        """The streams open now go silent; new ones wait until ``release()``."""
+        self.streams_pass.clear()
         streams = [link for link in self.connections if link["stream"]]
         for link in streams:
             link["stalled"] = True
         return len(streams)
 
+    def release(self):
+        """The new streams held since ``stall()`` pass."""
+        self.streams_pass.set()
+
     def close(self):
+        self.streams_pass.set()
         self.listener.close()
         for link in self.connections:
             for s in link["sockets"]:
@@ -106,10 +117,13 @@ def test_a_stalled_phone_reconnects_by_itself_and_shows_the_current_board(contex
 
         assert proxy.stall() >= 1              # the phone's stream goes silent, still open
         teacher.locator('#game button[data-col="3"]').click()       # meanwhile, a move
-        # the phone notices (no beat for two periods), says so, opens another stream
+        # the phone notices (no beat for two periods), says so, opens another stream (held
+        # by the proxy until the test has seen "reconnecting…": else, quick to reconnect, the
+        # page may say it for less time than the test takes to look)
         expect(phone.locator("#class-live[data-live='reconnecting']")).to_have_count(1)
         expect(phone.locator(".live-state")).to_have_text("Reconnecting…", use_inner_text=True)
         phone.screenshot(path=str(artifacts / "class-live-phone-reconnecting.png"))
+        proxy.release()
         expect(phone.locator("#class-live[data-live='on']")).to_have_count(1)
         expect(phone.locator("#class-board .disc")).to_have_count(2)   # the current board
         expect(phone.locator(".live-state")).to_have_text("Live", use_inner_text=True)

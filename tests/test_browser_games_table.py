@@ -38,7 +38,7 @@ def test_the_nav_the_card_and_the_number_keys_play_the_race(browser, race_server
                                                             artifacts):
     context = browser.new_context(viewport={"width": size[0], "height": size[1]})
     page = context.new_page()
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(60_000)
     proj = "&proj=1" if size[0] == 1920 else ""
     page.goto(race_server + "/?lang=en" + proj)
     card = page.locator("a.card", has_text="Race to 7")
@@ -50,6 +50,9 @@ def test_the_nav_the_card_and_the_number_keys_play_the_race(browser, race_server
     card.click()
     expect(page.locator("h1")).to_have_text("Race to 7")
     expect(page.locator("#game .position")).to_have_text("total 0 of 7")
+    # the page's scripts (deferred) listen for the keys once the page has loaded: a key
+    # pressed before is lost (on a loaded machine the board shows well before that)
+    page.wait_for_function("document.readyState === 'complete' && !!window.htmx")
     page.keyboard.press("2")                     # the number key presses the move "2"
     page.wait_for_function(                      # our 2, then the AI's reply
         "n => (new URLSearchParams(location.search).get('moves') || '').length >= n", arg=2)

@@ -5,6 +5,8 @@ large. Screenshots go to test-artifacts/."""
 import pytest
 from playwright.sync_api import expect
 
+from test_hints import fresh_hints_app
+
 pytestmark = pytest.mark.browser
 
 
@@ -62,11 +64,12 @@ def test_the_hints_toggle_turns_them_on_and_off(page, live_server):
 
 
 def test_on_a_phone_a_column_still_computing_shows_its_spinner_not_a_broken_word(
-        page, live_server, app, artifacts):
+        page, live_server, tmp_path, artifacts):
     # The first answer names the best move and leaves the other columns "computing…" (the
-    # app's HINTS_THEN_SECONDS at 0, as tests/test_hints.py does; the live server's is 60, so
-    # the test answers the page's hints request with that first answer, and holds the second).
-    app.config["HINTS_THEN_SECONDS"] = 0
+    # app's HINTS_THEN_SECONDS at 0 on an empty table of solved positions, as
+    # tests/test_hints.py does, whatever the machine's speed; the live server's is 60, so the
+    # test answers the page's hints request with that first answer, and holds the second).
+    app = fresh_hints_app(tmp_path)
     moves = "2164422266"      # tests/test_hints.py's: the best in a few ms, 3+ columns after
     first = app.test_client().get(f"/connect4/hints?moves={moves}&hints=1&lang=fr",
                                   headers={"HX-Request": "true"}).get_data(as_text=True)

@@ -247,7 +247,7 @@ def test_students_joining_leave_the_teacher_s_open_forms_alone(app, streams):
     assert ada.post(f"/c/{code}/name", data={"name": "Ada"}, headers=HX).status_code == 200
     text = ""                                        # the stream as it comes, until Ada's name
     while "name-chip\">Ada" not in text:
-        text += bar.chunks.get(timeout=5)
+        text += bar.chunks.get(timeout=30)
     kinds = [line[7:] for line in (bar.buffer + text).split("\n") if line.startswith("event: ")]
     assert "names" in kinds and "bar" not in kinds, kinds
     bar.buffer = ""

@@ -42,9 +42,9 @@ class Listener:
         self.thread.start()
         # listening starts with a "read everything again" notice (code None): from then on no
         # change is missed (before it, Redis may not have subscribed yet)
-        assert self.events.get(timeout=5)[0] is None
+        assert self.events.get(timeout=30)[0] is None
 
-    def next(self, code, timeout=5.0):
+    def next(self, code, timeout=30.0):
         """The next event of class ``code`` (another reconnection notice is skipped)."""
         while True:
             c, kind = self.events.get(timeout=timeout)    # queue.Empty: the test fails

@@ -37,7 +37,7 @@ class Stream:
         finally:
             self.response.close()
 
-    def event(self, name, timeout=5.0, where=lambda data: True) -> str:
+    def event(self, name, timeout=30.0, where=lambda data: True) -> str:
         """The data of the next event ``name`` whose data passes ``where`` (skipping others);
         queue.Empty, failing the test, when none comes within ``timeout`` seconds."""
         while True:

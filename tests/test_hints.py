@@ -10,6 +10,15 @@ import pytest
 from ai.games.connect4.exact.analysis import outcome
 from tests.test_solver import pons_set
 
+
+def fresh_hints_app(tmp_path):
+    """The app answering the best move first and nothing more in the first request, whatever
+    the machine's speed (``web/connect4/hints.py``), on an empty table of solved positions."""
+    from app import create_app
+    return create_app({"TESTING": True, "CLASS_DB": str(tmp_path / "classes.sqlite3"),
+                       "SOLVED_DB": str(tmp_path / "solved.sqlite3"),
+                       "HINTS_THEN_SECONDS": 0, "HINTS_SECONDS": None})
+
 HX = {"HX-Request": "true"}
 
 
@@ -264,12 +273,14 @@ def test_the_best_move_is_named_first_and_read_out_first(client):
     assert "column 3:" not in announce          # the best columns are not read out twice
 
 
-def test_a_slow_analysis_answers_the_best_move_first_and_the_rest_in_a_second_request(app):
+def test_a_slow_analysis_answers_the_best_move_first_and_the_rest_in_a_second_request(tmp_path):
     # No time for the other columns after the best (as when the analysis is slow): the first
     # answer has the best move, "computing…" for the others and asks for them itself; the
-    # second (rest=1) has them all, the best still first.
-    app.config["HINTS_THEN_SECONDS"] = 0
-    client = app.test_client()
+    # second (rest=1) has them all, the best still first. The best move has no time limit
+    # (found however loaded the machine) and what follows it none at all (it stops at its
+    # first node, whatever the speed); a table of solved positions of its own (the session's
+    # may hold this position's columns, solved by another test).
+    client = fresh_hints_app(tmp_path).test_client()
     moves = "2164422266"          # 10 stones, not in the table of solved positions yet
     first = client.get(f"/connect4/hints?moves={moves}&mode=human-human&hints=1", headers=HX)
     html = first.get_data(as_text=True)
@@ -300,7 +311,7 @@ def test_an_unproven_column_says_what_its_interval_proves_and_nothing_more():
     holds = {"win": lambda s: s > 0, "loss": lambda s: s < 0, "at-least-draw": lambda s: s >= 0,
              "at-most-draw": lambda s: s <= 0}
     for moves, expected in (("4", "loss"), ("3", "at-most-draw")):
-        quick = hints_of(analyse(moves, store=None, then_time_limit=0))
+        quick = hints_of(analyse(moves, store=None, time_limit=None, then_time_limit=0))
         full = analyse(moves, store=None, time_limit=None)
         unknown = [c for c in quick.columns if c.kind == "unknown"]
         assert unknown, moves

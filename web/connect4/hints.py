@@ -15,7 +15,10 @@ When the other columns take longer than ``THEN_TIME_LIMIT`` after it, the answer
 wait for them: it gives the best move at once, the others it has proven, and "computing" for
 the rest, which a second request (``rest=1``: the whole ``TIME_LIMIT``, the table of solved
 positions keeping what the first one found) fills in. (``HINTS_THEN_SECONDS`` in the app's
-configuration replaces ``THEN_TIME_LIMIT``: the tests make it 0 to see the two answers.)
+configuration replaces ``THEN_TIME_LIMIT``: the tests make it 0 to see the two answers;
+``HINTS_SECONDS`` replaces ``TIME_LIMIT``, None for no limit: the tests' best move is then
+found however loaded the machine, and what follows it stops at its first node, whatever the
+speed.)
 
 ``init_app`` also decides where the table of solved positions lives (``SOLVED_DB`` in the
 app's configuration, else ``MINIMAX_SOLVED_DB``, else the instance folder) and warms the
@@ -154,8 +157,9 @@ def compute_hints(g: GameLink, rest: bool = False) -> Hints:
     request) within the whole ``TIME_LIMIT``."""
     state = g.state
     then = None if rest else current_app.config.get("HINTS_THEN_SECONDS", THEN_TIME_LIMIT)
+    seconds = current_app.config.get("HINTS_SECONDS", TIME_LIMIT)
     a = admitted(lambda: exact.analyse_position(
-        state.current, state.mask, state.moves, 7, 6, time_limit=TIME_LIMIT,
+        state.current, state.mask, state.moves, 7, 6, time_limit=seconds,
         then_time_limit=then), heavy=True)
     return hints_of(a, pending=not rest)
 
