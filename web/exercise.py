@@ -199,3 +199,55 @@ def parse_answer(args, max_score: float = 1) -> Answer:
         if key[:2] in ("v.", "a.", "b.", "p.") and len(key) <= 40:
             tries[key] = min(2, tries.get(key, 0) + 1)
     return Answer(numbers, ticked, tries)
+
+
+# -- wrong tries, remembered by the browser ----------------------------------------------------
+
+TRIES_COOKIE = "lab_tries"
+TRIES_TREES = 6               # trees remembered (the latest), within a cookie's size
+TRIES_CHARS = 3000
+
+
+def tree_key(lab: dict) -> str:
+    """A short name for the exercise a lab link asks (its tree, algorithm, window, order)."""
+    import hashlib
+    from urllib.parse import urlencode
+    what = urlencode({**source_params(lab), "algo": lab["algo"], "window": lab["window"],
+                      "order": lab["order"]})
+    return hashlib.sha256(what.encode()).hexdigest()[:12]
+
+
+def _remembered(cookies) -> dict:
+    import json
+    try:
+        found = json.loads(cookies.get(TRIES_COOKIE, "") or "{}")
+    except ValueError:
+        return {}
+    if not isinstance(found, dict):
+        return {}
+    return {k: {q: min(2, n) for q, n in v.items() if isinstance(q, str) and isinstance(n, int)
+                and n > 0} for k, v in found.items() if isinstance(k, str) and isinstance(v, dict)}
+
+
+def with_remembered_tries(answer: Answer, lab: dict, cookies) -> Answer:
+    """The answer with the wrong tries this browser made on this exercise before, whatever
+    the link says (``w=`` carries them too): a link reworded without them still knows them,
+    so a question answered wrong once is never counted right "at the first try"."""
+    before = _remembered(cookies).get(tree_key(lab), {})
+    tries = {k: max(n, answer.tries.get(k, 0)) for k, n in before.items()}
+    tries.update({k: n for k, n in answer.tries.items() if k not in tries})
+    return Answer(answer.numbers, answer.ticked, tries)
+
+
+def remember_tries(response, lab: dict, cookies, tries: dict) -> None:
+    """Keep ``tries`` (the wrong tries after this check) for this exercise in the browser's
+    cookie, the latest trees kept."""
+    import json
+    found = _remembered(cookies)
+    key = tree_key(lab)
+    found.pop(key, None)
+    found[key] = {k: n for k, n in sorted(tries.items()) if n}
+    while found and (len(found) > TRIES_TREES or len(json.dumps(found)) > TRIES_CHARS):
+        found.pop(next(iter(found)))
+    response.set_cookie(TRIES_COOKIE, json.dumps(found, separators=(",", ":")),
+                        max_age=30 * 24 * 3600, samesite="Lax", httponly=True)

@@ -12,7 +12,7 @@ from .charts import growth_chart
 from .i18n import num
 from .admission import in_lane, offload
 from .exercise import (COURSE_TREE_TITLES, LAB_EXAMPLES, LabPanel, new_seed, parse_answer,
-                       parse_lab, source_params)
+                       parse_lab, remember_tries, source_params, with_remembered_tries)
 from .htmx import render
 from .i18n import tr
 from .params import BadRequest, as_bad_request, read_int
@@ -34,7 +34,8 @@ def lab():
         panel = LabPanel(lab["solved"], request.args, step, exercise=lab["mode"] == "exercise")
         report, answer = None, Answer()
         if lab["mode"] == "exercise" and request.args.get("check") == "1":
-            answer = parse_answer(request.args, lab["max_score"])
+            answer = with_remembered_tries(parse_answer(request.args, lab["max_score"]), lab,
+                                           request.cookies)
             try:
                 report = check_answer(lab["solved"], answer)
             except ValueError as err:
@@ -54,9 +55,12 @@ def lab():
                       report=None, answer=Answer(), **lab_links(lab))
     # drawn off the loop too: a tree of 300 nodes takes tens of ms to draw, which on the loop
     # made every plain page of the worker wait (issue 22's lab attack)
-    return offload(copy_current_request_context(
+    response = offload(copy_current_request_context(
         lambda: render("lab.html", block="lab", error=None, lab=lab, panel=panel, report=report,
                        answer=answer, **lab_links(lab))))
+    if report is not None:       # its wrong tries kept by the browser, not only by the link
+        remember_tries(response, lab, request.cookies, report.tries_after(answer.tries))
+    return response
 
 
 def lab_links(lab: dict) -> dict:
