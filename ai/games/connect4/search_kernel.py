@@ -15,11 +15,14 @@ which records, the search this kernel made (``ai.engine.with_tree``). What diffe
   ``fast_search`` carries its two heuristics down the tree instead;
 - the table: ``fast_search`` writes into the caller's dict; here a table of ``TT_SLOTS``
   places (linear probing, the whole key kept, never a collision) that is emptied, like the
-  dict, once it holds ``TT_MAX`` entries: far above what a level's node budget can fill (a
-  search that fills it may then differ from ``fast_search`` in its node count, never in its
-  value). Emptying is a new *generation*: the key is stored with the generation number above
-  its 49 bits, and a place of another generation is free. A new search (a new table on the
-  Python side, other weights) starts a generation, so nothing is cleared between searches;
+  dict, once it holds ``TT_MAX`` entries (131,072): above what a level's node budget fills (a
+  search stores about one entry per four nodes: at most 19,503 for 83,467 nodes over the
+  levels' 600 benchmark positions; ``hard``'s budget is 300,000 nodes). A search that fills
+  it may then differ from ``fast_search`` in its node count, never in its value. 262,144
+  places, 4.75 MB per thread that searches (a worker's search lanes). Emptying is a new
+  *generation*: the key is stored with the generation number above its 49 bits, and a place
+  of another generation is free. A new search (a new table on the Python side, other
+  weights) starts a generation, so nothing is cleared between searches;
 - the clock: read every ``CLOCK_EVERY`` nodes (numba's object mode takes the GIL, ~1 µs);
   ``fast_search`` reads it every 1,024 nodes. The node budget is checked where
   ``fast_search`` checks it, so a search stops at the same node;
@@ -65,7 +68,7 @@ N_TERMS = 9             # terms.TERMS; the weights array holds alpha after them
 T_CELLS, T_ADJUSTED, T_OPEN1, T_OPEN2, T_OPEN3, T_CENTER, T_THREATS, T_IMMEDIATE, T_ODDEVEN = \
     range(N_TERMS)
 EXACT, LOWER, UPPER = 0, 1, 2           # ai.course.scores
-TT_BITS = 19
+TT_BITS = 18
 TT_SLOTS = 1 << TT_BITS
 TT_MAX = TT_SLOTS // 2
 KEY_BITS = 50           # the generation above the key's bits
