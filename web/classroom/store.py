@@ -49,6 +49,12 @@ MAX_BALLOTS = 500           # per round: five times a large class, a bound on a 
 FRESH_BALLOTS = int(os.environ.get("CLASS_FRESH_BALLOTS_PER_ADDRESS", 10))
 MAX_NAMES = 500             # nicknames per class, for the same reason
 MAX_CLASSES = int(os.environ.get("CLASS_MAX", 2000))   # live classes on the whole server
+# A class that no student followed and whose teacher did nothing with it (no board shown live,
+# no move, no vote) is reclaimed after UNUSED_TTL seconds, not TTL: classes made by a script
+# free their room by themselves. And one address holds at most LIVE_PER_ADDRESS live classes.
+UNUSED_TTL = int(os.environ.get("CLASS_UNUSED_TTL", 15 * 60))
+LIVE_PER_ADDRESS = int(os.environ.get("CLASS_LIVE_PER_ADDRESS", 20))
+ADDRESS_FULL = "address full"   # create()'s answer when the address holds LIVE_PER_ADDRESS
 BUSY_TIMEOUT = 1.5          # seconds a store call waits for a lock held elsewhere, then 503
 EVENT_KINDS = ("board", "vote", "tally", "followers", "closed")
 
@@ -171,11 +177,23 @@ class ClassStore:
 
     max_classes: int = MAX_CLASSES
 
-    def create(self, game: str, query: str) -> tuple[ClassState, str] | None:
+    def create(self, game: str, query: str,
+               address: str = "") -> tuple[ClassState, str] | str | None:
         """A new class showing ``game`` at ``query``; returns it and the teacher's secret,
         which is random and independent of the code (only its hash is stored); None when the
-        server holds ``max_classes`` live classes already. Written in one step: a worker
-        killed meanwhile leaves no half-made class."""
+        server holds ``max_classes`` live classes already, ``ADDRESS_FULL`` when ``address``
+        holds ``LIVE_PER_ADDRESS``. It lives ``first_life`` until used (``used``, or any
+        change). Written in one step: a worker killed meanwhile leaves no half-made class."""
+        raise NotImplementedError
+
+    def first_life(self, address: str) -> float:
+        """How long a new class lives before it is used: ``UNUSED_TTL`` for one a client made
+        (``address``), the whole ``ttl`` for one made without (a script on the server)."""
+        return min(self.unused_ttl, self.ttl) if address else self.ttl
+
+    def used(self, code: str) -> None:
+        """The class is in use (a live page follows it: a student's phone, the teacher's
+        board): it lives ``ttl`` from now, no longer only ``UNUSED_TTL``."""
         raise NotImplementedError
 
     def hit(self, key: str, most: int, window: float) -> int:
@@ -272,7 +290,7 @@ CREATE TABLE IF NOT EXISTS classes (
   version INTEGER NOT NULL DEFAULT 1, round INTEGER NOT NULL DEFAULT 0,
   vote_open INTEGER NOT NULL DEFAULT 0, vote_query TEXT NOT NULL DEFAULT '',
   reveal TEXT NOT NULL DEFAULT '', closed INTEGER NOT NULL DEFAULT 0, expires REAL NOT NULL,
-  vote_ends REAL NOT NULL DEFAULT 0);
+  vote_ends REAL NOT NULL DEFAULT 0, addr TEXT NOT NULL DEFAULT '');
 CREATE INDEX IF NOT EXISTS classes_expires ON classes (expires);
 CREATE TABLE IF NOT EXISTS ballots (
   code TEXT NOT NULL, round INTEGER NOT NULL, voter TEXT NOT NULL, choice TEXT NOT NULL,
@@ -327,6 +345,7 @@ class SqliteStore(ClassStore):
         self.marker = self.path + ".store-id"
         self.busy_timeout = busy_timeout
         self.max_classes = MAX_CLASSES
+        self.unused_ttl, self.live_per_address = UNUSED_TTL, LIVE_PER_ADDRESS
         # two connections per process, each behind its lock: reads never queue behind a write
         # waiting for a lock held elsewhere (in WAL mode, readers do not wait for writers)
         self._locks = {False: threading.RLock(), True: threading.RLock()}
@@ -364,6 +383,8 @@ class SqliteStore(ClassStore):
             columns = {r[1] for r in db.execute("PRAGMA table_info(classes)")}
             if "vote_ends" not in columns:         # a store made before vote timers
                 db.execute("ALTER TABLE classes ADD COLUMN vote_ends REAL NOT NULL DEFAULT 0")
+            if "addr" not in columns:              # a store made before classes per address
+                db.execute("ALTER TABLE classes ADD COLUMN addr TEXT NOT NULL DEFAULT ''")
             row = db.execute("SELECT value FROM meta WHERE key = 'store_id'").fetchone()
             if row is None:
                 db.execute("INSERT OR IGNORE INTO meta VALUES ('store_id', ?)",
@@ -485,7 +506,7 @@ class SqliteStore(ClassStore):
 
     # -- the interface --
 
-    def create(self, game, query):
+    def create(self, game, query, address=""):
         secret = secrets.token_urlsafe(18)
         now = self.clock()
 
@@ -493,16 +514,29 @@ class SqliteStore(ClassStore):
             self._purge(db, now)
             if db.execute(LIVE_SQL, (now,)).fetchone()[0] >= self.max_classes:
                 return None
+            if address and db.execute(
+                    "SELECT COUNT(*) FROM classes WHERE addr = ? AND expires > ?",
+                    (address, now)).fetchone()[0] >= self.live_per_address:
+                return ADDRESS_FULL
             while True:
                 code = new_code()
                 if not db.execute("SELECT 1 FROM classes WHERE code = ?", (code,)).fetchone():
                     break
-            db.execute("INSERT INTO classes (code, secret_hash, game, query, expires) "
-                       "VALUES (?, ?, ?, ?, ?)",
-                       (code, secret_hash(secret), game, query, now + self.ttl))
+            db.execute("INSERT INTO classes (code, secret_hash, game, query, expires, addr) "
+                       "VALUES (?, ?, ?, ?, ?, ?)",
+                       (code, secret_hash(secret), game, query,
+                        now + self.first_life(address), address))
             return self._row(db, code)
         state = self._write(create)
-        return (state, secret) if state is not None else None
+        return (state, secret) if isinstance(state, ClassState) else state
+
+    def used(self, code):
+        expires = self.clock() + self.ttl
+
+        def used(db):
+            db.execute("UPDATE classes SET expires = ? WHERE code = ? AND expires < ?",
+                       (expires, code, expires - 60))
+        self._write(used)
 
     def _purge(self, db, now):
         expired = [r[0] for r in db.execute(PURGE_SQL, (now,))]
@@ -722,10 +756,34 @@ _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 if redis.call('ZCOUNT', KEYS[2], '(' .. ARGV[1], '+inf') >= tonumber(ARGV[2]) then
   return -1 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 6))
+if KEYS[3] ~= '' then
+  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[1])
+  if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[6]) then return -2 end
+end
+redis.call('HSET', KEYS[1], unpack(ARGV, 8))
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[5])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
+if KEYS[3] ~= '' then
+  redis.call('ZADD', KEYS[3], ARGV[3], ARGV[5])
+  redis.call('EXPIRE', KEYS[3], ARGV[7])
+end
+return 1
+"""
+
+# A class in use lives the whole TTL (its hash, and its place among the live classes, the
+# server's and its address's), unless it does already or is gone.
+_USED = """
+local e = redis.call('HGET', KEYS[1], 'expires')
+if not e or tonumber(e) >= tonumber(ARGV[1]) - 60 then return 0 end
+redis.call('HSET', KEYS[1], 'expires', ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+redis.call('ZADD', KEYS[2], ARGV[1], ARGV[3])
+local addr = redis.call('HGET', KEYS[1], 'addr')
+if addr and addr ~= '' then
+  redis.call('ZADD', ARGV[4] .. addr, ARGV[1], ARGV[3])
+  redis.call('EXPIRE', ARGV[4] .. addr, ARGV[2])
+end
 return 1
 """
 
@@ -766,6 +824,8 @@ class RedisStore(ClassStore):
                                           socket_timeout=5, socket_connect_timeout=2)
         self.url, self.ttl, self.prefix, self.clock = url, ttl, prefix, clock
         self.max_classes = MAX_CLASSES
+        self.unused_ttl, self.live_per_address = UNUSED_TTL, LIVE_PER_ADDRESS
+        self._used = self.redis.register_script(_USED)
         self._vote = self.redis.register_script(_VOTE)
         self._create = self.redis.register_script(_CREATE)
         self._hit = self.redis.register_script(_HIT)
@@ -824,23 +884,37 @@ class RedisStore(ClassStore):
             return None
         return state if state.expires > self.clock() else None
 
-    def create(self, game, query):
+    def create(self, game, query, address=""):
         secret = secrets.token_urlsafe(18)
         now = self.clock()
+        lives = self.first_life(address)
         fields = dict(game=game, query=query, version=1, round=0, vote_open=0,
                       vote_query="", reveal="", closed=0, secret_hash=secret_hash(secret),
-                      expires=now + self.ttl)
+                      expires=now + lives, addr=address)
         flat = [str(x) for kv in fields.items() for x in kv]
         with self._errors():
             while True:
                 code = new_code()
-                made = self._create(keys=[self._key(code), self._classes],
-                                    args=[now, self.max_classes, now + self.ttl,
-                                          int(self.ttl) + 60, code, *flat])
+                made = self._create(
+                    keys=[self._key(code), self._classes,
+                          self._address_key(address) if address else ""],
+                    args=[now, self.max_classes, now + lives, int(lives) + 60, code,
+                          self.live_per_address, int(self.ttl) + 60, *flat])
                 if made == -1:
                     return None
+                if made == -2:
+                    return ADDRESS_FULL
                 if made == 1:
                     return self.get(code), secret
+
+    def _address_key(self, address: str) -> str:
+        return f"{self.prefix}address-classes:{address}"
+
+    def used(self, code):
+        with self._errors():
+            self._used(keys=[self._key(code), self._classes],
+                       args=[self.clock() + self.ttl, int(self.ttl) + 60, code,
+                             self._address_key("")])
 
     def hit(self, key, most, window):
         with self._errors():

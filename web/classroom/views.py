@@ -49,7 +49,7 @@ from ai.messages import GameError, N_
 
 from ..admission import Busy, client_id
 from .live import Hub
-from .store import (MAX_BALLOTS, MAX_NAMES, TTL, ClassState, ClassStore, StoreError,
+from .store import (ADDRESS_FULL, MAX_BALLOTS, MAX_NAMES, TTL, ClassState, ClassStore, StoreError,
                           Vote, open_store)
 from .page import ClassPage, class_page
 from .reading import ClassData
@@ -68,8 +68,11 @@ JOINED_COOKIE = "joined"       # the class a student follows, for "rejoin" on ot
 _STUDENT_ID = re.compile(r"[0-9a-f]{16}")
 # Per address (a whole classroom may share one behind its router), counted in the store:
 WRONG_CODES = (30, 10.0)       # codes that lead to no class, per 10 s: guessing one of 10^9
-NEW_CLASSES = (120, 3600.0)    # classes started, per hour (a school's teachers, one router)
-NEW_STUDENTS = (300, 3600.0)   # student ids given, per hour (a class of 100 takes 100)
+# (a server that serves a whole school through one address raises the next two: docs/serving.md)
+NEW_CLASSES = (int(os.environ.get("CLASS_NEW_CLASSES_PER_HOUR", 120)), 3600.0)   # classes
+#                                started, per hour (a school's teachers, one router)
+NEW_STUDENTS = (int(os.environ.get("CLASS_NEW_STUDENTS_PER_HOUR", 300)), 3600.0)  # student ids
+#                                given, per hour (a class of 100 takes 100)
 # A ballot of a student who joined less than FOLLOW_SECONDS ago (by the store's clock) is
 # "fresh"; past the first store.FRESH_BALLOTS of an address in a round, it is set aside, and
 # set-aside ballots do not count once someone who followed the class a while voted
@@ -106,6 +109,10 @@ WRONG_CODES_MSG = N_("Too many wrong class codes from your network: check the co
                      "projector, then try again in %(s)s s.")
 SERVER_FULL = N_("This server already holds %(num)s classes, as many as it can: end a class "
                  "you no longer use, or try again later.")
+ADDRESS_CLASSES = N_("Your network already holds %(num)s live classes on this server, as many "
+                     "as one network may: end one you no longer use (Class settings, End the "
+                     "class), or go on with the one you made. A class no one followed ends "
+                     "by itself within %(minutes)s minutes.")
 NO_COOKIE = N_("Your browser did not keep this page's cookie: open the class's link again "
                "to vote.")
 VOTE_CLOSED = N_("This vote is closed.")
@@ -162,7 +169,9 @@ def hub() -> Hub:
 
 
 def address() -> str:
-    return request.remote_addr or "?"
+    """The client's address for the bounds per address: behind a proxy of
+    ``PROXY_ADDRESSES``, the one the proxy saw (``web.security.client_address``)."""
+    return client_address() or "?"
 
 
 def limited(kind: str, bound: tuple[int, float], message: str = TOO_MANY_WAIT) -> None:
@@ -346,9 +355,13 @@ def create():
     if not same_site():
         raise ClassProblem(403, TEACHER_ONLY)
     limited("classes", NEW_CLASSES)
-    made = store().create(spec.name, board_query(g, args))
+    made = store().create(spec.name, board_query(g, args), address())
     if made is None:
         raise Refused(503, 60, SERVER_FULL, num=store().max_classes)
+    if made == ADDRESS_FULL:
+        wait = min(store().unused_ttl, TTL)
+        raise Refused(429, wait, ADDRESS_CLASSES, num=store().live_per_address,
+                      minutes=wait // 60)
     state, secret = made
     return as_teacher(state, secret)
 
@@ -631,6 +644,11 @@ def stream(state: ClassState, render, *, follower: str | None, kinds=None) -> Re
         return _event_stream_response(iter(()))
     # the first store calls before the answer starts: a store that fails is a 503 here
     seen = [0.0]                           # the store's clock after our last "still here"
+    if state.expires < the_store.clock() + the_store.ttl / 2:
+        try:                               # followed live: the class is in use, it stays
+            the_store.used(code)
+        except StoreError:
+            pass                           # kept for UNUSED_TTL at least; tried again later
     if follower:
         the_store.follower_seen(code, follower)
         seen[0] = the_store.clock()
