@@ -151,7 +151,7 @@ def main(argv=None):
     parser.add_argument("--json", action="store_true", help="one JSON document")
     args = parser.parse_args(argv)
     game = Connect4()
-    compiled_search.warm_up()
+    compiled_search.warm_up(Connect4())
     states = [state_of(game, m) for m in read_positions(POSITIONS, args.positions)]
     out = {"load": os.getloadavg(), "positions_file": os.path.relpath(POSITIONS, ROOT)}
     sections = set(args.sections.split(","))

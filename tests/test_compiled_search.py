@@ -33,7 +33,7 @@ SLOW = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 def kernel_value(state, player, w):
     mine = GAME.stones(state, player)
-    geo = compiled_search._geo(GAME.width, GAME.height, True)
+    geo = compiled_search._geo(GAME, True)
     return K.evaluate(mine, mine ^ state.mask, state.mask, player == 0, geo,
                       compiled_search._weights_array(w))
 

@@ -141,7 +141,7 @@ def set_estimate_total(n: int) -> None:
 
 
 def course_estimate(value) -> str | None:
-    """The course's estimate (``ai.heuristics.NimCourse``: HEURISTIC_MAX − r/n, from the
+    """The course's estimate (the course's own heuristic in ``ai.heuristics``: HEURISTIC_MAX − r/n, from the
     root player's side) as the course writes it, "M − 3/5" ("−M + 3/5" for the other side),
     or None for any other value."""
     gap = HEURISTIC_MAX - abs(value)
@@ -182,7 +182,7 @@ def format_bound(value, group: bool = True, long: bool = False) -> str:
         return gettext("W%(n)s", n=plies) if value > 0 else gettext("L%(n)s", n=plies)
     if group and abs(value) == HEURISTIC_LIMIT:
         # The evaluation's ceiling (±999, an exact evaluation's won or lost position, as
-        # Nim's theory says): a win or a loss whose plies it does not count, W or L.
+        # a game's theory says): a win or a loss whose plies it does not count, W or L.
         return gettext("W%(n)s", n="") if value > 0 else gettext("L%(n)s", n="")
     if value == int(value):
         return num(int(value)) if group else str(int(value))

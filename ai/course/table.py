@@ -12,7 +12,7 @@ low proves value <= alpha. So an entry is (depth, bound, value, best move), wher
 ``EXACT``, ``LOWER`` or ``UPPER`` (``ai.scores``), and a search uses it only when that bound
 settles its window at the same remaining depth (``settles``); a search to the end of the game
 stores its entries with depth None, "to the end", and uses them wherever the position recurs
-in it (so Nim and tic-tac-toe searched to the end find their transpositions). Quick-win scores
+in it (so small games searched to the end find their transpositions). Quick-win scores
 are kept relative to the node (``to_table``, ``from_table``), so an entry is right wherever the
 position recurs; flat scores are kept as they are.
 """

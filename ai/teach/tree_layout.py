@@ -229,7 +229,7 @@ def compact_geometry(view: ViewNode, *, fit_columns: int = 24,
 
     On a projector the sizes are the projector's (its 22 px text, nodes to hold it) and the
     rows are spaced to fill ``room`` px of height (a 1080 px screen under the page's header),
-    never closer than the labels need: the course's trees (4 and 5 matches) fit one screen at
+    never closer than the labels need: the course's small theory trees fit one screen at
     their natural size, with nothing scaled; a larger tree is scaled down to the panel's width,
     whole on the screen."""
     cols = width(view)

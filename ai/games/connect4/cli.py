@@ -111,7 +111,7 @@ def load() -> None:
     from . import compiled_search
     from .exact import opening_book
     opening_book.shared()
-    compiled_search.warm_up()
+    compiled_search.warm_up(Connect4())
 
 
 def write_level_book(level, max_ply: int | None = None) -> str:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import threading
 import time
-from functools import lru_cache
 
 import numpy as np
 
@@ -37,12 +36,21 @@ assert K.N_TERMS == N_TERMS
 _INF = 1e300
 
 
-@lru_cache(maxsize=None)
-def _geo(width: int, height: int, quick: bool) -> np.ndarray:
-    """The kernel's constants for one board size and scoring (``search_kernel.G_*``)."""
-    from .rules import Connect4
+def _geo(game, quick: bool) -> np.ndarray:
+    """The kernel's constants for one board size and scoring (``search_kernel.G_*``), made
+    once per size: the game is handed in (never imported: the rules import this module)."""
+    key = (game.width, game.height, quick)
+    if key not in _GEOS:
+        _GEOS[key] = _make_geo(game, quick)
+    return _GEOS[key]
+
+
+_GEOS: dict[tuple[int, int, bool], np.ndarray] = {}
+
+
+def _make_geo(game, quick: bool) -> np.ndarray:
+    width, height = game.width, game.height
     g = geometry(width, height)
-    game = Connect4(width, height)
     geo = np.zeros(K.GEO_SIZE, dtype=np.int64)
     geo[K.G_W], geo[K.G_H], geo[K.G_H1] = width, height, g.h1
     geo[K.G_BOTTOM], geo[K.G_BOARD], geo[K.G_CELLS], geo[K.G_CEN] = (g.bottom, g.board,
@@ -248,7 +256,7 @@ def search(game, state, depth, weights: Weights, *, heuristic_given=True, table=
     if depth is None:
         depth = game.cells - state.moves
     quick = bool(quick_wins)
-    geo = _geo(game.width, game.height, quick)
+    geo = _geo(game, quick)
     w = _weights_array(weights)
     zero = not heuristic_given or weights.zero
     first = state.moves & 1 == 0
@@ -418,14 +426,12 @@ def _root_search(s, g, geo, w, cur, mask, nb, depth, safe, tdata, root_values, d
     return best_move, best, pv
 
 
-def warm_up() -> float:
-    """Compile the kernel (cached beside the code) and run each of its paths once. Returns
-    the seconds it took."""
-    from .rules import Connect4
+def warm_up(game) -> float:
+    """Compile the kernel (cached beside the code) and run each of its paths once, on
+    ``game`` (a 7x6 Connect-4: the rules hand themselves in). Returns the seconds it took."""
     from ai.course.table import fresh_table
     from .terms import WeightedHeuristic, parse
     t0 = time.perf_counter()
-    game = Connect4()
     state = game.initial_state()
     for m in (3, 3, 2, 4):
         state = game.result(state, m)

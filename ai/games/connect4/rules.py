@@ -108,7 +108,7 @@ class Connect4(Game):
         it took."""
         from . import compiled_search
         from .exact import warm_up
-        return warm_up() + compiled_search.warm_up()
+        return warm_up() + compiled_search.warm_up(cls())
 
     # -- the protocol -------------------------------------------------------------------
     def initial_state(self) -> C4State:
