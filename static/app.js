@@ -471,6 +471,20 @@
     collapseNames();
   });
 
+  // A class exercise's tree on a phone fits the width; a tap shows it at full size.
+  document.addEventListener("click", function (event) {
+    var tree = event.target.closest("[data-fit-tree]");
+    if (tree) { tree.classList.toggle("zoomed"); }
+  });
+
+  // A class exercise's verdict, after the student's check: brought into view.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var elt = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (!elt || !elt.closest || !elt.closest(".exercise-student")) return;
+    var verdict = document.querySelector(".exercise-student [data-in-view]");
+    if (verdict) { verdict.scrollIntoView({ block: "nearest" }); }
+  });
+
   // A value question on a phone: its number pad types into the field (the phone's own
   // keyboard, which would cover the pad, stays closed: inputmode none once the pad shows).
   function showPads(root) {

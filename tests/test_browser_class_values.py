@@ -16,11 +16,6 @@ LESSON = ("/nim?lang=fr&n=5&k=3&mode=human-human&algo=alphabeta&depth=2&level=cu
           "&notation=course&window=course")
 
 
-def in_view(page, selector):
-    box = page.locator(selector).bounding_box()
-    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 1080
-
-
 def test_minus_m_answered_three_ways_stays_in_view_while_the_tree_steps(
         contexts, live_server, artifacts):  # noqa: F811
     teacher = contexts(PROJECTOR, locale="fr-FR")
@@ -56,12 +51,13 @@ def test_minus_m_answered_three_ways_stays_in_view_while_the_tree_steps(
     for step in range(2, 6):                # the teacher steps on: the question stays in view
         teacher.keyboard.press(" ")
         expect(teacher).to_have_url(re.compile(rf"step={step}\b"))
-    assert teacher.evaluate("scrollY") > 0 and in_view(teacher, ".class-question")
+    assert teacher.evaluate("scrollY") > 0               # the page scrolled with the tree,
+    expect(teacher.locator(".class-question")).to_be_in_viewport(ratio=1)   # not the question
     teacher.screenshot(path=str(artifacts / "values-projector-stepped.png"))
     teacher.keyboard.press("r")
     expect(teacher.locator(".right-answer")).to_contain_text("Bonne réponse\u202f: −M")
     expect(teacher.locator(".right-answer")).to_contain_text(re.compile(r"100\W% de la classe a juste"))
-    assert in_view(teacher, ".class-question .question-chart")
+    expect(teacher.locator(".class-question .question-chart")).to_be_in_viewport(ratio=1)
     for s in phones:
         expect(s.locator("#class-vote")).to_contain_text("Bonne réponse\u202f: −M. Vous aviez raison.")
     teacher.screenshot(path=str(artifacts / "values-projector-revealed.png"))
@@ -102,3 +98,25 @@ def test_twenty_four_nicknames_collapse_to_their_count(browser, contexts, live_s
     finally:
         for c in opened:
             c.close()
+
+
+def test_a_class_exercise_fits_a_phone_and_its_verdict_comes_into_view(
+        contexts, live_server, artifacts):  # noqa: F811
+    teacher = contexts(PROJECTOR, locale="fr-FR")
+    code = start_class(teacher, live_server + "/nim?lang=fr&n=5&k=3&mode=human-human")
+    sent = teacher.context.request.post(
+        f"{live_server}/class/{code}/exercise", headers={"HX-Request": "true"},
+        form={"action": "start", "source": "ex:nim5", "algo": "alphabeta"})
+    assert sent.ok
+    phone = contexts(PHONE, is_mobile=True, has_touch=True, locale="fr-FR")
+    join(phone, live_server, code)
+    tree = phone.locator(".exercise-student .tree-scroll")
+    expect(tree).to_be_visible()
+    widths = tree.evaluate("e => [e.scrollWidth, e.clientWidth]")
+    assert widths[0] <= widths[1] + 1, widths            # no sideways scroll
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.get_by_role("button", name="Vérifier ma réponse").click()
+    verdict = phone.locator(".exercise-student .verdict")
+    expect(verdict).to_contain_text("pour l’instant")
+    expect(verdict).to_be_in_viewport(ratio=1)          # whole, in sight, not above the fold
+    phone.screenshot(path=str(artifacts / "values-phone-exercise-verdict.png"))
