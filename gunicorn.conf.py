@@ -11,8 +11,11 @@ the whole lesson, waiting, and costs a greenlet (a few KB), not a thread or a pr
 are CPU work: ``web.admission`` runs them in native threads of gevent's pool, in bounded lanes,
 so the loop keeps serving pages and streams.
 """
+import gc
+import importlib
 import multiprocessing
 import os
+import time
 
 from web import network, server_errors
 
@@ -39,6 +42,38 @@ limit_request_field_size = 8190
 server_errors.install()
 accesslog = "-"
 errorlog = "-"
+# One copy for all workers: the master loads the exact solver (numba's kernels, compiled or
+# read from their cache, and the opening book's table, ~28 MB) and imports the web
+# libraries before it starts the workers, which inherit them copy-on-write
+# (``on_starting``). Not the app itself (no ``preload_app``): class mode's live streams keep a
+# thread and a store connection per worker, the search lanes are semaphores that must be
+# made after gevent has patched threading in the worker, so the app and the project's web/
+# modules are made in each worker, and its state after the fork. PRELOAD_SOLVER=0 loads
+# everything in every worker instead (bench/serve_boot.py compares the two).
+preload_solver = os.environ.get("PRELOAD_SOLVER", "1") != "0"
+# imported by the master too: libraries with no per-process state made at import (gunicorn
+# itself has imported ssl, socket and threading there already)
+SHARED_LIBRARIES = ("flask", "flask_babel", "jinja2", "jinja2_fragments", "babel", "segno")
+
+
+def on_starting(server):
+    """In the master, once, before the first worker: the exact solver and its book, and the
+    web libraries, shared by every worker (a restart or a reload then starts workers that have nothing to load); then
+    the objects made so far are moved out of the garbage collector's reach (``gc.freeze``),
+    so a worker's collections do not write to the pages it shares with the master."""
+    if not preload_solver:
+        return
+    start = time.perf_counter()
+    from ai.games.connect4 import exact
+    exact.warm_up()
+    book = exact.shared_book()
+    for name in SHARED_LIBRARIES:
+        importlib.import_module(name)
+    gc.collect()
+    gc.freeze()
+    server.log.info("exact solver loaded once for all workers in %.2f s (book %s)",
+                    time.perf_counter() - start,
+                    f"{len(book):,} positions" if book is not None else "not installed")
 
 
 def when_ready(server):
@@ -60,3 +95,12 @@ def when_ready(server):
         if network.is_loopback(network.url_host(host, port)):
             print("  Only this computer can open it. To serve the classroom network (students' "
                   f"phones): {network.SERVE_ON_NETWORK}", flush=True)
+
+
+def worker_exit(server, worker):
+    """In a worker that stops: the objects frozen in the master (``on_starting``) are
+    collected now, while gevent is still whole (at the interpreter's end, logging's handlers
+    would be finalized after gevent's modules and print errors)."""
+    if preload_solver:
+        gc.unfreeze()
+        gc.collect()
