@@ -17,6 +17,14 @@ classroom's network, where any phone is a client):
   (a browser opens at most 6 to a server), so about 100 to 300 at the worst moment, spread
   over the workers: 300 in each worker is room for it. The proxies of ``PROXY_ADDRESSES``
   are not limited (they bound their clients themselves);
+- at most ``INCOMPLETE_CONNECTIONS`` (200, well under ``worker_connections``) connections in a
+  worker that have not delivered a whole request (slow or half-sent headers, a body that does
+  not come, an idle keep-alive waiting for its next request), whoever holds them: a new
+  connection over that ceiling makes room by closing the one that has waited longest without
+  a whole request. Connections whose request the app is answering (live streams included)
+  are never closed for it. So any number of addresses together (8 phones or laptops with
+  several addresses each) cannot hold the connection slots that another client needs: the
+  per-address bound alone let 4 addresses fill a worker;
 - an answer the client does not read is given up after ``SEND_SECONDS`` (30 s) per write;
 - when the worker stops (a restart, a recycle after ``max_requests``), the live streams of
   class mode end at once and idle keep-alive connections are closed, so the worker exits
@@ -47,6 +55,7 @@ from .security import PROXY_ADDRESSES
 
 REQUEST_SECONDS = float(os.environ.get("REQUEST_SECONDS", 10))
 CONNECTIONS_PER_ADDRESS = int(os.environ.get("CONNECTIONS_PER_ADDRESS", 300))
+INCOMPLETE_CONNECTIONS = int(os.environ.get("INCOMPLETE_CONNECTIONS", 200))
 SEND_SECONDS = float(os.environ.get("SEND_SECONDS", 30))
 MAX_BODY = 64 * 1024      # bytes of a request's body (the app takes forms of 2 KB at most)
 
@@ -65,6 +74,8 @@ class GuardedSocket:
         self.received = 0         # bytes of it received so far
         self.in_app = False       # the app is answering (reading the body, if at all)
         self.late = False
+        self.waiting_since = time.monotonic()   # without a whole request since then
+        self.dropped = False      # closed to make room (GuardedWorker._make_room)
 
     def __getattr__(self, name):
         return getattr(self._sock, name)
@@ -72,6 +83,7 @@ class GuardedSocket:
     def request_done(self) -> None:
         """The answer is sent: the next request's clock starts now."""
         self.deadline, self.received, self.in_app = None, 0, False
+        self.waiting_since = time.monotonic()
 
     def _too_late(self):
         self.late = True
@@ -80,7 +92,7 @@ class GuardedSocket:
         raise NoMoreData(b"")     # gunicorn closes the connection without an answer
 
     def recv(self, size, *flags):
-        if self.late:
+        if self.late or self.dropped:
             raise NoMoreData(b"")
         if self.deadline is None:
             self.deadline = time.monotonic() + REQUEST_SECONDS
@@ -141,6 +153,8 @@ class GuardedWorker(GeventWorker):
         self.per_address: Counter = Counter()
         self.connections: set[GuardedSocket] = set()
         self._refusals_logged: dict[str, float] = {}
+        self.dropped = 0          # connections closed to make room (_make_room)
+        self._drops_logged = -60.0
 
     def init_process(self):
         # GeventWorker.run makes the listening socket's server from this module global
@@ -159,6 +173,7 @@ class GuardedWorker(GeventWorker):
         address = addr[0] if isinstance(addr, tuple) and addr else ""
         guarded = GuardedSocket(client)
         self.per_address[address] += 1
+        self._make_room()
         self.connections.add(guarded)
         try:
             super().handle(listener, guarded, addr)
@@ -167,6 +182,26 @@ class GuardedWorker(GeventWorker):
             self.per_address[address] -= 1
             if self.per_address[address] <= 0:
                 del self.per_address[address]
+
+    def _make_room(self) -> None:
+        """Keep the connections without a whole request under ``INCOMPLETE_CONNECTIONS``, a
+        new one included: close the one waiting longest (the oldest slow or idle one)."""
+        waiting = [c for c in self.connections if not c.in_app and not c.dropped]
+        if len(waiting) < INCOMPLETE_CONNECTIONS:
+            return
+        self.dropped += 1
+        oldest = min(waiting, key=lambda c: c.waiting_since)
+        oldest.dropped = True
+        try:                      # its reader sees the end of the connection, and closes it
+            oldest._sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        now = time.monotonic()
+        if now - self._drops_logged >= 60:
+            self._drops_logged = now
+            self.log.warning("Closing connections without a whole request: %d waiting in this "
+                             "worker (at most %d); %d closed so far", len(waiting),
+                             INCOMPLETE_CONNECTIONS, self.dropped)
 
     def handle_request(self, listener_name, req, sock, addr):
         if not self._buffer_body(req, sock):
