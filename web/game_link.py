@@ -181,10 +181,11 @@ def parse_settings(spec: GameSpec, args) -> Settings:
         if depth > most:
             raise BadRequest("%(field)s: at most %(most)s for %(algo)s", "depth",
                              field=label("depth"), most=most, algo=ALGORITHM_LABELS[algorithm])
-        heuristics = list(heuristics_for(spec.rules(**dict(board)))) or [""]
+        rules = spec.rules(**dict(board))
+        heuristics = list(heuristics_for(rules)) or [""]
         values.update(algorithm=algorithm, depth=depth,
                       time_ms=read_int(args, "time", base["time_ms"], 10, MAX_TIME_MS),
-                      heuristic=read_choice(args, "heur", base["heuristic"], heuristics),
+                      heuristic=read_heuristic(args, base["heuristic"], heuristics, rules),
                       alpha=read_decimal(args, "alpha", DEFAULT_ALPHA, 0, 10),
                       window=read_choice(args, "window", "infinite", WINDOWS),
                       order=read_choice(args, "order", spec.orders[0], spec.orders))
@@ -193,6 +194,23 @@ def parse_settings(spec: GameSpec, args) -> Settings:
     if values["show_tree"]:
         values["tree_depth"] = read_int(args, "td", None, 1, values["depth"])
     return Settings(**values)
+
+
+def read_heuristic(args, default: str, names, rules) -> str:
+    """``heur``: one of the game's heuristics by name, or weights of its named terms
+    (``cells=1,open3=8``, checked by its rules' ``weighted_heuristic``: the heuristic
+    workshop's link to play against a student's heuristic)."""
+    raw = args.get("heur") or ""
+    if "=" not in raw:
+        return read_choice(args, "heur", default, names)
+    if len(raw) > MAX_PARAM:
+        raise BadRequest("%(field)s is too long (%(n)s characters, at most %(most)s)", "heur",
+                         field=label("heur"), n=len(raw), most=MAX_PARAM)
+    try:
+        rules.weighted_heuristic(raw)
+    except ValueError as err:
+        raise BadRequest("%(field)s: %(err)s", "heur", field=label("heur"), err=err) from None
+    return raw.replace(" ", "")
 
 
 # -- the game's link -----------------------------------------------------------------------

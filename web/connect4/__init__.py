@@ -3,7 +3,7 @@
 Its pages: the exact outcome of every column under the board and the truth beside the
 search in the tree panel (``hints``, ``truth``: 7x6, the solver), the position editor
 (``editor``: ``/connect4/edit``), the heuristics opened up (``inspector``:
-``/connect4/heuristic``) and the transposition table made visible (``table_page``:
+``/connect4/heuristic``), the heuristic workshop (``workshop``: ``/connect4/workshop``) and the transposition table made visible (``table_page``:
 ``/connect4/table``). ``init_app`` registers them, called by ``app.create_app`` for the games
 table's entry (``GameSpec.web``).
 """
@@ -13,11 +13,11 @@ from flask import Flask
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 
-from ai.games.connect4.heuristic import AdjustedCells
+from ai.games.connect4.heuristic import HEURISTICS as CONNECT4_HEURISTICS, AdjustedCells
 from ai.games.connect4.position import columns_of
 
 from ..params import LABELS
-from . import editor, hints, inspector, table_page
+from . import editor, hints, inspector, table_page, workshop
 from .hints import exact_run  # noqa: F401  (a hook: the comparison page's exact solver)
 from .truth import truth_for
 
@@ -29,6 +29,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(editor.bp)
     app.register_blueprint(inspector.bp)
     app.register_blueprint(table_page.bp)
+    app.register_blueprint(workshop.bp)
     hints.init_app(app)          # /connect4/hints, the solved table, the solver warmed up
 
 
@@ -54,11 +55,17 @@ def term_names() -> dict:
     return {"windows1": gettext("windows of 1 stone"), "windows2": gettext("of 2 stones"),
             "windows3": gettext("of 3 stones (threats)"),
             "centre": gettext("stones in the centre column"),
-            "cells": gettext("cell values under the stones")}
+            "cells": gettext("cell values under the stones"),
+            # the named terms of a weighted heuristic (ai.games.connect4.terms)
+            **{name: str(words) for name, words in workshop.TERM_LABELS.items()
+               if name != "cells"}}
 
 
 def inspect_url(rules, state, heuristic, side: int) -> str:
-    """The inspector on a leaf's position, with the search's heuristic (and α), from ``side``."""
+    """The inspector on a leaf's position, with the search's heuristic (and α), from ``side``;
+    None for weighted terms (the workshop's, which the inspector does not open up)."""
+    if heuristic.name not in CONNECT4_HEURISTICS:
+        return None
     return inspector.inspect_url(columns_of(rules, state), rules.width, rules.height,
                                  heur=heuristic.name, side=side,
                                  alpha=getattr(heuristic, "alpha", AdjustedCells.DEFAULT_ALPHA))

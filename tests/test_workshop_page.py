@@ -1,0 +1,134 @@
+"""The heuristic workshop's page (/connect4/workshop, web.connect4.workshop): the heuristic as
+text in the link, the steppers' links, the board's value term by term, the root's choice and
+its flip said in words, each column's value now and before, the accuracy beside the levels',
+the worst choices, the tree, the links to play against it; bad input a translated 400; and the
+custom level of the game page taking the same text. A browser test rehearses it on a phone.
+"""
+import re
+from html import unescape
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from ai.games.connect4 import accuracy
+from web.connect4.workshop import column_values, choice
+
+FLIP = "/connect4/workshop?h=cells=1,open3=4&prev=cells=1&moves=6122"
+
+
+def text_of(resp) -> str:
+    return re.sub(r"\s+", " ", unescape(resp.get_data(as_text=True)))
+
+
+def test_the_default_page_starts_from_seed_000(client):
+    r = client.get("/connect4/workshop")
+    assert r.status_code == 200
+    page = text_of(r)
+    assert "At depth 4 the AI plays column 2." in page
+    report = accuracy.measure("cells=1", 4)
+    assert f"{report.accuracy * 100:.1f} %" in page
+    for term in ("cells", "adjusted", "open1", "open2", "open3", "center", "threats",
+                 "immediate", "oddeven"):
+        assert f'data-key="ws-{term}-plus"' in page
+    assert 'class="tree-svg' in page
+    assert "heur=cells%3D1" in page or "heur=cells=1" in page
+
+
+def test_a_stepper_changes_one_weight_and_remembers_the_last(client):
+    page = client.get("/connect4/workshop?moves=6122").get_data(as_text=True)
+    href = unescape(re.search(r'data-key="ws-open3-plus" href="([^"]+)"', page).group(1))
+    q = parse_qs(urlsplit(href).query)
+    assert q["h"] == ["cells=1,open3=4"] and q["prev"] == ["cells=1"] and q["moves"] == ["6122"]
+
+
+def test_the_flip_is_said_in_words_and_the_changed_columns_marked(client):
+    r = client.get(FLIP)
+    assert r.status_code == 200
+    page = text_of(r)
+    state = accuracy.GAME.from_moves("6122")
+    now = column_values(accuracy.parse("cells=1,open3=4"), state, 4)
+    before = column_values(accuracy.parse("cells=1"), state, 4)
+    assert (choice(before), choice(now)) == (1, 3)
+    assert "With open3 = 4 the AI now plays column 4 (before: column 2)." in page
+    changed = sum(now[m] != before[m] for m in now)
+    assert changed and page.count("ws-col chosen changed") + page.count("ws-col changed") == changed
+    a, b = accuracy.measure("cells=1,open3=4", 4), accuracy.measure("cells=1", 4)
+    assert a.accuracy != b.accuracy
+    assert f"{a.accuracy * 100:.1f} % (before: {b.accuracy * 100:.1f} %)" in page
+
+
+def test_the_accuracy_stands_beside_the_levels_and_the_worst_choices_link_to_hints(client):
+    page = text_of(client.get("/connect4/workshop?h=open3=4&depth=2"))
+    for words in ("cell values (beginner's and easy's heuristic), same depth",
+                  "threats (medium's heuristic), same depth",
+                  "the beginner level as it plays (1 ply)", "the medium level as it plays (5 plies)"):
+        assert words in page
+    worst = accuracy.measure("open3=4", 2).worst(3)
+    for ch in worst:
+        assert f"/connect4?moves={ch.position.moves}&hints=1&mode=human-human" in page
+
+
+def test_play_against_it_the_custom_level_takes_the_text(client):
+    page = client.get("/connect4/workshop?h=cells=1,open3=8&moves=6122").get_data(as_text=True)
+    links = [unescape(h) for h in re.findall(r'href="(/connect4\?[^"]*level=custom[^"]*)"', page)]
+    assert links
+    for link in links:
+        r = client.get(link)
+        assert r.status_code == 200, link
+        assert parse_qs(urlsplit(link).query)["heur"] == ["cells=1,open3=8"]
+    tree = client.get("/connect4?moves=6122&level=custom&algo=alphabeta&depth=3"
+                      "&heur=cells=1,open3=8&order=center&mode=human-human&tree=1")
+    assert tree.status_code == 200 and "tree-svg" in tree.get_data(as_text=True)
+    bad = client.get("/connect4?level=custom&heur=cells=1,open9=2")
+    assert bad.status_code == 400 and "unknown term" in unescape(bad.get_data(as_text=True))
+
+
+@pytest.mark.parametrize("query, words", [
+    ("h=cels=1&lang=fr", "écrivez des paires nom=poids"),
+    ("h=cells=1,cells=2", "given twice"),
+    ("h=" + "cells=1," * 40, "is too long"),
+    ("moves=44444444&lang=fr", "la colonne 4 est pleine"),
+    ("depth=9", "Depth"),
+    ("prev=open3", "Previous heuristic"),
+])
+def test_bad_input_is_a_translated_400(client, query, words):
+    r = client.get("/connect4/workshop?" + query)
+    assert r.status_code == 400
+    assert words in unescape(r.get_data(as_text=True))
+
+
+def test_htmx_gets_the_section_alone(client):
+    r = client.get(FLIP, headers={"HX-Request": "true"})
+    body = r.get_data(as_text=True)
+    assert r.status_code == 200 and body.lstrip().startswith('<section id="workshop"')
+
+
+def test_a_finished_game_has_no_choice_but_the_rest(client):
+    r = client.get("/connect4/workshop?moves=4545454")
+    assert r.status_code == 200
+    page = text_of(r)
+    assert "The game is over: there is no search to draw." in page and "AI plays" not in page
+
+
+@pytest.mark.browser
+def test_rehearsal_on_a_phone_in_french(live_server, browser, artifacts):
+    """A student starts from the cell values, adds open-3 windows with +, sees the choice
+    flip and the accuracy move, and stays where the stepper is."""
+    from playwright.sync_api import expect
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="fr-FR")
+    pg = context.new_page()
+    pg.goto(live_server + "/connect4/workshop?lang=fr")
+    assert "l’IA joue la colonne 2" in pg.locator(".ws-choice").inner_text()
+    before = pg.locator(".ws-summary").inner_text()
+    plus = pg.locator('[data-key="ws-open3-plus"]')
+    plus.scroll_into_view_if_needed()
+    y = pg.evaluate("window.scrollY")
+    plus.click()
+    expect(pg.locator(".ws-choice")).to_contain_text("open3 = 4")
+    assert "maintenant la colonne 4" in pg.locator(".ws-choice").inner_text()
+    assert pg.locator(".ws-summary").inner_text() != before
+    assert "open3%3D4" in pg.url or "open3=4" in pg.url
+    assert abs(pg.evaluate("window.scrollY") - y) < 200      # no jump to the bottom
+    assert pg.evaluate("document.documentElement.scrollWidth") <= 390
+    pg.screenshot(path=str(artifacts / "workshop-phone.png"))
+    context.close()
