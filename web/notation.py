@@ -1,5 +1,9 @@
 """How values are written: one setting for the whole app (``notation=``), kept from page to
-page like the language and projector mode."""
+page like the language and projector mode. What the projector and the phones must say alike
+is written here: a class's answers as it types them (``read_value``: −M, -M, M, −∞, -inf, 2,5)
+and written back as the projector writes values (``value_text``, over ``web.i18n``'s
+``format_bound``), nodes named as the tree labels them (``node_text``: the tree's narration,
+the class's questions); a class's pages write in its board's notation (``use_notation``)."""
 from __future__ import annotations
 
 import math
