@@ -42,14 +42,14 @@ limit_request_field_size = 8190
 server_errors.install()
 accesslog = "-"
 errorlog = "-"
-# One copy for all workers: the master loads the exact solver (numba's kernels, compiled or
-# read from their cache, and the opening book's table, ~28 MB) and imports the web
-# libraries before it starts the workers, which inherit them copy-on-write
-# (``on_starting``). Not the app itself (no ``preload_app``): class mode's live streams keep a
-# thread and a store connection per worker, the search lanes are semaphores that must be
-# made after gevent has patched threading in the worker, so the app and the project's web/
-# modules are made in each worker, and its state after the fork. PRELOAD_SOLVER=0 loads
-# everything in every worker instead (bench/serve_boot.py compares the two).
+# One copy for all workers: the master loads the games' compiled code (numba's kernels, read
+# from their cache: the exact solver's, the levels' search), the exact solver's opening book
+# (its table, ~28 MB) and the web libraries before it starts the workers, which inherit them
+# copy-on-write (``on_starting``). Not the app itself (no ``preload_app``): class mode's live
+# streams keep a thread and a store connection per worker, and the search lanes are
+# semaphores that must be made after gevent has patched threading in the worker; so the app
+# and the project's web/ modules are made in each worker, after the fork. PRELOAD_SOLVER=0
+# loads everything in every worker instead (bench/serve_boot.py compares the two).
 preload_solver = os.environ.get("PRELOAD_SOLVER", "1") != "0"
 # imported by the master too: libraries with no per-process state made at import (gunicorn
 # itself has imported ssl, socket and threading there already)
@@ -57,21 +57,27 @@ SHARED_LIBRARIES = ("flask", "flask_babel", "jinja2", "jinja2_fragments", "babel
 
 
 def on_starting(server):
-    """In the master, once, before the first worker: the exact solver and its book, and the
-    web libraries, shared by every worker (a restart or a reload then starts workers that have nothing to load); then
-    the objects made so far are moved out of the garbage collector's reach (``gc.freeze``),
-    so a worker's collections do not write to the pages it shares with the master."""
+    """In the master, once, before the first worker: the games' compiled code, the exact
+    solver's book and the web libraries, shared by every worker (a restart or a reload then
+    starts workers that have nothing to load); then the objects made so far are moved out of
+    the garbage collector's reach (``gc.freeze``), so that a worker's collections do not
+    write to the pages it shares with the master."""
     if not preload_solver:
         return
     start = time.perf_counter()
+    import ai.games
+    for name in ai.games.names():      # each game's compiled code (scripts/setup's prepare)
+        rules = ai.games.load(name).Rules
+        if rules.preparing:
+            rules.prepare()
     from ai.games.connect4 import exact
-    exact.warm_up()
-    book = exact.shared_book()
+    book = exact.shared_book()         # the exact solver's book, else read at its first use
     for name in SHARED_LIBRARIES:
         importlib.import_module(name)
     gc.collect()
     gc.freeze()
-    server.log.info("exact solver loaded once for all workers in %.2f s (book %s)",
+    server.log.info("compiled search and exact solver loaded once for all workers in %.2f s "
+                    "(book %s)",
                     time.perf_counter() - start,
                     f"{len(book):,} positions" if book is not None else "not installed")
 
