@@ -18,6 +18,7 @@ from ai.course.search import INF, MAX_SCORE, WIN_THRESHOLD
 
 from .games import GAMES
 from .links import this_page
+from .notation import current_notation, kept_number
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = {"en": "English", "fr": "Français"}
@@ -130,7 +131,6 @@ def course_notation() -> bool:
     read in one place: ``web.notation.current_notation``): a win or a loss is +maxScore or
     −maxScore, flat, as seed 003 scores a final position, instead of W3/L3 (won or lost in
     3 plies), and the course's estimate is written as it computes it, M − 3/5."""
-    from .notation import current_notation   # it reads the request's parameters (web.params)
     return current_notation() == "course"
 
 
@@ -273,3 +273,13 @@ def init_app(app: Flask) -> None:
         npgettext=lambda c, s, p, n: _translations().unpgettext(c, s, p, n), newstyle=True)
     app.before_request(check_lang)
     app.url_defaults(add_lang)
+
+
+def value_text(text: str) -> str:
+    """A kept value (``web.notation.read_value``, ``number_text``) as this page writes values:
+    the projector's and the phone's notation (+M, −M, −∞, +∞, 2,5, or W3/L3). Here, beside
+    ``format_bound``, since ``web.notation`` reads values and this module writes them."""
+    if text in ("M", "-M"):
+        return "+M" if text == "M" else "−M"
+    value = kept_number(text)
+    return text if value is None else format_bound(value)

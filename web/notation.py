@@ -1,8 +1,8 @@
 """How values are written: one setting for the whole app (``notation=``), kept from page to
 page like the language and projector mode. What the projector and the phones must say alike
 is written here: a class's answers as it types them (``read_value``: −M, -M, M, −∞, -inf, 2,5)
-and written back as the projector writes values (``value_text``, over ``web.i18n``'s
-``format_bound``), nodes named as the tree labels them (``node_text``: the tree's narration,
+and written back as the projector writes values (``web.i18n.value_text``, beside
+``format_bound``: this module reads values, ``web.i18n`` writes them), nodes named as the tree labels them (``node_text``: the tree's narration,
 the class's questions); a class's pages write in its board's notation (``use_notation``)."""
 from __future__ import annotations
 
@@ -123,7 +123,8 @@ def number_text(value) -> str:
     return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
-def _number(text: str) -> float | None:
+def kept_number(text: str) -> float | None:
+    """A kept value's number (+-M as +-maxScore), None when it is not one."""
     if text in ("M", "-M"):
         return MAX_SCORE if text == "M" else -MAX_SCORE
     try:
@@ -139,7 +140,7 @@ def same_value(given: str, answer: str, notation: str | None = None) -> bool:
     course's way), -9998 and L2 the same number, 2,5 and 2.5 the same."""
     if given == answer:
         return True
-    g, a = _number(given), _number(answer)
+    g, a = kept_number(given), kept_number(answer)
     if g is None or a is None:
         return False
     if abs(a) >= WIN_THRESHOLD and abs(g) >= WIN_THRESHOLD and math.isfinite(a) \
@@ -148,17 +149,6 @@ def same_value(given: str, answer: str, notation: str | None = None) -> bool:
             given in ("M", "-M") or answer in ("M", "-M")
             or (notation or current_notation()) == "course" or g == a)
     return g == a or (math.isfinite(g) and math.isfinite(a) and abs(g - a) < 1e-9)
-
-
-def value_text(text: str) -> str:
-    """A kept value (``read_value``, ``number_text``) as this page writes values: the
-    projector's and the phone's notation (+M, −M, −∞, +∞, 2,5, or W3/L3)."""
-    from .i18n import format_bound          # it reads the request's notation (this module)
-    if text in ("M", "-M"):
-        return "+M" if text == "M" else "−M"
-    value = _number(text)
-    return text if value is None else format_bound(value)
-
 
 
 # -- nodes, as the tree on the projector labels them ---------------------------------------------

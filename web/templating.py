@@ -16,9 +16,9 @@ from .charts import iteration_chart
 from .games import GAMES, ORDER_LABELS
 from .i18n import (ALGORITHM_LABELS, LANGUAGES, LEVEL_LABELS, PLAYER_NAMING_LABELS,
                    bound_shown, format_bound, format_long, format_shown, get_locale, lang_field, num, switch_lang, this_page,
-                   tr)
+                   tr, value_text)
 from .game_link import MAX_DEPTH, MAX_TIME_MS, MODES
-from .notation import add_notation, current_notation, notation_field, value_text
+from .notation import add_notation, current_notation, notation_field
 
 
 def init_app(app: Flask) -> None:
