@@ -50,4 +50,4 @@ def test_eight_addresses_of_slow_requests_cannot_starve_a_page(server):
         for s in held:
             s.close()
         stream.close()
-    assert "Closing connections without a whole request" in log.read_text()
+    assert "without a whole request in this worker" in log.read_text()

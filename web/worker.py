@@ -19,12 +19,14 @@ classroom's network, where any phone is a client):
   are not limited (they bound their clients themselves);
 - at most ``INCOMPLETE_CONNECTIONS`` (200, well under ``worker_connections``) connections in a
   worker that have not delivered a whole request (slow or half-sent headers, a body that does
-  not come, an idle keep-alive waiting for its next request), whoever holds them: a new
-  connection over that ceiling makes room by closing the one that has waited longest without
-  a whole request. Connections whose request the app is answering (live streams included)
-  are never closed for it. So any number of addresses together (8 phones or laptops with
-  several addresses each) cannot hold the connection slots that another client needs: the
-  per-address bound alone let 4 addresses fill a worker;
+  not come, an idle keep-alive waiting for its next request), whoever holds them. Over that
+  ceiling, a new connection from an address that holds as many of them as any other is
+  refused in the accept loop (a short 503, no greenlet); one from another address takes the
+  place of the oldest waiting connection of the address that holds the most (``Waiting``).
+  Connections whose request the app is answering (live streams included) are never closed
+  for it. So several addresses together (8 phones, or a laptop with several addresses) share
+  the ceiling and cannot hold the slots that another client needs: the per-address bound
+  alone let 4 addresses fill a worker;
 - an answer the client does not read is given up after ``SEND_SECONDS`` (30 s) per write;
 - when the worker stops (a restart, a recycle after ``max_requests``), the live streams of
   class mode end at once and idle keep-alive connections are closed, so the worker exits
@@ -68,14 +70,17 @@ class GuardedSocket:
     """A client connection as gunicorn's request handling sees it: reads bounded by the
     request's deadline, writes by ``SEND_SECONDS``; the rest is the socket's own."""
 
-    def __init__(self, sock):
+    def __init__(self, sock, address: str = "", waiting=None):
         self._sock = sock
+        self.address = address
+        self._waiting = waiting   # the worker's Waiting, told when this one waits or not
         self.deadline = None      # when the request being read must be whole
         self.received = 0         # bytes of it received so far
         self.in_app = False       # the app is answering (reading the body, if at all)
         self.late = False
-        self.waiting_since = time.monotonic()   # without a whole request since then
-        self.dropped = False      # closed to make room (GuardedWorker._make_room)
+        self.dropped = False      # closed to make room (Waiting.admit)
+        if waiting is not None:
+            waiting.add(self)
 
     def __getattr__(self, name):
         return getattr(self._sock, name)
@@ -83,7 +88,14 @@ class GuardedSocket:
     def request_done(self) -> None:
         """The answer is sent: the next request's clock starts now."""
         self.deadline, self.received, self.in_app = None, 0, False
-        self.waiting_since = time.monotonic()
+        if self._waiting is not None and not self.dropped:
+            self._waiting.add(self)
+
+    def answering(self) -> None:
+        """The request is whole: the app answers it (a live stream, maybe, for long)."""
+        self.in_app = True
+        if self._waiting is not None:
+            self._waiting.discard(self)
 
     def _too_late(self):
         self.late = True
@@ -130,6 +142,50 @@ class GuardedSocket:
             self._sock.settimeout(None)
 
 
+class Waiting:
+    """The connections of a worker that have not delivered a whole request, by address, each
+    address's oldest first: kept under ``INCOMPLETE_CONNECTIONS`` in all, in the accept loop.
+    A new connection over the ceiling is refused (a short 503, no greenlet) when its address
+    holds as many waiting connections as any other; else it takes the place of the oldest
+    waiting connection of the address that holds the most. So addresses that hold slow or
+    idle connections share the ceiling, and a client that holds none always gets in."""
+
+    def __init__(self):
+        self.by_address: dict[str, dict] = {}
+        self.total = 0
+
+    def add(self, conn) -> None:
+        mine = self.by_address.setdefault(conn.address, {})
+        if conn not in mine:
+            self.total += 1
+        mine.pop(conn, None)
+        mine[conn] = None                 # the end: the newest
+
+    def discard(self, conn) -> None:
+        mine = self.by_address.get(conn.address)
+        if mine is not None and conn in mine:
+            del mine[conn]
+            self.total -= 1
+            if not mine:
+                del self.by_address[conn.address]
+
+    def admit(self, address: str) -> bool:
+        """Whether a new connection from ``address`` may come in (making room if needed)."""
+        if self.total < INCOMPLETE_CONNECTIONS:
+            return True
+        top = max(self.by_address, key=lambda a: len(self.by_address[a]))
+        if len(self.by_address.get(address, ())) >= len(self.by_address[top]):
+            return False
+        oldest = next(iter(self.by_address[top]))
+        self.discard(oldest)
+        oldest.dropped = True
+        try:                      # its reader sees the end of the connection, and closes it
+            oldest._sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        return True
+
+
 class GuardedServer(StreamServer):
     """gevent's server of the worker's listening socket, which refuses a connection over its
     address's bound right in its accept loop: no greenlet, a few system calls, so that a
@@ -153,8 +209,7 @@ class GuardedWorker(GeventWorker):
         self.per_address: Counter = Counter()
         self.connections: set[GuardedSocket] = set()
         self._refusals_logged: dict[str, float] = {}
-        self.dropped = 0          # connections closed to make room (_make_room)
-        self._drops_logged = -60.0
+        self.waiting = Waiting()  # connections without a whole request yet
 
     def init_process(self):
         # GeventWorker.run makes the listening socket's server from this module global
@@ -164,49 +219,32 @@ class GuardedWorker(GeventWorker):
 
     def _over_bound(self, client, addr) -> bool:
         address = addr[0] if isinstance(addr, tuple) and addr else ""
-        if address in PROXY_ADDRESSES or self.per_address[address] < CONNECTIONS_PER_ADDRESS:
-            return False
-        self._refuse(client, address)
-        return True
+        if address not in PROXY_ADDRESSES and self.per_address[address] >= CONNECTIONS_PER_ADDRESS:
+            self._refuse(client, address, "open")
+            return True
+        if not self.waiting.admit(address):
+            self._refuse(client, address, "without a whole request")
+            return True
+        return False
 
     def handle(self, listener, client, addr):
         address = addr[0] if isinstance(addr, tuple) and addr else ""
-        guarded = GuardedSocket(client)
+        guarded = GuardedSocket(client, address, self.waiting)
         self.per_address[address] += 1
-        self._make_room()
         self.connections.add(guarded)
         try:
             super().handle(listener, guarded, addr)
         finally:
+            self.waiting.discard(guarded)
             self.connections.discard(guarded)
             self.per_address[address] -= 1
             if self.per_address[address] <= 0:
                 del self.per_address[address]
 
-    def _make_room(self) -> None:
-        """Keep the connections without a whole request under ``INCOMPLETE_CONNECTIONS``, a
-        new one included: close the one waiting longest (the oldest slow or idle one)."""
-        waiting = [c for c in self.connections if not c.in_app and not c.dropped]
-        if len(waiting) < INCOMPLETE_CONNECTIONS:
-            return
-        self.dropped += 1
-        oldest = min(waiting, key=lambda c: c.waiting_since)
-        oldest.dropped = True
-        try:                      # its reader sees the end of the connection, and closes it
-            oldest._sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-        now = time.monotonic()
-        if now - self._drops_logged >= 60:
-            self._drops_logged = now
-            self.log.warning("Closing connections without a whole request: %d waiting in this "
-                             "worker (at most %d); %d closed so far", len(waiting),
-                             INCOMPLETE_CONNECTIONS, self.dropped)
-
     def handle_request(self, listener_name, req, sock, addr):
         if not self._buffer_body(req, sock):
             raise StopIteration()
-        sock.in_app = True
+        sock.answering()
         try:
             handled = super().handle_request(listener_name, req, sock, addr)
         finally:
@@ -238,14 +276,22 @@ class GuardedWorker(GeventWorker):
         req.body = io.BytesIO(data)
         return True
 
-    def _refuse(self, client, address: str) -> None:
-        """A short 503 to a connection over its address's bound, and closed at once; one
-        log line per address per minute at most."""
+    def _refuse(self, client, address: str, why: str = "open") -> None:
+        """A short 503 to a connection over a bound, and closed at once; one log line per
+        address per minute at most."""
         now = time.monotonic()
         if now - self._refusals_logged.get(address, -60.0) >= 60:
             self._refusals_logged[address] = now
-            self.log.warning("Refusing connections from %s: %d open in this worker (at most %d)",
-                             address, self.per_address[address], CONNECTIONS_PER_ADDRESS)
+            if why == "open":
+                self.log.warning("Refusing connections from %s: %d open in this worker "
+                                 "(at most %d)", address, self.per_address[address],
+                                 CONNECTIONS_PER_ADDRESS)
+            else:
+                self.log.warning("Refusing connections from %s: %d connections without a "
+                                 "whole request in this worker (at most %d in all), %d of them "
+                                 "from %s", address, self.waiting.total,
+                                 INCOMPLETE_CONNECTIONS,
+                                 len(self.waiting.by_address.get(address, ())), address)
         try:
             client.setblocking(False)
             try:                  # what the client sent already, so that closing is no reset
