@@ -11,6 +11,10 @@ another. For each attack it prints the plain pages' p95 beside the baseline of t
 (plain pages alone, first), the 5xx seen (prober's and attacker's), and what the attack got.
 Goals (issue 22): plain pages p95 <= 300 ms during every attack; 0 5xx.
 
+Issue 37's: slow bodies, slow headers and idle connections from 1, 4 and 8 addresses
+(``bodies-4addr``...), 20 junk reviews at once, 20 tic-tac-toe tree pages at once, 300
+classes made from 200 addresses and then a new teacher's (``class-creations``).
+
 Findings: 1 slow bodies, 10 slow-header flood, 2 HEAD on live streams, 10 one address
 holding the streams, 3 CPU work (the editor, the lab, the growth page), 10 a restart with
 live classes, 4 a write lock held on the class store by another process, 6 forged ballots
@@ -329,10 +333,70 @@ def forged_ballots(server, seconds):
     return _store_attack(lambda s: attack_store.ForgedBallots())(server, seconds)
 
 
+# -- issue 37: several addresses together, junk before admission, class creations ---------------
+
+SLOW_BODY = (b"POST /class HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded"
+             b"\r\nContent-Length: 2000\r\n\r\nlink=")
+
+
+def from_addresses(payload: bytes, sources: int):
+    """An attack of 800 connections per address from ``sources`` addresses (each under its
+    bound of 300 per worker x 3 workers), reopened as the server closes them."""
+    def run(server, seconds):
+        return hold_connections(server, seconds, 800 * sources, lambda: payload, sources)
+    run.__doc__ = f"issue 37: {800 * sources} connections from {sources} address(es)"
+    return run
+
+
+def junk_reviews(server, seconds):
+    """Issue 37: 20 clients at once on reviews whose moves have a 3,900-character junk tail
+    (Connect-4, tic-tac-toe, Nim, and "learn from your mistakes")."""
+    tail = "x" * 3900
+    return cpu_pages(server, seconds, [f"/connect4/review?moves=4453{tail}&mode=human-human",
+                                       f"/tictactoe/review?moves=5139{tail}&mode=human-human",
+                                       f"/nim/review?moves=312{tail}&mode=human-human",
+                                       f"/connect4/review/learn?moves=4453{tail}&x=1"],
+                     clients=20, addresses=20)
+
+
+def tree_pages(server, seconds):
+    """Issue 37: 20 clients at once on tic-tac-toe's tree pages (drawn on the loop)."""
+    return cpu_pages(server, seconds, ["/tictactoe/tree?moves=5&mode=human-ai&level=perfect",
+                                       "/tictactoe?moves=51&tree=1&x=1",
+                                       "/tictactoe/tree.svg?moves=5&mode=human-ai&x=1"],
+                     clients=20, addresses=20)
+
+
+def class_creations(server, seconds):
+    """Issue 37: 300 classes made from 200 addresses (a script's), then a new teacher."""
+    statuses = collections.Counter()
+
+    def make(i):
+        status, _ = server.request("POST", "/class", "link=/connect4",
+                                   {"Content-Type": "application/x-www-form-urlencoded"},
+                                   source=f"127.0.{1 + i % 200 // 100}.{2 + i % 100}")
+        statuses[status] += 1
+    with ThreadPoolExecutor(20) as pool:
+        list(pool.map(make, range(300)))
+    teacher, _ = server.request("POST", "/class", "link=/nim",
+                                {"Content-Type": "application/x-www-form-urlencoded"},
+                                source="127.0.3.9")
+    time.sleep(max(0.0, seconds - 1))
+    return {"script's classes": dict(statuses), "then a new teacher": teacher,
+            "5xx": sum(n for s, n in statuses.items() if s == "error" or s >= 500)}
+
+
 ATTACKS = [("slow-bodies", slow_bodies), ("slow-headers", slow_headers),
            ("head-streams", head_streams), ("stream-hog", stream_hog), ("editor", editor),
            ("lab", lab), ("restart", restart), ("store-lock", store_lock),
-           ("forged-ballots", forged_ballots)]
+           ("forged-ballots", forged_ballots),
+           *[(f"{kind}-{n}addr", from_addresses(payload, n))
+             for kind, payload in (("bodies", SLOW_BODY),
+                                   ("headers", b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: "),
+                                   ("idle", b""))
+             for n in (1, 4, 8)],
+           ("junk-reviews", junk_reviews), ("tree-pages", tree_pages),
+           ("class-creations", class_creations)]
 
 
 def main(argv=None):
