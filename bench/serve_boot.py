@@ -9,7 +9,9 @@ exact solver loaded once in the master (PRELOAD_SOLVER=1, the default) or in eve
 For each way, alternately (``--rounds`` times):
 
 - **start**: from starting gunicorn (as scripts/serve does, on a free loopback port) to the
-  first 200 for ``GET /`` and to the first 200 for an AI reply (the default level, ``hard``);
+  first 200 for ``GET /`` and to the first 200 for an AI reply (the default level, ``hard``),
+  and the CPU time the server (master and workers) used until then (less dependent on what
+  else the machine runs than the wall-clock time);
 - **memory** once every worker has answered a few AI replies: each process's RSS, PSS and USS
   (its own pages: Private_Clean + Private_Dirty), read from /proc/<pid>/smaps_rollup;
 - **restart** (``--restarts`` times): from SIGTERM to the master (as systemd or Ctrl-C does)
@@ -95,6 +97,18 @@ def children(pid: int) -> list[int]:
         return []
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user + system) of a server: its master and its workers alive now."""
+    total = 0.0
+    for p in [pid, *children(pid)]:
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 def memory(pid: int) -> dict[str, float]:
     """RSS, PSS and USS of a process, in MB (/proc/<pid>/smaps_rollup)."""
     kb = {}
@@ -108,13 +122,14 @@ def memory(pid: int) -> dict[str, float]:
 def one_way(way: str, args, log) -> dict:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    out: dict = {"start_page": [], "start_ai": [], "restart_page": [], "restart_ai": [],
-                 "reload_ai": []}
+    out: dict = {"start_page": [], "start_ai": [], "start_cpu": [], "restart_page": [],
+                 "restart_ai": [], "reload_ai": []}
     t0 = time.perf_counter()
     proc = start(port, args.workers, WAYS[way], log)
     try:
         out["start_page"].append(wait_200(base + "/", t0))
         out["start_ai"].append(wait_200(base + AI_REPLY, t0))
+        out["start_cpu"].append(cpu_seconds(proc.pid))
         # every worker answers a few AI replies (a new connection each: spread over them)
         for i in range(4 * args.workers):
             status(base + AI_REPLY + f"&r={i}")
@@ -190,6 +205,8 @@ def main() -> None:
         print(f"\n{way} (PRELOAD_SOLVER={WAYS[way]}):")
         print(f"  start to first 200 for GET /: {fmt(r['start_page'])}; for an AI reply: "
               f"{fmt(r['start_ai'])}")
+        print(f"  CPU of the server (master and workers) until then: "
+              f"{fmt(r['start_cpu'])}")
         print(f"  SIGTERM to first 200 of the new server, GET /: {fmt(r['restart_page'])}; "
               f"AI reply: {fmt(r['restart_ai'])}")
         print(f"  SIGHUP to every worker new and an AI reply: {fmt(r['reload_ai'])}")
