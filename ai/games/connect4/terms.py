@@ -57,9 +57,9 @@ class Term:
 
 TERMS = (
     Term("cells", "cotation de la grille (séance minmax, seed 000)",
-         N_("cell values (seed 000)")),
+         N_("the course's cell values")),
     Term("adjusted", "valeur ajustée : alpha x cotation + carrés des voisins alignés (seed 004)",
-         N_("adjusted cell values (seed 004)")),
+         N_("adjusted cell values (α × value + aligned²)")),
     Term("open1", "fenêtres de quatre avec un pion à moi et aucun adverse",
          N_("open windows with one stone")),
     Term("open2", "fenêtres de quatre avec deux pions à moi et aucun adverse",
