@@ -103,9 +103,7 @@ def _read_sqlite(store, code, voter, every_answer) -> ClassData | None:
             found = db.execute("SELECT first, latest, sent FROM answers WHERE code = ? AND "
                                "seq = ? AND voter = ?", (code, activity.seq, voter)).fetchone()
             mine = Given(*found) if found else None
-        tallies = {p: Counter(dict(db.execute(
-            "SELECT choice, COUNT(*) FROM ballots WHERE code = ? AND round = ? GROUP BY choice",
-            (code, p)).fetchall())) for p in _peer_rounds(activity)}
+        tallies = {p: sqlite_room_tally(db, code, p) for p in _peer_rounds(activity)}
         return ClassData(**data, activity=activity, settings=settings, given=given,
                          mine=mine, tallies=tallies)
     return store._call(read)
@@ -153,7 +151,8 @@ if body then
       local r = tonumber(act.data[key])
       if r and r > 0 then
         peer[#peer + 1] = tostring(r)
-        peer[#peer + 1] = redis.call('HVALS', base .. ':ballots:' .. tostring(r))
+        peer[#peer + 1] = redis.call('HGETALL', base .. ':ballots:' .. tostring(r))
+        peer[#peer + 1] = redis.call('HGETALL', base .. ':marks:' .. tostring(r))
       end
     end
   end
@@ -188,7 +187,8 @@ def _read_redis(store, code, voter, every_answer) -> ClassData | None:
     me = None
     if activity is not None and mine and mine[0] is not None:
         me = Given(mine[0], mine[1] if mine[1] is not None else mine[0], int(mine[2] or 1))
-    tallies = {int(peer[i]): Counter(peer[i + 1]) for i in range(0, len(peer), 2)}
+    tallies = {int(peer[i]): room_tally(_pairs(peer[i + 1]), _pairs(peer[i + 2]))
+               for i in range(0, len(peer), 3)}
     return ClassData(state=state, tally=room_tally(ballots, _pairs(marks)),
                      ballot=ballots.get(voter) if voter else None, followers=int(followers),
                      names=_pairs(names), activity=activity, settings=_pairs(settings),
