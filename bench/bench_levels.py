@@ -162,10 +162,10 @@ def move(level: str, state):
     return r.move
 
 
-def paired(levels, positions) -> None:
+def paired(levels, positions, source: str = POSITIONS) -> None:
     plies = sorted(s.moves for s, _, _ in positions)
     print(f"{len(positions)} positions where a blunder is possible (plies {plies[0]}-{plies[-1]}, "
-          f"median {statistics.median(plies)}), {POSITIONS_NAME}\n")
+          f"median {statistics.median(plies)}), {os.path.relpath(source, ROOT)}\n")
     print("| level | blunders | rate | 95% interval | worse score | vs the level below: only "
           "it blunders / only the lower one | p (McNemar) |")
     print("|---|---|---|---|---|---|---|")
@@ -280,6 +280,10 @@ def main(argv=None) -> int:
                                  description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=60,
                     help="openings per pairing, each played both ways (default 60)")
+    ap.add_argument("--file", default=POSITIONS,
+                    help="the positions' file (default bench/data/level-positions.txt; a sample "
+                         "kept apart from the levels' tuning: "
+                         "ai/games/connect4/data/workshop-positions.txt)")
     ap.add_argument("--positions", type=int, default=None,
                     help="the first N positions of the file (default: all)")
     ap.add_argument("--parts", default="positions,games",
@@ -304,7 +308,7 @@ def main(argv=None) -> int:
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
           f"({os.cpu_count()} CPUs)\n")
     if "positions" in parts:
-        paired(ladder, load_positions(count=args.positions))
+        paired(ladder, load_positions(args.file, count=args.positions), args.file)
     if "games" in parts:
         pairs(ladder, args.games)
     if "perfect" in parts:
