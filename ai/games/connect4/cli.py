@@ -12,7 +12,9 @@ MOVES = "columns 1-indexed (--moves 4453)"
 EXAMPLES = ("python -m ai search connect4 --moves 4453 --depth 6",
             'python -m ai search connect4 --moves 4453 --depth 4 --heuristic "cells=1,open3=8"',
             'python -m ai accuracy connect4 --heuristic "cells=1" --depth 4 --json',
-            "python -m ai solve connect4 4453", "python -m ai analyse connect4 4453 --json")
+            "python -m ai solve connect4 4453", "python -m ai analyse connect4 4453 --json",
+            'python -m ai tournament connect4 --entrant "Ada:cells=1,open3=8" --entrant '
+            '"Bob:open2=4,open3=16" --level beginner --depth 4 --openings 2 --json')
 
 
 def add_arguments(group) -> None:
@@ -191,3 +193,5 @@ def add_commands(sub) -> None:
                         "heuristic, depth, choices: each position's moves, chosen move, its "
                         "score, the best score, kept, blunder)")
     p.set_defaults(func=cmd_accuracy)
+
+    from .tournament_cli import add_command; add_command(sub)   # python -m ai tournament
