@@ -69,18 +69,23 @@ def test_every_pair_meets_with_both_colours_from_every_opening(two_runs):
         assert cross[a][b]["points"] + cross[b][a]["points"] == 4
 
 
-def test_a_game_replays_from_its_moves(two_runs):
-    """A game's moves are the games the entrants play: replayed, each move is the search's."""
-    from ai.games.connect4 import compiled_search
-    from ai.games.connect4.terms import WeightedHeuristic, parse
-    g = next(g for g in two_runs[0]["games"] if g["first"] == "Ada" and g["second"] == "Cy")
-    h = {0: WeightedHeuristic(T.GAME, parse("cells=1,open3=8")),
-         1: WeightedHeuristic(T.GAME, parse("center=1"))}
-    state = T.GAME.from_moves(g["opening"])
-    for i, ch in enumerate(g["moves"][len(g["opening"]):]):
-        assert compiled_search.alphabeta(T.GAME, state, 3, heuristic=h[i % 2]).move + 1 == int(ch)
-        state = T.GAME.result(state, int(ch) - 1)
-    assert T.GAME.is_terminal(state)
+def test_a_game_replays_move_by_move_as_the_game_page_searches(two_runs):
+    """Each move of a heuristic's game is the move of the app's custom level with that
+    heuristic and depth (the course's alpha-beta in Python, centre first, as the game page's
+    tree panel re-runs it): the compiled search gave the same move, ties included."""
+    from ai.levels import Level
+    level = {name: Level("custom", "alphabeta", 3, 100.0, 400_000, order="center", fast=False,
+                         heuristic=text)
+             for name, text in (("Ada", "cells=1,open3=8"), ("Cy", "center=1"))}
+    for g in two_runs[0]["games"]:
+        if {g["first"], g["second"]} != {"Ada", "Cy"}:
+            continue
+        state = T.GAME.from_moves(g["opening"])
+        players = (g["first"], g["second"])
+        for i, ch in enumerate(g["moves"][len(g["opening"]):]):
+            assert level[players[i % 2]].play(T.GAME, state).move + 1 == int(ch), (g, i)
+            state = T.GAME.result(state, int(ch) - 1)
+        assert T.GAME.is_terminal(state)
 
 
 def test_the_openings_are_the_solvers_draws_up_to_the_mirror():

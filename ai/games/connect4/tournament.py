@@ -3,9 +3,12 @@ each of K balanced openings the exact solver chose; standings from ``ai.teach.st
 
 **Entrants.** A heuristic entrant is a name and weights of ``terms``' named terms
 (``"Ada:cells=1,open3=8"``). Every heuristic entrant searches with the same algorithm, the
-levels' depth-limited alpha-beta compiled (``compiled_search``, no table kept between moves,
-the first of equal moves in its order), to the same depth, and within the same node budget
-if one is given: counts, never the clock, so a game replays move for move on any machine.
+levels' depth-limited alpha-beta compiled (``compiled_search``, no table kept between moves;
+of equal moves, the first in the course's centre-first order, ``course_move``: the move of
+the app's custom level with that heuristic and depth, ``level=custom&algo=alphabeta&
+order=center``, so the game page re-runs and draws the tree behind any move of a game), to
+the same depth, and within the same node budget if one is given: counts, never the clock, so
+a game replays move for move on any machine.
 A **boss** is one of the app's levels (``ai.levels``), named by its level (``beginner``),
 playing as the app plays it (its own algorithm, depth, heuristic and node budgets) with no
 time budget: counts decide its moves too. A boss at the tournament's depth would only be its
@@ -175,7 +178,8 @@ class Player:
         else:
             h = WeightedHeuristic(GAME, parse(e.heuristic))
             self._play = lambda s: compiled_search.alphabeta(GAME, s, depth, heuristic=h,
-                                                             max_nodes=max_nodes)
+                                                             max_nodes=max_nodes,
+                                                             order="center", course_move=True)
 
     def move(self, state) -> int:
         r = self._play(state)
