@@ -17,7 +17,7 @@ from ai.games.connect4.heuristic import HEURISTICS as CONNECT4_HEURISTICS, Adjus
 from ai.games.connect4.position import columns_of
 
 from ..params import LABELS
-from . import editor, hints, inspector, table_page, workshop
+from . import editor, hints, inspector, table_page, tournament_page, workshop
 from .hints import exact_run  # noqa: F401  (a hook: the comparison page's exact solver)
 from .truth import truth_for
 
@@ -30,6 +30,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(inspector.bp)
     app.register_blueprint(table_page.bp)
     app.register_blueprint(workshop.bp)
+    app.register_blueprint(tournament_page.bp)     # /connect4/tournament
     hints.init_app(app)          # /connect4/hints, the solved table, the solver warmed up
 
 
