@@ -65,8 +65,8 @@ def test_a_games_moves_open_the_game_page_with_the_movers_tree(client, expected)
     # the game page's panel draws the search behind Ada's first move: it chose that move
     page = client.get(moves[0])
     assert page.status_code == 200
-    assert 'class="tree-svg' in page.get_data(as_text=True) or "tree" in page.get_data(
-        as_text=True)
+    assert 'class="tree-svg' in page.get_data(as_text=True)
+    assert "The search behind the AI's last move" in text_of(page)
     from ai.levels import Level
     level = Level("custom", "alphabeta", 3, 1.0, 400_000, order="center", fast=False,
                   heuristic="cells=1,open3=8")

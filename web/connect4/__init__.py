@@ -3,8 +3,9 @@
 Its pages: the exact outcome of every column under the board and the truth beside the
 search in the tree panel (``hints``, ``truth``: 7x6, the solver), the position editor
 (``editor``: ``/connect4/edit``), the heuristics opened up (``inspector``:
-``/connect4/heuristic``), the heuristic workshop (``workshop``: ``/connect4/workshop``) and the transposition table made visible (``table_page``:
-``/connect4/table``). ``init_app`` registers them, called by ``app.create_app`` for the games
+``/connect4/heuristic``), the heuristic workshop (``workshop``: ``/connect4/workshop``), the tournament of heuristics
+(``tournament_page``: ``/connect4/tournament``) and the transposition table made visible
+(``table_page``: ``/connect4/table``). ``init_app`` registers them, called by ``app.create_app`` for the games
 table's entry (``GameSpec.web``).
 """
 from __future__ import annotations

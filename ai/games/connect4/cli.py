@@ -1,7 +1,8 @@
 """Connect-4 on the command line (``ai.cli`` finds this module by the game's folder): its
 settings (``--width``, ``--height``) and its own subcommands, ``solve`` (one position, exactly,
-Pascal Pons' score), ``analyse`` (every column's exact score) and ``accuracy`` (how good a
-heuristic is, refereed by the solver: ``accuracy``). A subcommand returns what
+Pascal Pons' score), ``analyse`` (every column's exact score), ``accuracy`` (how good a
+heuristic is, refereed by the solver: ``accuracy``) and ``tournament`` (heuristics and levels
+play each other: ``tournament_cli``). A subcommand returns what
 to print, ``(data, lines)``, and ``ai.cli`` prints it: this folder does not import the
 command line."""
 from __future__ import annotations
