@@ -14,12 +14,13 @@ ROUTES = ["/", "/connect4", "/connect4/move", "/connect4/ai", "/connect4/tree",
           "/tictactoe/review", "/tictactoe/review/learn", "/class/ZZZZZZ/exercise.csv",
           "/class/ZZZZZZ/summary.csv", "/class/ZZZZZZ/summary",
           "/course", "/connect4/edit", "/connect4/table", "/connect4/hints", "/connect4/heuristic",
-          "/tree/growth", "/static/app.css", "/nope", "/favicon.ico"]
+          "/connect4/workshop", "/connect4/tournament", "/marienbad", "/marienbad/move",
+          "/marienbad/ai", "/marienbad/review", "/marienbad/theory", "/tree/growth", "/static/app.css", "/nope", "/favicon.ico"]
 PARAMS = ["moves", "at", "col", "take", "cell", "mode", "level", "algo", "depth", "time", "heur",
           "window", "order", "w", "h", "n", "k", "variant", "play", "tree", "td", "proj", "path",
           "step", "lang", "t", "root", "check", "p", "v.R", "v.1", "v.2.1", "cls", "code",
           "key", "game", "board", "notation", "hints", "alpha", "side", "players", "rest",
-          "who", "try", "per", "sep", "seq"]
+          "who", "try", "per", "sep", "seq", "prev", "e", "boss", "openings", "heaps", "step"]
 
 HOSTILE = st.sampled_from([
     "", " ", "0", "-1", "1e9", "99999999999999999999", "NaN", "inf", "-0", "0x10", "1.5",
