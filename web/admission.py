@@ -120,14 +120,16 @@ def give_client_id(response):
     return response
 
 
-def admitted(fn, *, heavy: bool, inline: bool = False, lane=None):
+def admitted(fn, *, heavy: bool, inline: bool = False, lane=None, charged: bool = True):
     """Run the search ``fn()`` in its lane, charged to the client; raise Busy if it cannot.
     ``inline``: ``fn`` is a whole view that runs here, on the loop, and offloads its own
     search: it takes the pages' lane (``PAGE_SLOTS``, 1 per worker: a plain page waits
-    behind one such drawing at most), or ``lane``."""
+    behind one such drawing at most), or ``lane``. ``charged=False``: the lane only, not the
+    client's allowance (a view whose searches are admitted, and charged, on their own)."""
     spent = _history(client_id())
     now = time.monotonic()
-    if _client_spent(spent, now) >= current_app.config.get("CLIENT_SEARCH_SECONDS", CLIENT_SECONDS):
+    if charged and _client_spent(spent, now) >= current_app.config.get(
+            "CLIENT_SEARCH_SECONDS", CLIENT_SECONDS):
         wait = int(spent[0][0] + WINDOW - now) + 1
         raise Busy("you have asked for many searches in a short time: try again in %(s)s s",
                    429, wait, s=wait)
@@ -139,7 +141,8 @@ def admitted(fn, *, heavy: bool, inline: bool = False, lane=None):
         return fn() if inline else _offload(fn)
     finally:
         lane.release()
-        spent.append((now, time.monotonic() - start))
+        if charged:
+            spent.append((now, time.monotonic() - start))
 
 
 def offload(fn):
@@ -148,7 +151,7 @@ def offload(fn):
     return _offload(fn)
 
 
-def in_lane(*, heavy: bool = False, lane=None):
+def in_lane(*, heavy: bool = False, lane=None, charged: bool = True):
     """A view that holds a slot of the pages' lane for the whole request, its page's drawing
     included (the lab draws trees of 400 nodes: tens of ms on the loop), charged to the
     client like a search: at most ``PAGE_SLOTS`` of them run at once in a worker, so a
@@ -159,7 +162,7 @@ def in_lane(*, heavy: bool = False, lane=None):
         def inner(*args, **kwargs):
             try:
                 return admitted(lambda: view(*args, **kwargs), heavy=heavy, inline=True,
-                                lane=lane)
+                                lane=lane, charged=charged)
             except Busy as err:
                 raise refuse(err) from None
         return inner
@@ -176,8 +179,10 @@ DRAWS_TREE = {"play.tree": None, "play.tree_svg": None, "play.show": "tree"}
 
 
 def in_lane_when_drawing(view, flag: str | None):
-    """``view`` in the trees' lane when the request draws a tree (``flag`` set, or always)."""
-    laned = in_lane(lane=_trees)(view)
+    """``view`` in the trees' lane when the request draws a tree (``flag`` set, or always).
+    Not charged to the client: the search behind the tree is admitted and charged on its own
+    (``web.ai_move``), and a tree the recent searches keep is drawn without one."""
+    laned = in_lane(lane=_trees, charged=False)(view)
 
     @functools.wraps(view)
     def inner(*args, **kwargs):
