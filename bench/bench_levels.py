@@ -112,6 +112,21 @@ def load_positions(path: str = POSITIONS, count: int | None = None):
     return out
 
 
+def game_start(seed: int):
+    """The start of a game the positions are taken from: four random moves, then two levels
+    drawn at random (the stronger one not always second); the random generator goes on."""
+    rng, state, moves = random.Random(seed), GAME.initial_state(), []
+    for _ in range(4):
+        m = rng.choice(GAME.actions(state))
+        moves.append(m)
+        state = GAME.result(state, m)
+    sides = (rng.choice(("beginner", "easy", "medium", "hard")),
+             rng.choice(("easy", "medium", "hard")))
+    if rng.random() < 0.5:
+        sides = sides[::-1]
+    return rng, state, moves, sides
+
+
 def make_positions(count: int, path: str = POSITIONS, per_game: int = 3,
                    first_seed: int = 10_000) -> None:
     """Positions of games between the course's levels (random 4-ply openings,
@@ -125,16 +140,8 @@ def make_positions(count: int, path: str = POSITIONS, per_game: int = 3,
              f"scores, side to move; bench/bench_levels.py --make-positions {count} "
              f"--first-seed {first_seed} --per-game {per_game})"]
     while n < count:
-        rng, state, moves = random.Random(first_seed + i), GAME.initial_state(), []
+        rng, state, moves, sides = game_start(first_seed + i)
         i += 1
-        for _ in range(4):
-            m = rng.choice(GAME.actions(state))
-            moves.append(m)
-            state = GAME.result(state, m)
-        sides = (rng.choice(("beginner", "easy", "medium", "hard")),
-                 rng.choice(("easy", "medium", "hard")))
-        if rng.random() < 0.5:
-            sides = sides[::-1]
         found = []
         while not GAME.is_terminal(state):
             a = analysis.analyse_position(state.current, state.mask, state.moves, store=None,

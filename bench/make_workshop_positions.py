@@ -21,7 +21,6 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 import argparse  # noqa: E402
-import random  # noqa: E402
 import time  # noqa: E402
 
 os.environ.setdefault("MINIMAX_SOLVED_DB", "off")
@@ -29,6 +28,7 @@ os.environ.setdefault("MINIMAX_SOLVED_DB", "off")
 from ai.games.connect4.exact import analysis  # noqa: E402
 from ai.games.connect4.rules import Connect4  # noqa: E402
 from ai.levels import LEVELS  # noqa: E402
+from bench_levels import game_start  # noqa: E402  (the same games' starts as the ladder's)
 
 GAME = Connect4()
 OUT = os.path.join(ROOT, "ai", "games", "connect4", "data", "workshop-positions.txt")
@@ -52,16 +52,8 @@ def known() -> set[str]:
 def make(count: int, first_seed: int) -> None:
     t0, avoid, lines, i = time.perf_counter(), known(), [], 0
     while len(lines) < count:
-        rng, state, moves = random.Random(first_seed + i), GAME.initial_state(), []
+        rng, state, moves, sides = game_start(first_seed + i)
         i += 1
-        for _ in range(4):
-            m = rng.choice(GAME.actions(state))
-            moves.append(m)
-            state = GAME.result(state, m)
-        sides = (rng.choice(("beginner", "easy", "medium", "hard")),
-                 rng.choice(("easy", "medium", "hard")))
-        if rng.random() < 0.5:
-            sides = sides[::-1]
         found: dict[int, list[str]] = {k: [] for k in range(len(PHASES))}
         while not GAME.is_terminal(state):
             text = GAME.format_moves(moves)
