@@ -206,3 +206,13 @@ def page(browser):
 def artifacts():
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture()
+def class_clock(app):
+    """The class store's clock of the test's ``app``, as a one-item list the test moves
+    (``class_clock[0] += 30``): class mode's times without the wall clock."""
+    st = app.extensions["class_store"]
+    now = [st.clock()]
+    st.clock = lambda: now[0]
+    return now

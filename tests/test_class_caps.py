@@ -16,14 +16,6 @@ def app(make_app):
     return make_app()
 
 
-@pytest.fixture()
-def clock(app):
-    st = app.extensions["class_store"]
-    now = [st.clock()]
-    st.clock = lambda: now[0]
-    return now
-
-
 def create(app, addr, lang="en"):
     teacher = app.test_client()
     teacher.environ_base["REMOTE_ADDR"] = addr
@@ -33,7 +25,7 @@ def create(app, addr, lang="en"):
 
 
 def test_a_class_no_one_used_is_reclaimed_after_minutes_a_used_one_lives_hours(
-        app, clock, streams):  # noqa: F811
+        app, class_clock, streams):  # noqa: F811
     st = app.extensions["class_store"]
     _, _, idle = create(app, "198.51.100.1")
     teacher, _, moved = create(app, "198.51.100.2")
@@ -43,15 +35,15 @@ def test_a_class_no_one_used_is_reclaimed_after_minutes_a_used_one_lives_hours(
     phone = app.test_client()
     assert phone.get(f"/c/{followed}").status_code == 200
     streams(phone, f"/c/{followed}/events").event("board")      # a student follows it live
-    clock[0] += st.unused_ttl + 1
+    class_clock[0] += st.unused_ttl + 1
     assert st.get(idle) is None
     assert app.test_client().get(f"/c/{idle}").status_code == 404
     assert st.get(moved) is not None and st.get(followed) is not None
-    clock[0] += st.ttl - st.unused_ttl - 120
+    class_clock[0] += st.ttl - st.unused_ttl - 120
     assert st.get(moved) is not None and st.get(followed) is not None
 
 
-def test_one_address_holds_a_few_live_classes_and_is_told_what_to_do(app, clock):
+def test_one_address_holds_a_few_live_classes_and_is_told_what_to_do(app, class_clock):
     st = app.extensions["class_store"]
     st.live_per_address = 3
     for _ in range(3):
@@ -63,11 +55,11 @@ def test_one_address_holds_a_few_live_classes_and_is_told_what_to_do(app, clock)
     _, french, _ = create(app, "203.0.113.9", "fr")
     assert french.status_code == 429 and "Votre réseau" in french.get_data(as_text=True)
     assert create(app, "203.0.113.10")[2]                       # another address: in
-    clock[0] += st.unused_ttl + 1                               # unused: reclaimed
+    class_clock[0] += st.unused_ttl + 1                               # unused: reclaimed
     assert create(app, "203.0.113.9")[2]
 
 
-def test_a_full_server_keeps_its_classes_and_frees_room_for_a_new_teacher(app, clock):
+def test_a_full_server_keeps_its_classes_and_frees_room_for_a_new_teacher(app, class_clock):
     st = app.extensions["class_store"]
     st.max_classes = 5
     teacher, _, mine = create(app, "192.0.2.50")
@@ -79,13 +71,13 @@ def test_a_full_server_keeps_its_classes_and_frees_room_for_a_new_teacher(app, c
     assert "5 classes" in full.get_data(as_text=True)
     board = teacher.get(f"/nim?mode=human-human&cls={mine}")             # still the teacher's
     assert board.status_code == 200 and mine in board.get_data(as_text=True)
-    clock[0] += st.unused_ttl + 1
+    class_clock[0] += st.unused_ttl + 1
     assert create(app, "192.0.2.77")[2]                                   # a new teacher gets in
     assert st.get(mine) is not None
     assert class_store.UNUSED_TTL <= 30 * 60 < class_store.TTL
 
 
-def test_behind_a_trusted_proxy_the_bounds_are_per_client(app, clock, monkeypatch):
+def test_behind_a_trusted_proxy_the_bounds_are_per_client(app, class_clock, monkeypatch):
     import web.security
     monkeypatch.setattr(web.security, "PROXY_ADDRESSES", frozenset({"127.0.0.1"}))
     app.extensions["class_store"].live_per_address = 1

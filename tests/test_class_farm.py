@@ -18,15 +18,6 @@ def app(make_app):
     return make_app()
 
 
-@pytest.fixture()
-def clock(app):
-    """The class store's clock, moved by the test."""
-    st = app.extensions["class_store"]
-    now = [st.clock()]
-    st.clock = lambda: now[0]
-    return now
-
-
 def start_class(app):
     teacher = app.test_client()
     created = teacher.post("/class", data={"link": "/connect4?mode=human-human"})
@@ -49,10 +40,10 @@ def open_vote(teacher, code):
     assert teacher.post(f"/class/{code}/vote", data={"action": "open"}).status_code == 303
 
 
-def test_two_addresses_with_300_ids_each_do_not_outvote_the_class(app, clock):
+def test_two_addresses_with_300_ids_each_do_not_outvote_the_class(app, class_clock):
     teacher, code = start_class(app)
     room = [student(app, code, f"10.0.1.{i}") for i in range(1, 31)]   # the class's Wi-Fi
-    clock[0] += FOLLOW_SECONDS + 40             # the lesson goes on: the class follows it
+    class_clock[0] += FOLLOW_SECONDS + 40             # the lesson goes on: the class follows it
     open_vote(teacher, code)
     farm = [student(app, code, addr) for addr in ("198.51.100.1", "198.51.100.2")
             for _ in range(300)]
@@ -68,20 +59,20 @@ def test_two_addresses_with_300_ids_each_do_not_outvote_the_class(app, clock):
 
 
 @pytest.mark.parametrize("follows", [True, False])
-def test_a_class_of_30_behind_one_router_is_counted_whole(app, clock, follows):
+def test_a_class_of_30_behind_one_router_is_counted_whole(app, class_clock, follows):
     """Whether its students joined a while ago or just now (no one to outvote it then)."""
     teacher, code = start_class(app)
     if not follows:
         open_vote(teacher, code)
     room = [student(app, code, "192.0.2.1") for _ in range(30)]
     if follows:
-        clock[0] += FOLLOW_SECONDS + 1
+        class_clock[0] += FOLLOW_SECONDS + 1
         open_vote(teacher, code)
     assert all(vote(s, code, str(1 + i % 7)).status_code == 200 for i, s in enumerate(room))
     assert sum(app.extensions["class_store"].tally(code, 1).values()) == 30
 
 
-def test_ids_given_before_ids_said_when_count_as_following(app, clock):
+def test_ids_given_before_ids_said_when_count_as_following(app, class_clock):
     """A student cookie signed before this change (no time in it) still votes, and counts."""
     teacher, code = start_class(app)
     open_vote(teacher, code)
