@@ -27,7 +27,7 @@ def test_the_review_marks_every_move_with_sign_and_word(client):
     assert rows == [("best", "0"), ("best", "1"), ("best", "0"), ("best", "1"),
                     ("blunder", "0"), ("blunder", "1"), ("best", "0"), ("best", "1"),
                     ("inaccuracy", "0")]
-    assert r.text.count('<td class="cls"><span class="mark" aria-hidden="true">??</span> blunder</td>') == 2
+    assert r.text.count('<td class="cls"><span class="mark" aria-hidden="true" translate="no">??</span> blunder</td>') == 2
     # the graph: one point per move, each a link to the move's detail
     assert r.text.count('<a href="/connect4/review?moves=444455661&amp;ply=') >= 9
     assert 'class="graph-svg"' in r.text and "<polyline" in r.text
