@@ -163,7 +163,8 @@ class GameSpec:
     def hook(self, name: str):
         """The game's own function ``name`` from its web package (``web``), or None: what
         the shared pages ask a game for (``page_context``, ``exact_run``, ``prepare``,
-        ``zobrist_words``, ``term_names``, ``inspect_url``, ``last_cell``, ``init_app``)."""
+        ``zobrist_words``, ``term_names``, ``inspect_url``, ``last_cell``, ``init_app``,
+        ``class_activity``)."""
         if not self.web:
             return None
         return getattr(importlib.import_module(self.web), name, None)

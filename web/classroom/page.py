@@ -4,7 +4,7 @@ its stream, the answer to a ballot).
 
 ``class_page`` reads the class in one round trip (``web.classroom.reading``) and hands the
 templates a ``ClassPage``: the class as the page shows it (``view``), its activity (``av``),
-the exercise, the lesson plan, the review. Everything in it is computed from that one read:
+the exercise, the game's own activity, the lesson plan, the review. Everything in it is computed from that one read:
 the templates draw what they are handed and never reach the store.
 """
 from __future__ import annotations
@@ -14,6 +14,7 @@ from functools import cached_property
 
 from flask import url_for
 
+from ..games import GAMES
 from .exercise import ExerciseView
 from .plan import VERBS, plan_text, stored_plan
 from .questions import ActivityView
@@ -59,6 +60,15 @@ class ClassPage:
         if self.view.teacher:
             return ExerciseView(a, self.data.given, names=None)
         return ExerciseView(a, {}, mine=self.data.mine)
+
+    @cached_property
+    def game_activity(self):
+        """The game's own class activity, when it has one (its hook ``class_activity``, e.g.
+        the heuristic workshop's "build your heuristic"): an object with ``template`` (macros
+        ``start``, ``teacher``, ``phone``) and ``shown`` (the class is on it now); None."""
+        spec = GAMES.get(self.view.state.game)
+        hook = spec.hook("class_activity") if spec is not None else None
+        return hook(self) if hook is not None else None
 
     @cached_property
     def plan(self) -> dict:

@@ -4,7 +4,8 @@ and sees what it does.
 
 The link holds everything, so it can be shared: ``?h=cells=1,open3=8`` the heuristic as text,
 ``prev=`` the one before the last change (the steppers write it), ``moves=`` the position,
-``depth=`` the search's. The page gives the board's value term by term, the tree the
+``depth=`` the search's, ``cls=`` the class whose phone opened it ("build your heuristic",
+``web.connect4.class_workshop``: its depth kept, a form sends the heuristic there). The page gives the board's value term by term, the tree the
 search explores at that depth with this heuristic (the shared tree panel, as a custom level
 with this heuristic draws it), each column's value with this heuristic and with the previous
 one (those that changed marked, the root's choice when it flips said in words), the accuracy
@@ -35,7 +36,7 @@ from ..game_link import parse_game
 from ..games import GAMES
 from ..htmx import render
 from ..i18n import num, tr
-from ..params import LABELS, BadRequest, label, read_int
+from ..params import LABELS, BadRequest, label, read_class_code, read_int
 from ..tree_panel import TreePanel, tree_panel
 
 bp = Blueprint("workshop", __name__)
@@ -116,6 +117,7 @@ class Workshop:
     report: object = None
     prev_report: object = None
     levels: list = field(default_factory=list)
+    class_code: str | None = None     # opened from a class's phone: its depth, its send form
 
     @property
     def text(self) -> str:
@@ -170,7 +172,8 @@ class Workshop:
         """This page with the heuristic ``h`` (its ``prev`` then this one, unless
         ``keep_prev``)."""
         args = dict(h=h or self.text, moves=self.moves or None,
-                    depth=self.depth if self.depth != DEFAULT_DEPTH else None)
+                    depth=self.depth if self.depth != DEFAULT_DEPTH or self.class_code else None,
+                    cls=self.class_code)
         if h is not None and h != self.text:
             args["prev"] = self.text
         elif keep_prev and self.prev is not None:
@@ -254,6 +257,7 @@ def page():
         weights = read_weights(args, "h", DEFAULT_TEXT)
         prev = read_weights(args, "prev", None)
         depth = read_int(args, "depth", DEFAULT_DEPTH, 1, MAX_DEPTH)
+        code = read_class_code(args) or None
         moves = args.get("moves", DEFAULT_MOVES).strip().replace("-", "")
         if len(moves) > accuracy.GAME.cells:
             raise BadRequest("%(field)s: at most %(n)s moves", "moves", field=label("moves"),
@@ -266,7 +270,7 @@ def page():
     except BadRequest as err:
         return render("games/connect4/workshop.html", block="workshop", status=400,
                       error=tr(err), w=None, panel=None)
-    w = Workshop(weights, prev, moves, depth, state)
+    w = Workshop(weights, prev, moves, depth, state, class_code=code)
     offload(copy_current_request_context(w.compute))     # its links need the request
     panel = workshop_tree(w)          # its search in the heavy lane (web.ai_move.searched)
     return offload(copy_current_request_context(
