@@ -431,6 +431,9 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--max-ply", type=int, help="the last ply stored (default: the game's)")
         p.set_defaults(func=cmd_level_book)
 
+    from .tournament_cli import add_command     # python -m ai tournament GAME
+    add_command(sub)
+
     # each game's own subcommands
     for name in games.names():
         add = _hook(name, "add_commands")

@@ -1,8 +1,10 @@
-"""The Connect-4 tournament (ai.games.connect4.tournament) and its command line: two runs give
-the same JSON but its ``timing``; every pair meets with both colours from every opening; a
+"""The tournament (ai.teach.tournament, with each game's part: ai.games.connect4.tournament,
+ai.games.tictactoe.tournament) and its command line, for Connect-4 and tic-tac-toe: two runs
+give the same JSON but its ``timing``; every pair meets with both colours from every opening; a
 heuristic beats its own weights sign-flipped over a tournament; the openings are the exact
 solver's draws; bad input is a clear error (exit 2). The standings' rules
-(ai.teach.standings): points, then head-to-head, then rating, never the name.
+(ai.teach.standings): points, then head-to-head, then rating, never the name. Tic-tac-toe's
+weighted terms give its named heuristics' values exactly.
 """
 import json
 import subprocess
@@ -12,14 +14,25 @@ from itertools import combinations
 
 import pytest
 
+from ai.course.game import play
 from ai.games.connect4 import tournament as T
+from ai.games.tictactoe import tournament as TT
+from ai.games.tictactoe.heuristic import CellValues, OpenLines
+from ai.games.tictactoe.solver import solve
+from ai.games.tictactoe.terms import WeightedHeuristic
 from ai.games.connect4.exact import analyse
 from ai.teach.standings import Result, standings
 
-COMMAND = ["tournament", "connect4", "--entrant", "Ada:cells=1,open3=8",
-           "--entrant", "Bob:open1=1,open2=4,open3=16,center=2",
-           "--entrant", "Cy:center=1", "--level", "beginner", "--level", "easy",
-           "--depth", "3", "--openings", "2", "--json"]
+COMMANDS = {
+    "connect4": ["tournament", "connect4", "--entrant", "Ada:cells=1,open3=8",
+                 "--entrant", "Bob:open1=1,open2=4,open3=16,center=2",
+                 "--entrant", "Cy:center=1", "--level", "beginner", "--level", "easy",
+                 "--depth", "3", "--openings", "2", "--json"],
+    "tictactoe": ["tournament", "tictactoe", "--entrant", "Ada:lines=1,open2=4",
+                  "--entrant", "Bob:center=2,corners=1", "--entrant", "Cy:open1=-1",
+                  "--level", "beginner", "--level", "easy", "--depth", "2", "--openings", "3",
+                  "--json"],
+}
 
 
 def run(*args):
@@ -27,11 +40,11 @@ def run(*args):
                           timeout=300)
 
 
-@pytest.fixture(scope="module")
-def two_runs():
+@pytest.fixture(scope="module", params=sorted(COMMANDS))
+def two_runs(request):
     out = []
     for _ in range(2):
-        p = run(*COMMAND)
+        p = run(*COMMANDS[request.param])
         assert p.returncode == 0, p.stderr
         out.append(json.loads(p.stdout))
     return out
@@ -51,7 +64,8 @@ def test_every_pair_meets_with_both_colours_from_every_opening(two_runs):
     names = [e["name"] for e in data["entrants"]]
     assert names == ["Ada", "Bob", "Cy", "beginner", "easy"]      # a boss by its level
     openings = [o["moves"] for o in data["openings"]]
-    assert len(openings) == 2
+    k = data["settings"]["openings"]
+    assert len(openings) == k == {"connect4": 2, "tictactoe": 3}[data["game"]]
     met = Counter((g["first"], g["second"], g["opening"]) for g in data["games"])
     expected = {(a, b, o) for a, b in combinations(names, 2) for a, b in ((a, b), (b, a))
                 for o in openings}
@@ -61,31 +75,38 @@ def test_every_pair_meets_with_both_colours_from_every_opening(two_runs):
         assert g["result"] in ("1-0", "½-½", "0-1")
         assert g["winner"] == {"1-0": g["first"], "0-1": g["second"], "½-½": None}[g["result"]]
     for row in data["standings"]:
-        assert row["games"] == 2 * 2 * (len(names) - 1)
+        assert row["games"] == 2 * k * (len(names) - 1)
         assert row["W"] + row["D"] + row["L"] == row["games"]
         assert row["points"] == row["W"] + row["D"] / 2
     cross = {r["name"]: r["against"] for r in data["crosstable"]}
     for a, b in combinations(names, 2):
-        assert cross[a][b]["points"] + cross[b][a]["points"] == 4
+        assert cross[a][b]["points"] + cross[b][a]["points"] == 2 * k
+    assert {g["result"] for g in data["games"]} != {"½-½"}          # something was decided
 
 
 def test_a_game_replays_move_by_move_as_the_game_page_searches(two_runs):
     """Each move of a heuristic's game is the move of the app's custom level with that
     heuristic and depth (the course's alpha-beta in Python, centre first, as the game page's
     tree panel re-runs it): the compiled search gave the same move, ties included."""
+    from ai import games
     from ai.levels import Level
-    level = {name: Level("custom", "alphabeta", 3, 100.0, 400_000, order="center", fast=False,
-                         heuristic=text)
-             for name, text in (("Ada", "cells=1,open3=8"), ("Cy", "center=1"))}
-    for g in two_runs[0]["games"]:
+    data = two_runs[0]
+    game = games.load(data["game"]).Rules()
+    level = {e["name"]: Level("custom", "alphabeta", data["settings"]["depth"], 100.0, 400_000,
+                              order="center", fast=False, heuristic=e["heuristic"])
+             for e in data["entrants"] if e["name"] in ("Ada", "Cy")}
+    checked = 0
+    for g in data["games"]:
         if {g["first"], g["second"]} != {"Ada", "Cy"}:
             continue
-        state = T.GAME.from_moves(g["opening"])
+        state = play(game, game.parse_moves(g["opening"]))
         players = (g["first"], g["second"])
-        for i, ch in enumerate(g["moves"][len(g["opening"]):]):
-            assert level[players[i % 2]].play(T.GAME, state).move + 1 == int(ch), (g, i)
-            state = T.GAME.result(state, int(ch) - 1)
-        assert T.GAME.is_terminal(state)
+        for i, move in enumerate(game.parse_moves(g["moves"][len(g["opening"]):])):
+            assert level[players[i % 2]].play(game, state).move == move, (g, i)
+            state = game.result(state, move)
+            checked += 1
+        assert game.is_terminal(state)
+    assert checked > 20
 
 
 def test_the_openings_are_the_solvers_draws_up_to_the_mirror():
@@ -101,6 +122,47 @@ def test_the_openings_are_the_solvers_draws_up_to_the_mirror():
     assert T.openings(8)[6]["score"] == 1           # then the latest win
     with pytest.raises(ValueError):
         T.openings(0)
+
+
+def test_tictactoe_openings_are_the_solved_games_draws_first_up_to_symmetry():
+    openings = TT.openings(12)
+    assert [o["score"] for o in openings] == [0] * 5 + [1] * 7
+    seen = set()
+    for o in openings:
+        state = play(TT.GAME, TT.GAME.parse_moves(o["moves"]))
+        assert solve(state)[0] == o["score"]
+        assert TT.GAME.canonical(state) not in seen
+        seen.add(TT.GAME.canonical(state))
+    assert openings[0]["moves"] == "15"             # a corner answered by the centre
+    with pytest.raises(ValueError):
+        TT.openings(13)
+
+
+def test_tictactoe_weights_give_its_named_heuristics_values():
+    import random
+    rng, game = random.Random(7), TT.GAME
+    lines, cells = OpenLines(game), CellValues(game)
+    weighted = {"lines": WeightedHeuristic(game, "lines=1"),
+                "cells": WeightedHeuristic(game, "cells=1")}
+    for _ in range(500):
+        state = game.initial_state()
+        for _ in range(rng.randint(0, 7)):
+            if game.is_terminal(state):
+                break
+            state = game.result(state, rng.choice(game.actions(state)))
+        for p in (0, 1):
+            assert weighted["lines"](state, p) == lines(state, p)
+            assert weighted["cells"](state, p) == cells(state, p)
+    assert game.weights_text(" open2=4 , lines=1.0,center=0.5") == "lines=1,open2=4,center=0.5"
+
+
+def test_a_tictactoe_heuristic_beats_its_weights_sign_flipped():
+    from ai.teach import tournament as shared
+    game = TT.GAME
+    data = shared.run(game, [shared.entrant(game, "Good:lines=1,open2=4,center=2"),
+                             shared.entrant(game, "Flipped:lines=-1,open2=-4,center=-2")], 2, 5)
+    top = data["standings"][0]
+    assert top["name"] == "Good" and top["points"] > 5 and top["rating"] > 0
 
 
 def test_a_heuristic_beats_its_weights_sign_flipped():
@@ -125,6 +187,17 @@ def test_a_heuristic_beats_its_weights_sign_flipped():
 ])
 def test_bad_input_is_a_clear_error(args, words):
     p = run("tournament", "connect4", *args)
+    assert p.returncode == 2
+    assert words in p.stderr and "Traceback" not in p.stderr
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--entrant", "Ada:lines=1", "--entrant", "Bob:open3=1"], "unknown term"),
+    (["--entrant", "Ada:lines=1", "--level", "easy", "--openings", "13"], "openings"),
+    (["--entrant", "Ada:lines=1", "--level", "easy", "--depth", "13"], "depth"),
+])
+def test_bad_tictactoe_input_is_a_clear_error(args, words):
+    p = run("tournament", "tictactoe", *args)
     assert p.returncode == 2
     assert words in p.stderr and "Traceback" not in p.stderr
 

@@ -180,9 +180,39 @@ class Game(ABC):
         raise ValueError(f"the {self.name} game has no weighted terms: {text!r} is not one "
                          "of its heuristics")
 
+    def weights_text(self, text: str) -> str:
+        """``text``, weights of the game's named terms, in their one written form (what a
+        tournament's entrants and links write: the same weights, the same text); a
+        ValueError as ``weighted_heuristic``'s."""
+        raise ValueError(f"the {self.name} game has no weighted terms: {text!r} is not one "
+                         "of its heuristics")
+
     def fast_alphabeta(self, **options):
         """The game's own fast alpha-beta for these search options, or None: it must give
         the course's values (``ai.engine``, ``--fast``)."""
+        return None
+
+    # -- tournaments (ai.teach.tournament) ------------------------------------------------------
+
+    def tournament_openings(self, k: int) -> list[dict] | None:
+        """The first ``k`` openings a tournament's games start from, balanced by the game's
+        exact play (draws first): each ``{"moves": as the links write them, "score": the
+        exact score for the side to move}``, the same list on every machine; a ValueError
+        for a ``k`` the game has not that many of. None (default): the game holds no
+        tournaments."""
+        return None
+
+    @property
+    def holds_tournaments(self) -> bool:
+        """Whether the game gives tournament openings of its own (``tournament_openings``)."""
+        return type(self).tournament_openings is not Game.tournament_openings
+
+    def tournament_player(self, heuristic: str, depth: int, max_nodes: int | None):
+        """A tournament's heuristic entrant (``heuristic``: ``weights_text``'s form): a
+        function ``state -> SearchResult`` giving exactly the move of the app's custom level
+        with that heuristic and depth (the course's alpha-beta, centre first, the first of
+        equal moves), by a faster search of the game's own; a ValueError for a depth it
+        will not search. None (default): the tournament plays that level itself."""
         return None
 
     # -- perfect play and the levels (ai.perfect, ai.levels, web.ai_move) -------------------------

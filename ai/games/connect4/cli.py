@@ -1,8 +1,8 @@
 """Connect-4 on the command line (``ai.cli`` finds this module by the game's folder): its
 settings (``--width``, ``--height``) and its own subcommands, ``solve`` (one position, exactly,
 Pascal Pons' score), ``analyse`` (every column's exact score), ``accuracy`` (how good a
-heuristic is, refereed by the solver: ``accuracy``) and ``tournament`` (heuristics and levels
-play each other: ``tournament_cli``). A subcommand returns what
+heuristic is, refereed by the solver: ``accuracy``); ``python -m ai tournament connect4`` is
+the shared command (``ai.tournament_cli``) on this game's openings. A subcommand returns what
 to print, ``(data, lines)``, and ``ai.cli`` prints it: this folder does not import the
 command line."""
 from __future__ import annotations
@@ -194,5 +194,3 @@ def add_commands(sub) -> None:
                         "heuristic, depth, choices: each position's moves, chosen move, its "
                         "score, the best score, kept, blunder)")
     p.set_defaults(func=cmd_accuracy)
-
-    from .tournament_cli import add_command; add_command(sub)   # python -m ai tournament

@@ -58,6 +58,25 @@ class Connect4(Game):
         from .terms import WeightedHeuristic, parse
         return WeightedHeuristic(self, parse(text))
 
+    def weights_text(self, text: str) -> str:
+        """``text`` as ``terms.format_weights`` writes the weights ``terms.parse`` reads."""
+        from .terms import format_weights, parse
+        return format_weights(parse(text))
+
+    def tournament_openings(self, k: int) -> list[dict]:
+        """The first ``k`` two-ply openings the exact solver scores balanced, draws first
+        (``tournament.openings``), on the 7x6 board the solver knows."""
+        if (self.width, self.height) != (7, 6):
+            raise ValueError("a tournament is played on the 7x6 board, whose openings the "
+                             "exact solver scores")
+        from .tournament import openings
+        return openings(k)
+
+    def tournament_player(self, heuristic: str, depth: int, max_nodes: int | None):
+        """The compiled search, the course's move (``tournament.player``)."""
+        from .tournament import player
+        return player(heuristic, depth, max_nodes)
+
     def fast_alphabeta(self, **options):
         """The fast loop's alpha-beta where it gives the course's values for these search
         options, else None (``ai.engine``): compiled (``compiled_search``, which runs

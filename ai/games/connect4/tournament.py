@@ -1,19 +1,16 @@
-"""A Connect-4 tournament of heuristics: every entrant plays every other, both colours, from
-each of K balanced openings the exact solver chose; standings from ``ai.teach.standings``.
+"""Connect-4's part of a tournament of heuristics (``ai.teach.tournament``, which names no
+game): its balanced openings, its heuristic entrants' compiled search, and the tournament
+bound to the 7x6 board (``entrant``, ``run``) for its command line and its page.
 
 **Entrants.** A heuristic entrant is a name and weights of ``terms``' named terms
-(``"Ada:cells=1,open3=8"``). Every heuristic entrant searches with the same algorithm, the
-levels' depth-limited alpha-beta compiled (``compiled_search``, no table kept between moves;
-of equal moves, the first in the course's centre-first order, ``course_move``: the move of
-the app's custom level with that heuristic and depth, ``level=custom&algo=alphabeta&
-order=center``, so the game page re-runs and draws the tree behind any move of a game), to
-the same depth, and within the same node budget if one is given: counts, never the clock, so
-a game replays move for move on any machine.
-A **boss** is one of the app's levels (``ai.levels``), named by its level (``beginner``),
-playing as the app plays it (its own algorithm, depth, heuristic and node budgets) with no
-time budget: counts decide its moves too. A boss at the tournament's depth would only be its
-level's heuristic, which anyone can enter as weights (``terms.LEVEL_WEIGHTS``), and beginner
-would be easy, medium hard. ``perfect`` is not a boss: its budget is a clock.
+(``"Ada:cells=1,open3=8"``). Every heuristic entrant searches with the levels' depth-limited
+alpha-beta compiled (``compiled_search``, no table kept between moves; of equal moves, the
+first in the course's centre-first order, ``course_move``: the move of the app's custom level
+with that heuristic and depth, ``level=custom&algo=alphabeta&order=center``, so the game page
+re-runs and draws the tree behind any move of a game), to the same depth, and within the same
+node budget if one is given. A boss at the tournament's depth would only be its level's
+heuristic, which anyone can enter as weights (``terms.LEVEL_WEIGHTS``), and beginner would be
+easy, medium hard: a boss plays as the app plays its level.
 
 **Openings.** The games start from positions of ``OPENING_PLIES`` (2) plies, one stone of
 each colour, so that the first moves, which a depth-limited search always plays the same,
@@ -27,51 +24,23 @@ smallest Pons score, the win that comes latest (a score of 1: on the board's las
 which, played with both colours, still measure the players more than the colour. The list
 (``candidates``) is made by the solver at first use (``exact.analyse``, from its opening
 book: milliseconds) and is the same on every machine; ``openings(k)`` is its first ``k``.
-
-**Schedule.** A double round robin: for each opening, for each pair in entry order, two
-games, each entrant first once. Each game's ``moves`` are the whole game from the empty
-board (the opening included), 1-indexed columns as the app's links write them.
 """
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass
 from functools import lru_cache
 
-from ai.teach.standings import Result, standings
+from ai.teach import tournament as shared
+from ai.teach.tournament import (MAX_ENTRANTS, MAX_NAME, Entrant, boss,  # noqa: F401
+                                 check_entrants, check_name, schedule)
 
 from . import compiled_search
 from .accuracy import MAX_DEPTH
 from .rules import Connect4
-from .terms import WeightedHeuristic, format_weights, parse
+from .terms import WeightedHeuristic, parse
 
 GAME = Connect4()
 OPENING_PLIES = 2
 MAX_OPENINGS = 12
-MAX_ENTRANTS = 60              # a double round robin of 60: 3,540 games an opening
-MAX_NAME = 40
-
-
-@dataclass(frozen=True)
-class Entrant:
-    name: str
-    heuristic: str | None      # the weights' text form; None for a boss
-    level: str | None = None   # a boss: its level's name
-
-    def as_dict(self) -> dict:
-        return {"name": self.name, "kind": "boss" if self.level else "heuristic",
-                "heuristic": self.heuristic, "level": self.level}
-
-
-def check_name(name: str) -> str:
-    name = name.strip() if isinstance(name, str) else name
-    if not isinstance(name, str) or not name:
-        raise ValueError("an entrant needs a name before its heuristic: NAME:cells=1,open3=8")
-    if len(name) > MAX_NAME:
-        raise ValueError(f"an entrant's name is at most {MAX_NAME} characters: {name[:20]!r}...")
-    if not name.isprintable():
-        raise ValueError(f"an entrant's name is printable characters only: {name!r}")
-    return name
 
 
 def entrant(text: str) -> Entrant:
@@ -80,53 +49,11 @@ def entrant(text: str) -> Entrant:
     Raises:
         ValueError: no ``:``, no name, a name too long, weights ``terms.parse`` refuses.
     """
-    name, colon, weights = (text or "").partition(":")
-    if not colon:
-        raise ValueError(f"{text!r}: an entrant is NAME:weights, e.g. Ada:cells=1,open3=8")
-    name = check_name(name)
-    try:
-        return Entrant(name, format_weights(parse(weights)))
-    except ValueError as err:
-        raise ValueError(f"entrant {name!r}: {err}") from None
-
-
-def boss(level: str) -> Entrant:
-    """The app's level ``level`` as an entrant named by its level.
-
-    Raises:
-        ValueError: an unknown level, or ``perfect`` (its budget is a clock).
-    """
-    from ai.levels import LEVELS
-    lv = LEVELS.get(level)
-    if lv is None:
-        raise ValueError(f"unknown level {level!r}: the bosses are "
-                         + ", ".join(n for n, v in LEVELS.items() if v.load_independent))
-    if not lv.load_independent:
-        raise ValueError(f"{level!r} cannot be a boss: its moves depend on a clock, and every "
-                         "move of a tournament is decided by counts")
-    return Entrant(level, None, level)
-
-
-def check_entrants(entrants: list[Entrant]) -> list[Entrant]:
-    if len(entrants) < 2:
-        raise ValueError("a tournament needs at least two entrants (heuristics or bosses)")
-    if len(entrants) > MAX_ENTRANTS:
-        raise ValueError(f"at most {MAX_ENTRANTS} entrants in a round robin, not "
-                         f"{len(entrants)}")
-    seen = set()
-    for e in entrants:
-        key = e.name.casefold()
-        if key in seen:
-            raise ValueError(f"two entrants are named {e.name!r}: each name once (a boss is "
-                             "named by its level)")
-        seen.add(key)
-    return entrants
+    return shared.entrant(GAME, text)
 
 
 def check_depth(depth) -> int:
-    if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
-        raise ValueError(f"the depth is a whole number from 1 to {MAX_DEPTH}, not {depth!r}")
-    return depth
+    return shared.check_depth(depth, MAX_DEPTH)
 
 
 # -- openings -----------------------------------------------------------------------------------
@@ -166,97 +93,16 @@ def openings(k: int) -> list[dict]:
 
 # -- games --------------------------------------------------------------------------------------
 
-class Player:
-    """An entrant's move chooser, counting its nodes."""
-
-    def __init__(self, e: Entrant, depth: int, max_nodes: int | None):
-        self.entrant, self.nodes = e, 0
-        if e.level:
-            from ai.levels import LEVELS
-            level = LEVELS[e.level]
-            self._play = lambda s: level.play(GAME, s, time_limit=None)
-        else:
-            h = WeightedHeuristic(GAME, parse(e.heuristic))
-            self._play = lambda s: compiled_search.alphabeta(GAME, s, depth, heuristic=h,
-                                                             max_nodes=max_nodes,
-                                                             order="center", course_move=True)
-
-    def move(self, state) -> int:
-        r = self._play(state)
-        self.nodes += r.stats.nodes
-        return r.move
-
-
-def play_game(first: Player, second: Player, opening: str) -> tuple[str, float]:
-    """The game between ``first`` (who moves after the opening) and ``second``: its moves
-    from the empty board and the first's points."""
-    state = GAME.from_moves(opening)
-    moves = list(opening)
-    players = (first, second)
-    turn = 0
-    while not GAME.is_terminal(state):
-        column = players[turn].move(state)
-        state = GAME.result(state, column)
-        moves.append(str(column + 1))
-        turn ^= 1
-    u = GAME.utility(state, GAME.to_move(GAME.from_moves(opening)))
-    return "".join(moves), 1.0 if u > 0 else 0.0 if u < 0 else 0.5
-
-
-def schedule(n: int, k: int) -> list[tuple[int, int, int]]:
-    """(opening, first, second) of every game: for each opening, each pair in entry order,
-    both colours."""
-    return [(o, a, b) for o in range(k) for i in range(n) for j in range(i + 1, n)
-            for a, b in ((i, j), (j, i))]
+def player(heuristic: str, depth: int, max_nodes: int | None):
+    """A heuristic entrant's moves (the rules' ``tournament_player``): the compiled search,
+    the course's move (see the module's text)."""
+    check_depth(depth)
+    h = WeightedHeuristic(GAME, parse(heuristic))
+    return lambda s: compiled_search.alphabeta(GAME, s, depth, heuristic=h, max_nodes=max_nodes,
+                                               order="center", course_move=True)
 
 
 def run(entrants: list[Entrant], depth: int = 4, n_openings: int = 2,
-        max_nodes: int | None = None, progress=None) -> dict:
-    """The whole tournament (see the module's text) as a dict: ``settings``, ``entrants``,
-    ``openings``, ``standings``, ``crosstable``, ``games``, and ``timing`` (every measured
-    time, in ms, and nothing else measured in time: the rest is the same on every run).
-    ``progress(done, total)``, if given, after each game."""
-    started = time.perf_counter()
-    check_entrants(entrants)
-    check_depth(depth)
-    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int)
-                                  or max_nodes < 1):
-        raise ValueError(f"the node budget is a positive whole number, not {max_nodes!r}")
-    chosen = openings(n_openings)
-    opened = time.perf_counter()
-    players = [Player(e, depth, max_nodes) for e in entrants]
-    games, results = [], []
-    plan = schedule(len(entrants), len(chosen))
-    for done, (o, a, b) in enumerate(plan, 1):
-        moves, score = play_game(players[a], players[b], chosen[o]["moves"])
-        first, second = entrants[a].name, entrants[b].name
-        games.append({"first": first, "second": second, "opening": chosen[o]["moves"],
-                      "moves": moves, "result": {1.0: "1-0", 0.5: "½-½", 0.0: "0-1"}[score],
-                      "winner": first if score == 1 else second if score == 0 else None})
-        results.append(Result(first, second, score))
-        if progress:
-            progress(done, len(plan))
-    played = time.perf_counter()
-    rows, cross = standings([e.name for e in entrants], results)
-    nodes = {p.entrant.name: p.nodes for p in players}
-    for row in rows:
-        row["nodes"] = nodes[row["name"]]
-    ended = time.perf_counter()
-    return {
-        "game": "connect4",
-        "settings": {"depth": depth, "max_nodes": max_nodes, "openings": len(chosen),
-                     "opening_plies": OPENING_PLIES, "algorithm": "alphabeta",
-                     "schedule": "double round robin"},
-        "entrants": [e.as_dict() for e in entrants],
-        "openings": chosen,
-        "standings": rows,
-        "crosstable": cross,
-        "games": games,
-        "timing": {"total_ms": _ms(ended - started), "openings_ms": _ms(opened - started),
-                   "games_ms": _ms(played - opened), "standings_ms": _ms(ended - played),
-                   "games_per_second": round(len(games) / max(played - opened, 1e-9), 1)},
-    }
-
-
-def _ms(seconds: float) -> float:
-    return round(seconds * 1000, 3)
+        max_nodes: int | None = None, progress=None, runner=shared.local) -> dict:
+    """The tournament on the 7x6 board (``ai.teach.tournament.run``)."""
+    return shared.run(GAME, entrants, depth, n_openings, max_nodes, progress, runner)

@@ -8,7 +8,9 @@ from .solver import facts
 
 MOVES = "cells 1-9 in reading order (--moves 51)"
 EXAMPLES = ("python -m ai count tictactoe --enumerate --json",
-            "python -m ai search tictactoe --moves 51 --full --record")
+            "python -m ai search tictactoe --moves 51 --full --record",
+            'python -m ai tournament tictactoe --entrant "Ada:lines=1,open2=4" --entrant '
+            '"Bob:center=2,corners=1" --level beginner --depth 2 --json')
 
 
 def from_args(args) -> TicTacToe:

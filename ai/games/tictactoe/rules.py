@@ -167,6 +167,22 @@ class TicTacToe(Game):
         return canonical_key(state)
 
     # -- the hooks shared code asks a game (ai.course.game.Game) --------------------------------
+    def weighted_heuristic(self, text: str):
+        """``terms.WeightedHeuristic``: the terms weighed as ``text`` says (``lines=1,open2=4``)."""
+        from .terms import WeightedHeuristic, parse
+        return WeightedHeuristic(self, parse(text))
+
+    def weights_text(self, text: str) -> str:
+        """``text`` as ``terms.format_weights`` writes the weights ``terms.parse`` reads."""
+        from .terms import format_weights, parse
+        return format_weights(parse(text))
+
+    def tournament_openings(self, k: int) -> list[dict]:
+        """The first ``k`` two-ply openings up to symmetry, the solved game's draws first
+        (``tournament.openings``)."""
+        from .tournament import openings
+        return openings(k)
+
     def exact_play(self, state, *, time_limit=None, max_nodes=None, fallback=None):
         """The perfect move from the solved game (``solver``): never more than a dict look-up
         per move once the game is solved (5,478 positions, solved once per process)."""

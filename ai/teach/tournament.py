@@ -1,0 +1,275 @@
+"""A tournament of heuristics and levels, for any game whose rules give openings
+(``tournament_openings``): the entrants, the schedule, the games, the standings
+(``ai.teach.standings``). This module names no game: each gives its terms (``weights_text``),
+its balanced openings and, if it has one, a faster search of its own (``tournament_player``)
+through the game protocol (``ai.course.game.Game``).
+
+**Entrants.** A heuristic entrant is a name and weights of the game's named terms
+(``"Ada:cells=1,open3=8"``), kept in the game's one written form of them. Every heuristic
+entrant plays the move of the app's custom level with its heuristic and the tournament's
+depth: the course's alpha-beta, centre first, the first of equal moves (the game page re-runs
+and draws the tree behind any move of a game), within the same node budget if one is given:
+counts, never the clock, so a game replays move for move on any machine. A **boss** is one of
+the app's levels (``ai.levels``), named by its level (``beginner``), playing as the app plays
+it with no time budget: counts decide its moves too. ``perfect`` is not a boss: its budget is
+a clock.
+
+**Openings.** The game's, balanced by its exact play (draws first), the same on every machine;
+every pair plays each of them with both colours, so a game is decided by the entrants'
+mistakes, not by the colour they drew.
+
+**Schedule.** A double round robin: for each opening, for each pair in entry order, two
+games, each entrant first once. Each game's ``moves`` are the whole game from the start (the
+opening included), as the app's links write them.
+
+**Where the games run.** One after the other in this process (``local``), or through any
+``runner``: a function given the tournament and a list of ``Job``s that yields each job's
+``Outcome`` in the jobs' order (a queue's workers on other machines: ``ai.teach.queue``).
+A game depends only on its job, so the result is the same wherever it ran.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from ai.teach.standings import Result, standings
+
+MAX_NAME = 40
+MAX_ENTRANTS = 60               # a double round robin of 60: 3,540 games an opening
+MAX_DEPTH = 12                  # a game may refuse less deep (its ``tournament_player``)
+RESULTS = {1.0: "1-0", 0.5: "½-½", 0.0: "0-1"}
+
+
+@dataclass(frozen=True)
+class Entrant:
+    name: str
+    heuristic: str | None      # the weights' text form; None for a boss
+    level: str | None = None   # a boss: its level's name
+
+    def as_dict(self) -> dict:
+        return {"name": self.name, "kind": "boss" if self.level else "heuristic",
+                "heuristic": self.heuristic, "level": self.level}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Entrant:
+        return cls(d["name"], d["heuristic"], d["level"])
+
+
+def check_name(name: str) -> str:
+    name = name.strip() if isinstance(name, str) else name
+    if not isinstance(name, str) or not name:
+        raise ValueError("an entrant needs a name before its heuristic: NAME:cells=1")
+    if len(name) > MAX_NAME:
+        raise ValueError(f"an entrant's name is at most {MAX_NAME} characters: {name[:20]!r}...")
+    if not name.isprintable():
+        raise ValueError(f"an entrant's name is printable characters only: {name!r}")
+    return name
+
+
+def entrant(game, text: str) -> Entrant:
+    """An entrant from ``NAME:weights`` (the game's terms, ``weights_text``).
+
+    Raises:
+        ValueError: no ``:``, no name, a name too long, weights the game refuses.
+    """
+    name, colon, weights = (text or "").partition(":")
+    if not colon:
+        raise ValueError(f"{text!r}: an entrant is NAME:weights, e.g. Ada:cells=1")
+    name = check_name(name)
+    try:
+        return Entrant(name, game.weights_text(weights))
+    except ValueError as err:
+        raise ValueError(f"entrant {name!r}: {err}") from None
+
+
+def boss(level: str) -> Entrant:
+    """The app's level ``level`` as an entrant named by its level.
+
+    Raises:
+        ValueError: an unknown level, or ``perfect`` (its budget is a clock).
+    """
+    from ai.levels import LEVELS
+    lv = LEVELS.get(level)
+    if lv is None:
+        raise ValueError(f"unknown level {level!r}: the bosses are "
+                         + ", ".join(n for n, v in LEVELS.items() if v.load_independent))
+    if not lv.load_independent:
+        raise ValueError(f"{level!r} cannot be a boss: its moves depend on a clock, and every "
+                         "move of a tournament is decided by counts")
+    return Entrant(level, None, level)
+
+
+def check_entrants(entrants: list[Entrant]) -> list[Entrant]:
+    if len(entrants) < 2:
+        raise ValueError("a tournament needs at least two entrants (heuristics or bosses)")
+    if len(entrants) > MAX_ENTRANTS:
+        raise ValueError(f"at most {MAX_ENTRANTS} entrants in a round robin, not "
+                         f"{len(entrants)}")
+    seen = set()
+    for e in entrants:
+        key = e.name.casefold()
+        if key in seen:
+            raise ValueError(f"two entrants are named {e.name!r}: each name once (a boss is "
+                             "named by its level)")
+        seen.add(key)
+    return entrants
+
+
+def check_depth(depth, most: int = MAX_DEPTH) -> int:
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= most:
+        raise ValueError(f"the depth is a whole number from 1 to {most}, not {depth!r}")
+    return depth
+
+
+def check_budget(max_nodes) -> int | None:
+    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int)
+                                  or max_nodes < 1):
+        raise ValueError(f"the node budget is a positive whole number, not {max_nodes!r}")
+    return max_nodes
+
+
+def schedule(n: int, k: int) -> list[tuple[int, int, int]]:
+    """(opening, first, second) of every game of a double round robin of ``n`` entrants
+    over ``k`` openings: for each opening, each pair in entry order, both colours."""
+    return [(o, a, b) for o in range(k) for i in range(n) for j in range(i + 1, n)
+            for a, b in ((i, j), (j, i))]
+
+
+# -- games --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Job:
+    """One game to play: the opening's moves, the first (who moves after the opening) and
+    the second, as indices of the tournament's entrants."""
+
+    opening: str
+    first: int
+    second: int
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One game played: all its moves from the start (as the links write them), the first's
+    points (1, ½, 0), and the nodes each side searched."""
+
+    moves: str
+    score: float
+    first_nodes: int
+    second_nodes: int
+
+
+def player(game, e: Entrant, depth: int, max_nodes: int | None):
+    """``e``'s move chooser in ``game``: a function ``state -> SearchResult``."""
+    from ai.levels import LEVELS, Level
+    if e.level:
+        level = LEVELS[e.level]
+        return lambda s: level.play(game, s, time_limit=None)
+    own = game.tournament_player(e.heuristic, depth, max_nodes)
+    if own is not None:
+        return own
+    custom = Level("custom", "alphabeta", depth, 0.0, order="center", fast=False,
+                   heuristic=e.heuristic)
+    return lambda s: custom.play(game, s, time_limit=None, max_nodes=max_nodes)
+
+
+def play_game(game, first, second, opening: str) -> Outcome:
+    """The game between the players ``first`` (who moves after the opening) and
+    ``second`` from ``opening`` (its moves as the links write them)."""
+    moves = list(game.parse_moves(opening))
+    state = game.initial_state()
+    for m in moves:
+        state = game.result(state, m)
+    me = game.to_move(state)
+    players, nodes, turn = (first, second), [0, 0], 0
+    while not game.is_terminal(state):
+        r = players[turn](state)
+        nodes[turn] += r.stats.nodes
+        state = game.result(state, r.move)
+        moves.append(r.move)
+        turn ^= 1
+    u = game.utility(state, me)
+    return Outcome(game.format_moves(moves), 1.0 if u > 0 else 0.0 if u < 0 else 0.5, *nodes)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What decides a tournament's games: the game, its entrants, the depth, the budget."""
+
+    game: object
+    entrants: tuple[Entrant, ...]
+    depth: int
+    max_nodes: int | None
+
+
+def local(settings: Settings, jobs: list[Job]):
+    """Play ``jobs`` one after the other in this process, yielding each ``Outcome``."""
+    players = [player(settings.game, e, settings.depth, settings.max_nodes)
+               for e in settings.entrants]
+    for job in jobs:
+        yield play_game(settings.game, players[job.first], players[job.second], job.opening)
+
+
+def run(game, entrants: list[Entrant], depth: int = 4, n_openings: int = 2,
+        max_nodes: int | None = None, progress=None, runner=local) -> dict:
+    """The whole tournament (see the module's text) as a dict: ``game``, ``settings``,
+    ``entrants``, ``openings``, ``standings``, ``crosstable``, ``games``, and ``timing``
+    (every measured time, in ms, and nothing else measured in time: the rest is the same on
+    every run, wherever its games ran). ``progress(done, total)``, if given, after each game.
+
+    Raises:
+        ValueError: too few or too many entrants, two of one name, a bad depth, budget or
+            number of openings, a game without tournaments.
+    """
+    started = time.perf_counter()
+    check_entrants(entrants)
+    check_depth(depth)
+    check_budget(max_nodes)
+    chosen = game.tournament_openings(n_openings)
+    if chosen is None:
+        raise ValueError(f"the {game.name} game holds no tournaments (it gives no openings)")
+    settings = Settings(game, tuple(entrants), depth, max_nodes)
+    for e in entrants:          # a depth the game's own search refuses: before any game
+        if not e.level:
+            player(game, e, depth, max_nodes)
+            break
+    opened = time.perf_counter()
+    plan = schedule(len(entrants), len(chosen))
+    jobs = [Job(chosen[o]["moves"], a, b) for o, a, b in plan]
+    games, results = [], []
+    nodes = [0] * len(entrants)
+    for done, (job, out) in enumerate(zip(jobs, runner(settings, jobs)), 1):
+        first, second = entrants[job.first].name, entrants[job.second].name
+        games.append({"first": first, "second": second, "opening": job.opening,
+                      "moves": out.moves, "result": RESULTS[out.score],
+                      "winner": first if out.score == 1 else second if out.score == 0 else None})
+        results.append(Result(first, second, out.score))
+        nodes[job.first] += out.first_nodes
+        nodes[job.second] += out.second_nodes
+        if progress:
+            progress(done, len(jobs))
+    if len(games) != len(jobs):
+        raise RuntimeError(f"{len(jobs) - len(games)} of the tournament's games were not played")
+    played = time.perf_counter()
+    rows, cross = standings([e.name for e in entrants], results)
+    by_name = {e.name: n for e, n in zip(entrants, nodes)}
+    for row in rows:
+        row["nodes"] = by_name[row["name"]]
+    ended = time.perf_counter()
+    return {
+        "game": game.name,
+        "settings": {"depth": depth, "max_nodes": max_nodes, "openings": len(chosen),
+                     "opening_plies": len(game.parse_moves(chosen[0]["moves"])),
+                     "algorithm": "alphabeta", "schedule": "double round robin"},
+        "entrants": [e.as_dict() for e in entrants],
+        "openings": chosen,
+        "standings": rows,
+        "crosstable": cross,
+        "games": games,
+        "timing": {"total_ms": _ms(ended - started), "openings_ms": _ms(opened - started),
+                   "games_ms": _ms(played - opened), "standings_ms": _ms(ended - played),
+                   "games_per_second": round(len(games) / max(played - opened, 1e-9), 1)},
+    }
+
+
+def _ms(seconds: float) -> float:
+    return round(seconds * 1000, 3)
