@@ -192,6 +192,26 @@ def in_lane_when_drawing(view, flag: str | None):
     return inner
 
 
+#: Seconds a phone's page waits for the trees' lane to draw a class exercise's tree
+#: (``drawn_in_lane``): a class of 30 phones redrawn at once is drawn one after another.
+PHONE_WAIT = 10.0
+
+
+def drawn_in_lane(draw, *, wait: float | None = None):
+    """``draw()`` (a page's drawing that grows with its input: a class exercise's tree on a
+    phone, up to the lab's 400 nodes, tens to hundreds of ms) in the trees' lane and off the
+    loop, so that plain pages never wait behind it; Busy (503) when no slot came within
+    ``wait`` seconds (``LIGHT_WAIT`` by default). Not charged to the client: a phone that
+    follows its class asks for nothing. ``draw`` carries its own request context
+    (``flask.copy_current_request_context``)."""
+    if not _trees.acquire(timeout=LIGHT_WAIT if wait is None else wait):
+        raise Busy("the server is busy with other searches: try again in %(s)s s", 503, 2, s=2)
+    try:
+        return _offload(draw)
+    finally:
+        _trees.release()
+
+
 def init_app(app: Flask) -> None:
     app.after_request(give_client_id)
     for endpoint, flag in DRAWS_TREE.items():

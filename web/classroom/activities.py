@@ -30,7 +30,7 @@ from werkzeug.datastructures import MultiDict
 
 from ai.messages import GameError, N_
 
-from ..admission import Busy, admitted
+from ..admission import Busy, admitted, in_lane, offload
 from ..ai_move import ai_move
 from ..exercise import COURSE_TREE_TITLES, parse_answer
 from ..games import GAMES
@@ -219,6 +219,7 @@ def teacher_any(code):
 
 
 @bp.get("/class/<code>/exercise.csv")
+@in_lane()          # its cells grow with the class and the tree: in the pages' lane, off the loop
 def exercise_csv(code):
     """The exercise's results: per question, or per anonymous student (nicknames if given).
     ``seq`` names an earlier exercise of the class; the current (or last) one by default."""
@@ -235,11 +236,12 @@ def exercise_csv(code):
     act = found[-1]
     ex = ExerciseView(act, a.all_given(state.code, act.seq),
                       names=cls.store().names(state.code))
-    rows = ex.csv_questions() if per == "question" else ex.csv_students()
+    rows = offload(ex.csv_questions if per == "question" else ex.csv_students)
     return csv_response(rows, f"class-{state.code}-exercise-{act.seq}-{per}.csv")
 
 
 @bp.get("/class/<code>/summary")
+@in_lane()          # every exercise of the lesson marked: in the pages' lane, off the loop
 def summary(code):
     """The lesson's rounds: the class's choice, the AI's, the exact outcome; the questions
     and how many were right; the exercises."""
@@ -252,16 +254,16 @@ def summary(code):
 
 
 def exercises_of(state) -> list:
+    """The lesson's exercises, each with its answers marked (off the loop: ``offload``)."""
     a = answers()
-    out = []
-    for act in a.history(state.code):
-        if act.kind == "exercise":
-            ex = ExerciseView(act, a.all_given(state.code, act.seq))
-            out.append(ex)
+    out = [ExerciseView(act, a.all_given(state.code, act.seq))
+           for act in a.history(state.code) if act.kind == "exercise"]
+    offload(lambda: [ex.finished for ex in out])
     return out
 
 
 @bp.get("/class/<code>/summary.csv")
+@in_lane()
 def summary_csv(code):
     state = teacher_any(code)
     data = class_data(state)

@@ -39,15 +39,16 @@ import re
 import secrets
 import time
 
-from flask import (Blueprint, Flask, Response, current_app, redirect, render_template,
-                   request, url_for)
+from flask import (Blueprint, Flask, Response, copy_current_request_context, current_app,
+                   redirect, render_template, request, url_for)
 from flask_babel import get_locale, lazy_gettext as _l
 from itsdangerous import BadSignature, Signer
 from jinja2_fragments.flask import render_block
 
 from ai.messages import GameError, N_
 
-from ..admission import Busy, client_id
+from .. import admission
+from ..admission import Busy, client_id, refuse
 from .live import Hub
 from .store import (ADDRESS_FULL, MAX_BALLOTS, MAX_NAMES, TTL, ClassState, ClassStore, StoreError,
                           Vote, open_store)
@@ -85,6 +86,7 @@ BODY_MAX = 2048                # bytes of a POST: a link, a vote, a nickname
 HEARTBEAT = float(os.environ.get("CLASS_HEARTBEAT", 3.0))
 FOLLOWER_REFRESH = 15.0        # seconds between a stream's "still here" to the store
 RETRY_MS = 1000                # the browser's reconnection delay after a dropped stream
+STREAM_WAIT = 30.0             # seconds a phone's stream waits to draw a class exercise
 
 
 class ClassProblem(GameError):
@@ -506,9 +508,13 @@ def student(code):
         return redirect(url_for(".student", code=state.code), 301)
     sid = student_id()
     page = phone_page(state, sid)
-    response = Response(render_template("class_student.html", page=page, view=page.view,
-                                        ballot=page.ballot, name=page.name),
-                        mimetype="text/html")
+    try:
+        html = drawing(page, lambda: render_template("class_student.html", page=page,
+                                                     view=page.view, ballot=page.ballot,
+                                                     name=page.name))
+    except Busy as err:
+        raise refuse(err) from None
+    response = Response(html, mimetype="text/html")
     if sid is None:
         new_student(response)
     set_cookie(response, JOINED_COOKIE, signer().sign(state.code).decode(), max_age=int(TTL),
@@ -543,8 +549,9 @@ def student_events(code):
         # a closed round's words depend on the board too ("would play" / "would have played")
         if "vote" in kinds or ("board" in kinds and state.round and not state.vote_open):
             page = phone_page(state, sid)
-            out += sse("vote", render_block("class_student.html", "vote", page=page,
-                                            view=page.view, ballot=page.ballot))
+            out += sse("vote", drawing(page, lambda: render_block(
+                "class_student.html", "vote", page=page, view=page.view, ballot=page.ballot),
+                wait=STREAM_WAIT))
         return out
 
     return stream(state, render, follower=sid or secrets.token_hex(8),
@@ -614,9 +621,25 @@ def unread_page(state: ClassState, sid: str | None) -> ClassPage:
 
 def phone_block(page: ClassPage, *, status: int = 200, error: str | None = None) -> Response:
     """The phone's vote area (its ballot, a question, an exercise, the review), for htmx."""
-    return Response(render_block("class_student.html", "vote", page=page, view=page.view,
-                                 ballot=None if error else page.ballot, error=error),
-                    status, mimetype="text/html")
+    try:
+        html = drawing(page, lambda: render_block("class_student.html", "vote", page=page,
+                                                  view=page.view,
+                                                  ballot=None if error else page.ballot,
+                                                  error=error))
+    except Busy as err:
+        raise refuse(err) from None
+    return Response(html, status, mimetype="text/html")
+
+
+def drawing(page: ClassPage, draw, *, wait: float | None = None) -> str:
+    """``draw()``, the phone's page or part: on the loop, or, when it shows a class exercise
+    (its tree: up to the lab's 400 nodes, a form of 300 KB), in the trees' lane off the loop
+    (``web.admission.drawn_in_lane``: a class redrawn at once is drawn a phone after another,
+    plain pages in between), waiting ``PHONE_WAIT`` s at most; Busy beyond."""
+    if page.view.teacher or page.ex is None:
+        return draw()
+    return admission.drawn_in_lane(copy_current_request_context(draw),
+                                   wait=admission.PHONE_WAIT if wait is None else wait)
 
 
 # -- server-sent events ----------------------------------------------------------------------------
@@ -719,9 +742,10 @@ def stream(state: ClassState, render, *, follower: str | None, kinds=None) -> Re
                                else the_hub.latest(code, the_store.get))
                     if current is not None:
                         yield rendered(current, came)
-        except StoreError:
-            # the store failed mid-lesson: the stream ends cleanly (no 500) and the page's
-            # event source comes back after ``retry``, to a 503 until the store answers
+        except (StoreError, Busy):
+            # the store failed mid-lesson, or the phones' drawings queue past STREAM_WAIT:
+            # the stream ends cleanly (no 500) and the page's event source comes back after
+            # ``retry``, to a 503 until the store answers, or to its page drawn in full
             return
         finally:
             leave()
