@@ -48,6 +48,7 @@ def test_minus_m_answered_three_ways_stays_in_view_while_the_tree_steps(
     for s in phones:
         expect(s.locator("#class-vote")).to_contain_text("Votre réponse\u202f: −M.")
     expect(teacher.locator(".class-question .answered-count")).to_have_text("3 sur 3 ont répondu")
+    expect(phones[0].locator(".question-split")).to_have_count(0)   # no split before the reveal
     for step in range(2, 6):                # the teacher steps on: the question stays in view
         teacher.keyboard.press(" ")
         expect(teacher).to_have_url(re.compile(rf"step={step}\b"))
@@ -60,6 +61,11 @@ def test_minus_m_answered_three_ways_stays_in_view_while_the_tree_steps(
     expect(teacher.locator(".class-question .question-chart")).to_be_in_viewport(ratio=1)
     for s in phones:
         expect(s.locator("#class-vote")).to_contain_text("Bonne réponse\u202f: −M. Vous aviez raison.")
+        # the class's split after the reveal, the student's own answer marked, on the screen
+        split = s.locator(".question-split .split-row.right.mine")
+        expect(split).to_contain_text("100\u202f%")
+        expect(split).to_be_in_viewport(ratio=1)
+    assert phones[0].evaluate("document.documentElement.scrollWidth") <= 390
     teacher.screenshot(path=str(artifacts / "values-projector-revealed.png"))
     phones[0].screenshot(path=str(artifacts / "values-phone-revealed.png"))
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections import Counter
 from urllib.parse import urlencode
 
 from flask import Blueprint, Flask, Response, redirect, render_template, request, url_for
@@ -167,7 +168,11 @@ def ask(code):
     elif action == "close":
         a.change(state.code, q.seq, open=False)
     elif action == "reveal":
-        a.change(state.code, q.seq, open=False, revealed=True)
+        # closed first (no answer counts after), then the class's split kept with the
+        # question: the phones show it without reading every answer (a phone reads its own)
+        a.change(state.code, q.seq, open=False, event="tally")
+        split = Counter(g.first for g in a.all_given(state.code, q.seq).values())
+        a.change(state.code, q.seq, revealed=True, data={"split": dict(split)})
     elif action == "cancel":
         a.change(state.code, q.seq, open=False, data={"cancelled": True})
     else:

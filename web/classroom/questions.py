@@ -16,7 +16,9 @@ search decides the answer. Four kinds:
   choices are the node's moves not tried yet.
 
 Nothing of the answer reaches the phones before the teacher reveals it (the question's data
-is in the store; the pages draw only its prompt and choices).
+is in the store; the pages draw only its prompt and choices). At the reveal the class's split
+(each first answer and how many gave it) is kept with the question, and every phone shows it
+as the projector's chart counts it (``question_split``), its own answer marked.
 """
 from __future__ import annotations
 
@@ -263,6 +265,18 @@ class Bar:
     ai: bool = False
 
 
+@dataclass(frozen=True)
+class Share:
+    """One answer of the class's split as a phone shows it after the reveal: the projector's
+    bar (its label as the projector writes it), its share of the answers in percent, whether
+    it is the right one and whether it holds this student's answer."""
+    label: str
+    count: int
+    share: int
+    right: bool = False
+    mine: bool = False
+
+
 def bars(labels, counts: Counter, *, right=(), ai=None) -> list[Bar]:
     most = max(counts.values(), default=0) or 1
     return [Bar(x, counts.get(x, 0), CHART_HEIGHT * counts.get(x, 0) / most, x in right,
@@ -420,9 +434,19 @@ class ActivityView:
     def question_given(self) -> dict:
         return self.view.data.given if self.question else {}
 
+    @cached_property
+    def question_firsts(self) -> Counter:
+        """Each first answer given and how many gave it: from every answer (the teacher's
+        page reads them all), else from the split kept at the reveal (a phone reads no one
+        else's answer: ``web.classroom.activities.ask`` keeps it in the question's data)."""
+        if self.question_given:
+            return Counter(g.first for g in self.question_given.values())
+        kept = (self.question.data.get("split") if self.question else None) or {}
+        return Counter({k: int(n) for k, n in kept.items() if isinstance(n, int) and n > 0})
+
     @property
     def question_count(self) -> int:
-        return len(self.question_given)
+        return sum(self.question_firsts.values())
 
     @property
     def my_answer(self) -> str | None:
@@ -436,16 +460,17 @@ class ActivityView:
         notation), labelled as the projector writes them."""
         q = self.question
         answer = q.data["answer"]
+        firsts = self.question_firsts
         if q.data["choices"]:
-            counts = Counter(g.first for g in self.question_given.values())
-            return bars(q.data["choices"], counts, right={answer})
+            return bars(q.data["choices"], firsts, right={answer})
         right_text = value_text(answer)
-        counts = Counter(right_text if self.is_right(g.first) else value_text(g.first)
-                         for g in self.question_given.values())
+        counts = Counter()
+        for given, n in firsts.items():
+            counts[right_text if self.is_right(given) else value_text(given)] += n
         top = [x for x, _ in counts.most_common(NUMBER_BARS)]
         if right_text not in top:
             top = top[:NUMBER_BARS - 1] + [right_text]
-        order = {value_text(x): x for x in (g.first for g in self.question_given.values())}
+        order = {value_text(x): x for x in firsts}
         order[right_text] = answer
         labels = sorted(top, key=lambda x: _value_order(order.get(x, "0")))
         rest = sum(n for x, n in counts.items() if x not in labels)
@@ -482,10 +507,36 @@ class ActivityView:
     def my_answer_right(self) -> bool:
         return self.my_answer is not None and self.is_right(self.my_answer)
 
+    def question_split(self) -> list[Share]:
+        """The class's split for a phone, once the teacher revealed the answer (none before:
+        the phones never see how the class answers while it answers): the projector's bars
+        (``question_bars``: the same answers, written alike, merged and ordered alike), each
+        with its share of the answers, the right one and this student's own marked."""
+        q = self.question
+        n = self.question_count
+        if q is None or q.open or not q.revealed or not n:
+            return []
+        found = self.question_bars()
+        mine = self._my_label({b.label for b in found})
+        return [Share(b.label, b.count, round(100 * b.count / n), b.right, b.label == mine)
+                for b in found]
+
+    def _my_label(self, labels: set) -> str | None:
+        """The bar that holds this student's answer ("other" when it is among the rest)."""
+        given = self.my_answer
+        if given is None:
+            return None
+        if self.question.data["choices"]:
+            label = given
+        else:
+            label = value_text(self.question.data["answer"]) if self.is_right(given) \
+                else value_text(given)
+        return label if label in labels else OTHER
+
     @property
     def question_right_share(self) -> int:
         n = self.question_count
-        right = sum(1 for g in self.question_given.values() if self.is_right(g.first))
+        right = sum(k for given, k in self.question_firsts.items() if self.is_right(given))
         return round(100 * right / n) if n else 0
 
     @cached_property
