@@ -5,6 +5,7 @@ lines)``, as every command's."""
 from __future__ import annotations
 
 from ai import games
+from ai.teach import pairing
 from ai.teach import tournament as T
 
 
@@ -17,12 +18,15 @@ def cmd_tournament(args):
     game = games.load(args.game).Rules()
     entrants = [T.entrant(game, text) for text in args.entrant or ()]
     entrants += [T.boss(level) for level in args.level or ()]
-    data = T.run(game, entrants, T.check_depth(args.depth), args.openings, args.max_nodes)
+    data = T.run(game, entrants, T.check_depth(args.depth), args.openings, args.max_nodes,
+                 schedule=args.schedule.replace("-", " "), rounds=args.rounds)
     if getattr(args, "startup_ms", None) is not None:
         data["timing"]["startup_ms"] = args.startup_ms
     lines = ["openings: " + ", ".join(f"{o['moves']} ({'draw' if o['score'] == 0 else o['score']})"
                                       for o in data["openings"])
-             + f"  depth: {args.depth}  games: {len(data['games'])}",
+             + f"  depth: {args.depth}  games: {len(data['games'])}  "
+             + data["settings"]["schedule"]
+             + (f" ({data['settings']['rounds']} rounds)" if "rounds" in data["settings"] else ""),
              f"{'#':>3} {'name':<20} {'points':>6} {'W-D-L':>9} {'rating':>14}"]
     for r in data["standings"]:
         lines.append(f"{r['rank']:>3} {r['name']:<20} {r['points']:>6} "
@@ -37,7 +41,8 @@ def add_command(sub) -> None:
     p = sub.add_parser(
         "tournament", help="a tournament of heuristics and levels: standings, crosstable, "
                            "every game (" + ", ".join(held) + ")",
-        description="A double round robin: every entrant plays every other with both colours "
+        description="A double round robin up to 45 entrants (a class of 40 and the five "
+                    "bosses), a Swiss system beyond: every pair that meets plays both colours "
                     "from each of the game's openings its exact play scores balanced (draws "
                     "first). Every heuristic searches with the same alpha-beta to the same "
                     "depth (and node budget): counts, never the clock, so the JSON is the same "
@@ -58,7 +63,13 @@ def add_command(sub) -> None:
     p.add_argument("--max-nodes", type=int, help="also a node budget for each move")
     p.add_argument("--openings", type=int, default=2,
                    help="how many balanced openings (default 2)")
+    p.add_argument("--schedule", choices=("auto", "round-robin", "swiss"), default="auto",
+                   help="auto (default): a double round robin up to "
+                        f"{pairing.ROUND_ROBIN_MAX} entrants, a Swiss system beyond; or either")
+    p.add_argument("--rounds", type=int,
+                   help="a Swiss system's rounds (default ceil(log2 entrants) + 2)")
     p.add_argument("--json", action="store_true",
                    help="print JSON (keys: game, settings, entrants, openings, standings, "
-                        "crosstable, games, timing: the only measured times)")
+                        "crosstable, games, timing: the only measured times; a Swiss "
+                        "system's also byes, and each game its round)")
     p.set_defaults(func=cmd_tournament)

@@ -74,8 +74,11 @@ def _points(score: float) -> float | int:
     return int(score) if float(score).is_integer() else score
 
 
-def standings(names: list[str], results: list[Result]) -> tuple[list[dict], list[dict]]:
-    """(standings, crosstable) of ``results`` between ``names`` (entry order).
+def standings(names: list[str], results: list[Result],
+              byes: dict[str, float] | None = None) -> tuple[list[dict], list[dict]]:
+    """(standings, crosstable) of ``results`` between ``names`` (entry order); ``byes``: the
+    points each entrant scored sitting a Swiss round out (then each standing has ``byes``,
+    and its ``points`` include them; the rating is the games' alone).
 
     Each standing: ``rank`` (shared by entrants level on points, head-to-head and rating),
     ``name``, ``points``, ``games``, ``W``, ``D``, ``L``, ``rating``, ``rating_error``.
@@ -95,6 +98,10 @@ def standings(names: list[str], results: list[Result]) -> tuple[list[dict], list
                 LOSS: sum(s == 0 for s in scores)}
 
     table = {n: record(n, names) for n in names}
+    if byes is not None:
+        for n in names:
+            table[n]["points"] = _points(table[n]["points"] + byes.get(n, 0))
+            table[n]["byes"] = _points(byes.get(n, 0))
     level: dict[float, list[str]] = {}
     for n in names:
         level.setdefault(table[n]["points"], []).append(n)

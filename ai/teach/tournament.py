@@ -18,9 +18,10 @@ a clock.
 every pair plays each of them with both colours, so a game is decided by the entrants'
 mistakes, not by the colour they drew.
 
-**Schedule.** A double round robin: for each opening, for each pair in entry order, two
-games, each entrant first once. Each game's ``moves`` are the whole game from the start (the
-opening included), as the app's links write them.
+**Schedule** (``ai.teach.pairing``). A double round robin up to a class's size (40 and the
+bosses): for each opening, for each pair in entry order, two games, each entrant first once;
+a Swiss system beyond, each round's pairs playing the same match. Each game's ``moves`` are
+the whole game from the start (the opening included), as the app's links write them.
 
 **Where the games run.** One after the other in this process (``local``), or through any
 ``runner``: a function given the tournament and a list of ``Job``s that yields each job's
@@ -32,10 +33,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from ai.teach import pairing
 from ai.teach.standings import Result, standings
 
 MAX_NAME = 40
-MAX_ENTRANTS = 60               # a double round robin of 60: 3,540 games an opening
+MAX_ENTRANTS = 500              # a Swiss system: 11 rounds of 250 pairs
 MAX_DEPTH = 12                  # a game may refuse less deep (its ``tournament_player``)
 RESULTS = {1.0: "1-0", 0.5: "½-½", 0.0: "0-1"}
 
@@ -103,8 +105,7 @@ def check_entrants(entrants: list[Entrant]) -> list[Entrant]:
     if len(entrants) < 2:
         raise ValueError("a tournament needs at least two entrants (heuristics or bosses)")
     if len(entrants) > MAX_ENTRANTS:
-        raise ValueError(f"at most {MAX_ENTRANTS} entrants in a round robin, not "
-                         f"{len(entrants)}")
+        raise ValueError(f"at most {MAX_ENTRANTS} entrants, not {len(entrants)}")
     seen = set()
     for e in entrants:
         key = e.name.casefold()
@@ -126,13 +127,6 @@ def check_budget(max_nodes) -> int | None:
                                   or max_nodes < 1):
         raise ValueError(f"the node budget is a positive whole number, not {max_nodes!r}")
     return max_nodes
-
-
-def schedule(n: int, k: int) -> list[tuple[int, int, int]]:
-    """(opening, first, second) of every game of a double round robin of ``n`` entrants
-    over ``k`` openings: for each opening, each pair in entry order, both colours."""
-    return [(o, a, b) for o in range(k) for i in range(n) for j in range(i + 1, n)
-            for a, b in ((i, j), (j, i))]
 
 
 # -- games --------------------------------------------------------------------------------------
@@ -210,20 +204,31 @@ def local(settings: Settings, jobs: list[Job]):
 
 
 def run(game, entrants: list[Entrant], depth: int = 4, n_openings: int = 2,
-        max_nodes: int | None = None, progress=None, runner=local) -> dict:
+        max_nodes: int | None = None, progress=None, runner=local, schedule: str = "auto",
+        rounds: int | None = None) -> dict:
     """The whole tournament (see the module's text) as a dict: ``game``, ``settings``,
     ``entrants``, ``openings``, ``standings``, ``crosstable``, ``games``, and ``timing``
     (every measured time, in ms, and nothing else measured in time: the rest is the same on
-    every run, wherever its games ran). ``progress(done, total)``, if given, after each game.
+    every run, wherever its games ran); a Swiss system's also ``byes``, and its games their
+    ``round``. ``schedule``: ``"round robin"``, ``"swiss"`` (``rounds`` of them, default
+    ``pairing.swiss_rounds``), or ``"auto"``: a double round robin up to
+    ``pairing.ROUND_ROBIN_MAX`` entrants, Swiss beyond. ``progress(done, total)``, if given,
+    after each game.
 
     Raises:
-        ValueError: too few or too many entrants, two of one name, a bad depth, budget or
-            number of openings, a game without tournaments.
+        ValueError: too few or too many entrants, two of one name, a bad depth, budget,
+            number of openings, schedule or rounds, a game without tournaments.
     """
     started = time.perf_counter()
     check_entrants(entrants)
     check_depth(depth)
     check_budget(max_nodes)
+    n = len(entrants)
+    swiss = check_schedule(schedule, n)
+    if swiss:
+        rounds = check_rounds(rounds, n)
+    elif rounds is not None:
+        raise ValueError("rounds are a Swiss system's: a round robin plays every pair")
     chosen = game.tournament_openings(n_openings)
     if chosen is None:
         raise ValueError(f"the {game.name} game holds no tournaments (it gives no openings)")
@@ -233,33 +238,60 @@ def run(game, entrants: list[Entrant], depth: int = 4, n_openings: int = 2,
             player(game, e, depth, max_nodes)
             break
     opened = time.perf_counter()
-    plan = schedule(len(entrants), len(chosen))
-    jobs = [Job(chosen[o]["moves"], a, b) for o, a, b in plan]
-    games, results = [], []
-    nodes = [0] * len(entrants)
-    for done, (job, out) in enumerate(zip(jobs, runner(settings, jobs)), 1):
-        first, second = entrants[job.first].name, entrants[job.second].name
-        games.append({"first": first, "second": second, "opening": job.opening,
-                      "moves": out.moves, "result": RESULTS[out.score],
-                      "winner": first if out.score == 1 else second if out.score == 0 else None})
-        results.append(Result(first, second, out.score))
-        nodes[job.first] += out.first_nodes
-        nodes[job.second] += out.second_nodes
-        if progress:
-            progress(done, len(jobs))
-    if len(games) != len(jobs):
-        raise RuntimeError(f"{len(jobs) - len(games)} of the tournament's games were not played")
+    k = len(chosen)
+    total = rounds * (n // 2) * 2 * k if swiss else n * (n - 1) * k
+    games, results, byes = [], [], []
+    nodes, points = [0] * n, [0.0] * n
+    met: set[frozenset] = set()
+
+    def play(jobs, round_=None):
+        for job, out in zip(jobs, runner(settings, jobs)):
+            first, second = entrants[job.first].name, entrants[job.second].name
+            g = {"first": first, "second": second, "opening": job.opening,
+                 "moves": out.moves, "result": RESULTS[out.score],
+                 "winner": first if out.score == 1 else second if out.score == 0 else None}
+            if round_ is not None:
+                g["round"] = round_
+            games.append(g)
+            results.append(Result(first, second, out.score))
+            nodes[job.first] += out.first_nodes
+            nodes[job.second] += out.second_nodes
+            points[job.first] += out.score
+            points[job.second] += 1 - out.score
+            if progress:
+                progress(len(games), total)
+
+    if swiss:
+        had: set[int] = set()
+        for r in range(1, rounds + 1):
+            pairs, bye = pairing.swiss_round(points, met, had)
+            if bye is not None:
+                had.add(bye)
+                points[bye] += k            # a drawn match: half its 2k games' points
+                byes.append({"round": r, "name": entrants[bye].name, "points": k})
+            met.update(frozenset(p) for p in pairs)
+            play([Job(o["moves"], x, y) for o in chosen for a, b in pairs
+                  for x, y in ((a, b), (b, a))], r)
+    else:
+        play([Job(chosen[o]["moves"], a, b) for o, a, b in pairing.round_robin(n, k)])
+    if len(games) != total:
+        raise RuntimeError(f"{total - len(games)} of the tournament's games were not played")
     played = time.perf_counter()
-    rows, cross = standings([e.name for e in entrants], results)
-    by_name = {e.name: n for e, n in zip(entrants, nodes)}
+    bye_points: dict[str, float] = {}
+    for b in byes:
+        bye_points[b["name"]] = bye_points.get(b["name"], 0) + b["points"]
+    rows, cross = standings([e.name for e in entrants], results,
+                            bye_points if swiss else None)
+    by_name = {e.name: c for e, c in zip(entrants, nodes)}
     for row in rows:
         row["nodes"] = by_name[row["name"]]
     ended = time.perf_counter()
-    return {
+    data = {
         "game": game.name,
-        "settings": {"depth": depth, "max_nodes": max_nodes, "openings": len(chosen),
+        "settings": {"depth": depth, "max_nodes": max_nodes, "openings": k,
                      "opening_plies": len(game.parse_moves(chosen[0]["moves"])),
-                     "algorithm": "alphabeta", "schedule": "double round robin"},
+                     "algorithm": "alphabeta",
+                     "schedule": "swiss" if swiss else "double round robin"},
         "entrants": [e.as_dict() for e in entrants],
         "openings": chosen,
         "standings": rows,
@@ -269,6 +301,33 @@ def run(game, entrants: list[Entrant], depth: int = 4, n_openings: int = 2,
                    "games_ms": _ms(played - opened), "standings_ms": _ms(ended - played),
                    "games_per_second": round(len(games) / max(played - opened, 1e-9), 1)},
     }
+    if swiss:
+        data["settings"]["rounds"] = rounds
+        data["byes"] = byes
+    return data
+
+
+def check_schedule(schedule: str, n: int) -> bool:
+    """Whether ``schedule`` for ``n`` entrants is a Swiss system (see ``run``)."""
+    if schedule == "auto":
+        return n > pairing.ROUND_ROBIN_MAX
+    if schedule == "round robin":
+        if n > pairing.ROUND_ROBIN_MAX:
+            raise ValueError(f"a round robin takes {pairing.ROUND_ROBIN_MAX} entrants at most, "
+                             f"not {n}: beyond, a Swiss system")
+        return False
+    if schedule == "swiss":
+        return True
+    raise ValueError(f"the schedule is auto, round robin or swiss, not {schedule!r}")
+
+
+def check_rounds(rounds, n: int) -> int:
+    if rounds is None:
+        return pairing.swiss_rounds(n)
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= n - 1:
+        raise ValueError(f"a Swiss system of {n} entrants has 1 to {n - 1} rounds, not "
+                         f"{rounds!r}")
+    return rounds
 
 
 def _ms(seconds: float) -> float:

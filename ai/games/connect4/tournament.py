@@ -31,7 +31,7 @@ from functools import lru_cache
 
 from ai.teach import tournament as shared
 from ai.teach.tournament import (MAX_ENTRANTS, MAX_NAME, Entrant, boss,  # noqa: F401
-                                 check_entrants, check_name, schedule)
+                                 check_entrants, check_name)
 
 from . import compiled_search
 from .accuracy import MAX_DEPTH
@@ -103,6 +103,8 @@ def player(heuristic: str, depth: int, max_nodes: int | None):
 
 
 def run(entrants: list[Entrant], depth: int = 4, n_openings: int = 2,
-        max_nodes: int | None = None, progress=None, runner=shared.local) -> dict:
-    """The tournament on the 7x6 board (``ai.teach.tournament.run``)."""
-    return shared.run(GAME, entrants, depth, n_openings, max_nodes, progress, runner)
+        max_nodes: int | None = None, progress=None, runner=shared.local, **schedule) -> dict:
+    """The tournament on the 7x6 board (``ai.teach.tournament.run``; ``schedule``: its
+    ``schedule`` and ``rounds``)."""
+    return shared.run(GAME, entrants, depth, n_openings, max_nodes, progress, runner,
+                      **schedule)
