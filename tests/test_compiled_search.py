@@ -31,6 +31,13 @@ weights = st.builds(
 SLOW = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+class Reference(WeightedHeuristic):
+    """The weights evaluated by the terms' Python definition (``terms.evaluate``)."""
+
+    def __call__(self, state, player):
+        return evaluate(self.game, state, player, self.weights)
+
+
 def kernel_value(state, player, w):
     mine = GAME.stones(state, player)
     geo = compiled_search._geo(GAME, True)
@@ -44,6 +51,9 @@ def test_the_kernel_adds_the_terms_as_their_python_definition(position, w, playe
     _, state = position
     expected = evaluate(GAME, state, player, w)
     assert kernel_value(state, player, w) == expected
+    # the course's Python search evaluates through the kernel too (WeightedHeuristic)
+    made = WeightedHeuristic(GAME, w)(state, player)
+    assert made == expected and type(made) is type(expected)
     assert -HEURISTIC_MAX < expected < HEURISTIC_MAX
 
 
@@ -63,7 +73,8 @@ def test_the_levels_heuristics_are_weights_of_the_terms_exactly(position):
 def test_the_course_s_values_and_moves_for_any_weights(position, depth, w, order):
     _, state = position
     h = WeightedHeuristic(GAME, w)
-    course = course_alphabeta(GAME, state, depth, heuristic=h, order=order)
+    # the course's search on the terms' Python definition, not the kernel's evaluation
+    course = course_alphabeta(GAME, state, depth, heuristic=Reference(GAME, w), order=order)
     same = compiled_search.alphabeta(GAME, state, depth, heuristic=h, order=order,
                                      course_move=True)
     assert (same.move, same.value) == (course.move, course.value)
@@ -74,7 +85,7 @@ def test_the_course_s_values_and_moves_for_any_weights(position, depth, w, order
         return
     # without course_move, the move is one the course's minimax scores best (its root values
     # are exact); which of several equal moves is fast_search's root order (the levels')
-    exact = minimax(GAME, state, depth, heuristic=h).root_values
+    exact = minimax(GAME, state, depth, heuristic=Reference(GAME, w)).root_values
     assert exact[ours.move] == course.value
 
 

@@ -36,6 +36,12 @@ MAX_POSITIONS = 2000
 GAME = Connect4()
 
 
+@lru_cache(maxsize=4096)
+def _state(moves: str):
+    """A position's state, made once (every measure plays the same 240 positions)."""
+    return GAME.from_moves(moves)
+
+
 def sign(x: int) -> int:
     return (x > 0) - (x < 0)
 
@@ -48,7 +54,7 @@ class Position:
 
     @property
     def state(self):
-        return GAME.from_moves(self.moves)
+        return _state(self.moves)
 
     @property
     def plies(self) -> int:
