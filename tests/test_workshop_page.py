@@ -57,6 +57,56 @@ def test_the_flip_is_said_in_words_and_the_changed_columns_marked(client):
     assert f"{a.accuracy * 100:.1f} % (before: {b.accuracy * 100:.1f} %)" in page
 
 
+def rings(html) -> list[str]:
+    """The titles of the tree's nodes drawn with the ring of a changed value."""
+    return [unescape(t) for t in re.findall(
+        r'<g class="tnode[^"]*"[^>]*>\s*<title>([^<]*)</title>\s*'
+        r'(?:<a [^>]*>\s*<title>[^<]*</title>\s*)?<(?:rect|circle) class="changed-ring"', html)]
+
+
+def test_the_tree_rings_the_values_the_change_changed(client):
+    from ai.games.connect4.terms import WeightedHeuristic, parse
+    from ai.teach.tree_view import walk
+    from web.connect4.workshop import Workshop, tree_changes, workshop_tree
+    from app import create_app
+    html = client.get(FLIP).get_data(as_text=True)
+    state = accuracy.GAME.from_moves("6122")
+    now = column_values(parse("cells=1,open3=4"), state, 4)
+    before = column_values(parse("cells=1"), state, 4)
+    moved = {m for m in now if now[m] != before[m]}
+    found = rings(html)
+    # each column whose value changed is ringed, its value before said, and nothing else
+    # but a leaf the two heuristics score differently
+    for m in moved:
+        assert any(t.startswith(f"min {m + 1}:") and "changed:" in t for t in found), (m, found)
+    assert all("changed:" in t for t in found)
+    with create_app({"TESTING": True}).test_request_context():
+        w = Workshop(parse("cells=1,open3=4"), parse("cells=1"), "6122", 4, state)
+        w.compute()
+        panel = workshop_tree(w)
+        changes = tree_changes(panel, w)
+        h_now, h_before = (WeightedHeuristic(accuracy.GAME, parse(t))
+                           for t in ("cells=1,open3=4", "cells=1"))
+        for v in walk(panel.view):
+            if v.node.kind == "horizon" and len(v.path) > 1:
+                s = panel.state_at(v.path)
+                assert (v.node.id in changes) == (h_now(s, 0) != h_before(s, 0))
+    assert len(found) == len(changes) >= len(moved)
+    # the same heuristic twice: nothing ringed, the legend says so
+    same = client.get("/connect4/workshop?h=cells=1&prev=cells=1&moves=6122")
+    page = same.get_data(as_text=True)
+    assert rings(page) == [] and "No value drawn here changed since the last change." in page
+    assert "Ringed:" in text_of(client.get(FLIP))
+
+
+def test_a_changed_mark_needs_a_value_drawn():
+    from ai.teach.tree_view import Shown, mark_changed
+    shown = {1: Shown(3), 2: Shown(None, pruned=True), 3: Shown(5)}
+    out = mark_changed(shown, {1: 2, 2: 7, 9: 1})
+    assert (out[1].changed, out[1].before) == (True, 2)
+    assert not out[2].changed and not out[3].changed and 9 not in out
+
+
 def test_the_accuracy_stands_beside_the_levels_and_the_worst_choices_link_to_hints(client):
     page = text_of(client.get("/connect4/workshop?h=open3=4&depth=2"))
     for words in ("cell values (beginner's and easy's heuristic), same depth",

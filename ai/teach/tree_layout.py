@@ -88,6 +88,12 @@ class TreeGeometry:
         """Where "TT" (a table hit) goes: at the node's top right."""
         return spot.x + spot.r + 4, spot.y - spot.r + 8
 
+    def ring_r(self, spot: NodeSpot) -> int:
+        """Half the size of the ring drawn around a node whose value changed (the node's
+        shape, a few pixels out: thick enough to see on a phone and from the back of a
+        class)."""
+        return spot.r + (8 if self.lh > 18 else 6)
+
     def cut_xy(self, spot: NodeSpot) -> tuple:
         """Where the scissors of a cut-off go: left of the node."""
         return spot.x - spot.r - 16, spot.y + 7

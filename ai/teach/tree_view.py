@@ -19,7 +19,7 @@ Plain data in, plain data out: no Flask, no SVG here.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ai.course.game import Game
 from ai.course.record import Node, SearchTree
@@ -260,6 +260,8 @@ class Shown:
     now_beta: float | None = None
     searched: int = 0            # explored nodes from this node, itself included (so far)
     table_bound: str | None = None   # at a hit: the entry's kind, "exact", "lower" or "upper"
+    changed: bool = False        # its value differs from the one a previous setting gave it
+    before: float | None = None  # (a page comparing two heuristics): that previous value
 
 
 def bound_of(node: Node, value, alpha, beta) -> str | None:
@@ -276,6 +278,18 @@ def bound_of(node: Node, value, alpha, beta) -> str | None:
     if value >= beta:
         return "lower"
     return None
+
+
+def mark_changed(shown: dict[int, Shown], before: dict[int, float]) -> dict[int, Shown]:
+    """``shown`` with the nodes of ``before`` marked ``changed``: node id -> the value a
+    previous setting gave it, for the nodes the caller found changed (it knows what to
+    compare: a bound shown now is no value to compare with); pruned ones are not marked."""
+    out = dict(shown)
+    for nid, old in before.items():
+        s = shown.get(nid)
+        if s is not None and not s.pruned:
+            out[nid] = replace(s, changed=True, before=old)
+    return out
 
 
 def finished_search(view: ViewNode, window: bool = True, sizes=None) -> dict[int, Shown]:

@@ -7,7 +7,8 @@ The link holds everything, so it can be shared: ``?h=cells=1,open3=8`` the heuri
 ``depth=`` the search's, ``cls=`` the class whose phone opened it ("build your heuristic",
 ``web.connect4.class_workshop``: its depth kept, a form sends the heuristic there). The page gives the board's value term by term, the tree the
 search explores at that depth with this heuristic (the shared tree panel, as a custom level
-with this heuristic draws it), each column's value with this heuristic and with the previous
+with this heuristic draws it; the values the last change changed ringed, ``tree_changes``),
+each column's value with this heuristic and with the previous
 one (those that changed marked, the root's choice when it flips said in words), the accuracy
 on the workshop's positions (``ai.games.connect4.accuracy``) beside the levels' heuristics at
 the same depth and the levels as they play, its worst choices (each a link to the position
@@ -29,6 +30,7 @@ from ai.games.connect4.position import columns_of
 from ai.games.connect4.terms import (LEVEL_WEIGHTS, NAMES, TERMS, WeightedHeuristic, Weights,
                                      counts, format_weights, parse)
 from ai.levels import LEVELS
+from ai.teach.tree_view import mark_changed, walk
 from ai.messages import GameError
 
 from ..admission import in_lane, offload
@@ -118,6 +120,7 @@ class Workshop:
     prev_report: object = None
     levels: list = field(default_factory=list)
     class_code: str | None = None     # opened from a class's phone: its depth, its send form
+    tree_changed: int = 0             # drawn nodes of the tree whose value the change changed
 
     @property
     def text(self) -> str:
@@ -237,6 +240,32 @@ def _num(x) -> str:
     return str(x)
 
 
+def tree_changes(panel: TreePanel, w: Workshop) -> dict[int, float]:
+    """The drawn nodes whose value the last change changed, with their value before (node id
+    -> value, the root player's side as the tree's values): the root's moves whose exact
+    value at this depth changed (as under the board), and the leaves at the depth limit the
+    previous heuristic scores otherwise. Nothing without a previous heuristic."""
+    if w.prev is None:
+        return {}
+    now, before = WeightedHeuristic(accuracy.GAME, w.weights), WeightedHeuristic(
+        accuracy.GAME, w.prev)
+    side = w.to_move
+    out = {}
+    for v in walk(panel.view):
+        n = v.node
+        if n.pruned or n.value is None:
+            continue
+        if v.y == 1 and len(v.path) == 1:
+            if w.value_changed(n.move):
+                out[n.id] = w.prev_values[n.move]
+        elif n.kind == "horizon":
+            state = panel.state_at(v.path)
+            old = before(state, side)
+            if old != now(state, side):
+                out[n.id] = old
+    return out
+
+
 def workshop_tree(w: Workshop):
     """The tree panel of the custom level with this heuristic at this depth (the course's
     alpha-beta, centre first), as the game page draws it; None when the game is over."""
@@ -246,6 +275,12 @@ def workshop_tree(w: Workshop):
     g = parse_game(GAMES["connect4"], args)
     panel = tree_panel(g, {})
     return panel if isinstance(panel, TreePanel) else None
+
+
+def mark_tree(panel: TreePanel, w: Workshop) -> None:
+    changes = tree_changes(panel, w)
+    panel.shown = mark_changed(panel.shown, changes)
+    w.tree_changed = len(changes)
 
 
 @bp.get("/connect4/workshop")
@@ -273,6 +308,8 @@ def page():
     w = Workshop(weights, prev, moves, depth, state, class_code=code)
     offload(copy_current_request_context(w.compute))     # its links need the request
     panel = workshop_tree(w)          # its search in the heavy lane (web.ai_move.searched)
+    if panel is not None:             # which drawn values the change changed
+        offload(lambda: mark_tree(panel, w))
     return offload(copy_current_request_context(
         lambda: render("games/connect4/workshop.html", block="workshop", error=None, w=w,
                        panel=panel, value_text=value_text)))
