@@ -234,6 +234,38 @@ def test_the_streams_of_a_worker_read_a_change_once_between_them():
     assert hub.latest("K7PQMX", read) == "K7PQMX after 3 reads"
 
 
+def test_streams_that_wake_while_a_read_runs_wait_for_it_rather_than_read_too():
+    """Under gevent a read yields, and the other streams woken by the same move run
+    meanwhile: they must wait for that read, not start 99 more."""
+    import threading
+
+    from web.classroom.live import Hub
+
+    reads, release = [], threading.Event()
+
+    def slow_read(code):
+        reads.append(code)
+        release.wait(5)
+        return f"{code} read"
+
+    hub = Hub(store=None)
+    hub.dispatch("K7PQMX", "board")
+    got = []
+    threads = [threading.Thread(target=lambda: got.append(hub.latest("K7PQMX", slow_read)))
+               for _ in range(20)]
+    for t in threads:
+        t.start()
+    while not reads:
+        threading.Event().wait(0.01)
+    threading.Event().wait(0.2)                 # the others have woken, and wait
+    release.set()
+    for t in threads:
+        t.join(5)
+    assert reads == ["K7PQMX"] and got == ["K7PQMX read"] * 20
+    # each kind of read is shared apart: the phones' read is not the state's
+    assert hub.latest("K7PQMX", lambda code: "phones", what="phones") == "phones"
+
+
 def test_students_joining_leave_the_teacher_s_open_forms_alone(app, streams):
     """A student who joins or names themselves changes the count and the names, each in its
     place: the rest of the bar (where the teacher may have a class exercise's form open) is
@@ -253,3 +285,49 @@ def test_students_joining_leave_the_teacher_s_open_forms_alone(app, streams):
     bar.buffer = ""
     teacher.post(f"/class/{code}/vote", data={"action": "open"}, headers=HX)
     assert "Vote open" in bar.event("bar")           # a change of the vote redraws it
+
+
+def test_a_change_is_read_once_and_drawn_once_per_ballot_however_many_phones(app, streams,
+                                                                              monkeypatch):
+    """After a reveal, playing the class's choice redraws every phone's vote area ("you
+    voted ...", "would have played"): six phones of one worker, five ballots for three moves,
+    cost one read of the class and four drawings (one per ballot, one for no ballot), not six
+    of each; and each phone still gets its own ballot."""
+    from web.classroom import reading, views
+
+    teacher, code, _ = start_class(app, "/connect4?mode=human-human&moves=4433")
+    ballots = ["2", "2", "3", "3", "4", None]
+    phones = [student(app, code) for _ in ballots]
+    lives = [streams(p, f"/c/{code}/events") for p in phones]
+    for live in lives:
+        live.event("board")
+    teacher.post(f"/class/{code}/vote", data={"action": "open"}, headers=HX)
+    for phone, choice in zip(phones, ballots):
+        if choice:
+            phone.post(f"/c/{code}/vote", data={"round": "1", "choice": choice}, headers=HX)
+    teacher.post(f"/class/{code}/vote", data={"action": "close"}, headers=HX)
+    teacher.post(f"/class/{code}/vote", data={"action": "reveal"}, headers=HX)
+    for live in lives:
+        live.event("vote", where=lambda d: "The AI would play" in d)
+
+    reads, drawings = [], []
+    for name in ("_read_sqlite", "_read_redis"):
+        def counted(*args, _read=getattr(reading, name)):
+            reads.append(args[1])
+            return _read(*args)
+        monkeypatch.setattr(reading, name, counted)
+
+    def drawing(template, block, **context):
+        if block == "vote":
+            drawings.append(context.get("ballot"))
+        return render_block(template, block, **context)
+    render_block = views.render_block
+    monkeypatch.setattr(views, "render_block", drawing)
+
+    teacher.post(f"/class/{code}/sync", data={"link": "/connect4?mode=human-human&moves=44332"})
+    for live, choice in zip(lives, ballots):
+        after = live.event("vote", where=lambda d: "would have played" in d)
+        assert (f"You voted column {choice}." in after) if choice else "You voted" not in after
+    assert reads == [code]
+    assert sorted(drawings, key=str) == ["2", "3", "4", None]
+

@@ -35,6 +35,7 @@ STREAMS_PER_ADDRESS = int(os.environ.get("CLASS_STREAMS_PER_ADDRESS", 200))
 STREAMS_PER_CLASS = int(os.environ.get("CLASS_STREAMS_PER_CLASS", 300))
 STREAMS_PER_CLIENT = 8
 STOP = "stop"             # the wake-up of a stream that ends: its worker stops
+READ_WAIT = 10.0          # seconds a stream waits for the read another stream is making
 _HUBS: "weakref.WeakSet[Hub]" = weakref.WeakSet()
 
 
@@ -73,6 +74,25 @@ class Subscriber:
                 return kinds
 
 
+class Shared:
+    """One read of a class that the streams of a worker share (``Hub.latest``), with what
+    they draw from it: each drawing made once, for the first stream that needs it, then
+    handed to every stream that would draw the same (100 phones of a class that voted for
+    three moves: three drawings of their vote area per change, not 100)."""
+
+    def __init__(self, value):
+        self.value = value
+        self._drawn: dict = {}
+        self._lock = threading.Lock()
+
+    def drawn(self, key, draw):
+        """``draw()`` once per ``key`` for this read."""
+        with self._lock:
+            if key not in self._drawn:
+                self._drawn[key] = draw()
+            return self._drawn[key]
+
+
 class Hub:
     """The streams of this worker process, by class code."""
 
@@ -92,7 +112,8 @@ class Hub:
         self._cache: OrderedDict = OrderedDict()
         self._seq: dict[str | None, int] = {}       # events dispatched, per class
         self._epoch = 0                             # reconnections to the store
-        self._states: dict[str, tuple] = {}         # class -> (seq, state read after it)
+        self._states: dict[tuple, tuple] = {}       # (class, what) -> (seq, read after it)
+        self._reads: dict[tuple, tuple] = {}        # (class, what) -> (seq, done): reading
 
     @property
     def streams(self) -> int:
@@ -164,22 +185,43 @@ class Hub:
                                           args=(self.dispatch, self._stop), daemon=True)
         self._listener.start()
 
-    def latest(self, code: str, read):
+    def latest(self, code: str, read, what="state"):
         """The class ``code`` as ``read(code)`` gives it, read once for all the streams of
         this worker woken by the same events (100 phones of a class: one read per change,
         not 100). A read made after the latest event of the class is shared; the next event
-        makes the next stream read again."""
-        with self._lock:
-            seq = (self._epoch, self._seq.get(code, 0))
-            hit = self._states.get(code)
-            if hit is not None and hit[0] == seq:
-                return hit[1]
-        state = read(code)
-        with self._lock:
-            if (self._epoch, self._seq.get(code, 0)) == seq:
-                self._states[code] = (seq, state)
-                if len(self._states) > 1000:
-                    self._states = {code: (seq, state)}
+        makes the next stream read again. ``what`` names the kind of read (the class's state,
+        or all the phones need), each shared apart.
+
+        One read at a time per kind: the streams that wake while it runs wait for it rather
+        than read too (under gevent a read yields to the event loop, and the other streams of
+        the class, woken by the same event, would each start their own)."""
+        key = (code, what)
+        while True:
+            with self._lock:
+                seq = (self._epoch, self._seq.get(code, 0))
+                hit = self._states.get(key)
+                if hit is not None and hit[0] == seq:
+                    return hit[1]
+                flight = self._reads.get(key)
+                mine = flight is None or flight[0] != seq
+                if mine:
+                    flight = self._reads[key] = (seq, threading.Event())
+            if mine:
+                break
+            if not flight[1].wait(READ_WAIT):
+                return read(code)            # a read stuck elsewhere: this stream's own
+        try:
+            state = read(code)
+            with self._lock:
+                if (self._epoch, self._seq.get(code, 0)) == seq:
+                    self._states[key] = (seq, state)
+                    if len(self._states) > 1000:
+                        self._states = {key: (seq, state)}
+        finally:
+            with self._lock:
+                if self._reads.get(key) is flight:
+                    del self._reads[key]
+            flight[1].set()                  # the waiters find the read (or read again)
         return state
 
     def cached(self, key, render):

@@ -12,7 +12,7 @@ class's hash, as the class's other scripts do: a single Redis, not a cluster).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .answers import Activity, Given, SqliteAnswers, answers_of
 from .store import (FOLLOWER_TIMEOUT, ClassState, ClassStore, RedisStore, room_tally,
@@ -34,6 +34,15 @@ class ClassData:
     mine: Given | None = None      # the student's own answer to the current activity
     tallies: dict = field(default_factory=dict)       # a peer activity's rounds -> tally
     now: float = 0.0               # the store's clock when read (a vote's time left)
+    ballots: dict = field(default_factory=dict)       # voter -> ballot in the current round
+    #                                                    (every phone's read: ``every_ballot``)
+
+    def for_student(self, sid: str | None) -> ClassData:
+        """What student ``sid``'s own read would have given, taken from a read of every
+        ballot and answer (the phones' shared read, ``every_ballot`` and ``every_answer``):
+        their ballot and their answer, nobody else's."""
+        return replace(self, ballot=self.ballots.get(sid) if sid else None,
+                       mine=self.given.get(sid) if sid else None, given={}, ballots={})
 
     def round_tally(self, round_: int) -> Counter:
         """The tally of ``round_``: the current one, or one of the peer activity's rounds."""
@@ -58,18 +67,20 @@ def _peer_rounds(activity: Activity | None) -> list[int]:
 
 
 def read_class(store: ClassStore, code: str, *, voter: str | None = None,
-               every_answer: bool = False) -> ClassData | None:
+               every_answer: bool = False, every_ballot: bool = False) -> ClassData | None:
     """Class ``code`` as one page draws it, in one round trip; None when there is no such
     class (or it has expired). ``voter``: the student looking (their ballot and answer);
-    ``every_answer``: every student's answer to the current activity (the teacher's page)."""
+    ``every_answer``: every student's answer to the current activity (the teacher's page);
+    ``every_ballot``: every student's ballot in the current round (with ``every_answer``,
+    the read every phone's page is drawn from: ``ClassData.for_student``)."""
     if isinstance(store, RedisStore):
-        return _read_redis(store, code, voter, every_answer)
-    return _read_sqlite(store, code, voter, every_answer)
+        return _read_redis(store, code, voter, every_answer, every_ballot)
+    return _read_sqlite(store, code, voter, every_answer, every_ballot)
 
 
 # -- SQLite: one read transaction ------------------------------------------------------------------
 
-def _read_sqlite(store, code, voter, every_answer) -> ClassData | None:
+def _read_sqlite(store, code, voter, every_answer, every_ballot) -> ClassData | None:
     answers: SqliteAnswers = answers_of(store)
 
     def read(db):
@@ -84,8 +95,10 @@ def _read_sqlite(store, code, voter, every_answer) -> ClassData | None:
         followers = db.execute("SELECT COUNT(*) FROM followers WHERE code = ? AND seen > ?",
                                (code, now - FOLLOWER_TIMEOUT)).fetchone()[0]
         names = dict(db.execute("SELECT voter, name FROM names WHERE code = ?", (code,)))
+        ballots = dict(db.execute("SELECT voter, choice FROM ballots WHERE code = ? AND "
+                                  "round = ?", (code, r))) if every_ballot and r else {}
         data = dict(state=state, tally=tally, ballot=row[0] if row else None,
-                    followers=followers, names=names, now=now)
+                    followers=followers, names=names, now=now, ballots=ballots)
         tables = {t[0] for t in db.execute(
             "SELECT name FROM sqlite_master WHERE name IN "
             "('activities', 'answers', 'class_settings')")}
@@ -165,7 +178,7 @@ def _pairs(flat) -> dict:
     return dict(zip(flat[::2], flat[1::2]))
 
 
-def _read_redis(store, code, voter, every_answer) -> ClassData | None:
+def _read_redis(store, code, voter, every_answer, every_ballot) -> ClassData | None:
     script = getattr(store, "_read_script", None)
     if script is None:
         script = store._read_script = store.redis.register_script(_READ)
@@ -192,4 +205,5 @@ def _read_redis(store, code, voter, every_answer) -> ClassData | None:
     return ClassData(state=state, tally=room_tally(ballots, _pairs(marks)),
                      ballot=ballots.get(voter) if voter else None, followers=int(followers),
                      names=_pairs(names), activity=activity, settings=_pairs(settings),
-                     given=given, mine=me, tallies=tallies, now=now)
+                     given=given, mine=me, tallies=tallies, now=now,
+                     ballots=ballots if every_ballot else {})

@@ -49,11 +49,11 @@ from ai.messages import GameError, N_
 
 from .. import admission
 from ..admission import Busy, client_id, refuse
-from .live import Hub
+from .live import Hub, Shared
 from .store import (ADDRESS_FULL, MAX_BALLOTS, MAX_NAMES, TTL, ClassState, ClassStore, StoreError,
                           Vote, open_store)
 from .page import ClassPage, class_page
-from .reading import ClassData
+from .reading import ClassData, read_class
 from .view import VOTE_SECONDS, ClassView, board_query, game_from_link, wants_projector
 from ..htmx import is_htmx
 from ..i18n import tr
@@ -542,20 +542,36 @@ def student_events(code):
                                                  explore=ClassView(state).explore_url))
         out = ""
         if "board" in kinds:            # the board alone: the same for every phone
-            view = ClassView(state)
             out += hub().cached((state.code, state.version, str(get_locale())),
                                 lambda: sse("board", render_block(
-                                    "class_student.html", "board", view=view)))
+                                    "class_student.html", "board", view=ClassView(state))))
         # a closed round's words depend on the board too ("would play" / "would have played")
         if "vote" in kinds or ("board" in kinds and state.round and not state.vote_open):
-            page = phone_page(state, sid)
-            out += sse("vote", drawing(page, lambda: render_block(
-                "class_student.html", "vote", page=page, view=page.view, ballot=page.ballot),
-                wait=STREAM_WAIT))
+            out += phone_vote(state, sid)
         return out
 
     return stream(state, render, follower=sid or secrets.token_hex(8),
                   kinds={"board", "vote", "closed"})
+
+
+def phone_vote(state: ClassState, sid: str | None) -> str:
+    """Student ``sid``'s vote area as a live event, drawn from one read of the class that
+    every phone's stream in this worker shares (every ballot and answer in it: each phone
+    takes its own), and drawn once for all the phones that show the same (the same ballot,
+    the same answer, the same language): a change costs a read and a few drawings, however
+    many phones follow. A vote ended by its timer, which no event tells, is read apart."""
+    shared = hub().latest(state.code, lambda code: Shared(read_class(
+        store(), code, every_answer=True, every_ballot=True)), what=("phones", state.vote_open))
+    data = shared.value.for_student(sid) if shared.value is not None else None
+
+    def draw():
+        # (gone meanwhile: drawn from the state alone; the next event says it ended)
+        page = ClassPage(ClassView(data.state, data), sid) if data else unread_page(state, sid)
+        return sse("vote", drawing(page, lambda: render_block(
+            "class_student.html", "vote", page=page, view=page.view, ballot=page.ballot),
+            wait=STREAM_WAIT))
+    key = (data.ballot, data.mine) if data else "unread"
+    return shared.drawn((key, str(get_locale())), draw)
 
 
 @bp.post("/c/<code>/vote")
@@ -736,10 +752,10 @@ def stream(state: ClassState, render, *, follower: str | None, kinds=None) -> Re
                         seen[0] = the_store.clock()
                     yield beat_event
                 if came:
-                    # shared with the worker's other streams of the class, but for a timed
-                    # vote's end (its state is read anew: it says the vote closed)
-                    current = (the_store.get(code) if timer and "vote" in came
-                               else the_hub.latest(code, the_store.get))
+                    # shared with the worker's other streams of the class; a timed vote's end
+                    # (no event tells it) shares a read made after it, which says it closed
+                    current = the_hub.latest(code, the_store.get, what=(
+                        "timed out", timer) if timer and the_store.clock() >= timer else "state")
                     if current is not None:
                         yield rendered(current, came)
         except (StoreError, Busy):
