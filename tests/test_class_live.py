@@ -331,3 +331,22 @@ def test_a_change_is_read_once_and_drawn_once_per_ballot_however_many_phones(app
     assert reads == [code]
     assert sorted(drawings, key=str) == ["2", "3", "4", None]
 
+
+def test_a_class_board_page_reads_its_bar_once_and_other_pages_never(app, monkeypatch):
+    """The bar of a page opened with ``cls=`` is read once, when the view builds the page
+    (web.page_bar); a block for htmx, or a page that shows no game, reads nothing."""
+    from web.classroom import reading
+
+    teacher, code, _ = start_class(app, "/nim?n=7&k=3&mode=human-human")
+    reads = []
+    for name in ("_read_sqlite", "_read_redis"):
+        def counted(*args, _read=getattr(reading, name)):
+            reads.append(args[1])
+            return _read(*args)
+        monkeypatch.setattr(reading, name, counted)
+    page = teacher.get(f"/nim?n=7&k=3&mode=human-human&cls={code}&proj=1")
+    assert 'class="class-bar' in page.get_data(as_text=True) and reads == [code]
+    block = teacher.get(f"/nim?n=7&k=3&mode=human-human&cls={code}&proj=1", headers=HX)
+    assert block.status_code == 200 and "class-bar" not in block.get_data(as_text=True)
+    assert teacher.get(f"/course?cls={code}").status_code == 200
+    assert reads == [code]

@@ -8,6 +8,8 @@ from urllib.parse import parse_qs, urlsplit
 from flask import Response, current_app, render_template, request
 from jinja2 import Environment, nodes
 
+from .page_bar import class_bar
+
 
 def is_htmx() -> bool:
     """An htmx request that swaps part of the page. A history restore also carries
@@ -58,11 +60,12 @@ def render(template: str, *, block: str, status: int = 200, push_url: str | None
            replace_url: str | None = None, **context) -> Response:
     """``template`` whole, or its ``block`` alone for htmx; ``push_url`` becomes the
     address bar's link as a new history entry (``HX-Push-Url``), ``replace_url`` in place of
-    the current one (``HX-Replace-Url``: Back then skips it)."""
+    the current one (``HX-Replace-Url``: Back then skips it). A whole page showing a class's
+    board (its game link ``g`` has ``cls=``) gets the class's bar, read here, once."""
     if is_htmx():
         body = render_block(template, block, **context)
     else:
-        body = render_template(template, **context)
+        body = render_template(template, **{**class_bar(context.get("g")), **context})
     response = Response(body, status=status, mimetype="text/html")
     response.headers["Vary"] = "HX-Request"
     if push_url and is_htmx():

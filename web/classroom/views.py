@@ -59,7 +59,8 @@ from ..htmx import is_htmx
 from ..i18n import tr
 from ..security import client_address
 from ..ai_move import ai_move
-from ..params import CLASS_CODE, BadRequest, read_class_code, read_int
+from ..page_bar import CLASS_BAR
+from ..params import CLASS_CODE, BadRequest, read_int
 
 bp = Blueprint("classroom", __name__)
 
@@ -798,25 +799,21 @@ def store_failed(err: StoreError):
     return problem(Refused(503, retry, message))
 
 
-def game_page_bar() -> dict:
-    """The class bar of a game page opened with ``cls=`` (a whole page: an htmx block has no
-    bar), handed to its template as ``class_page``: the class as its teacher or anyone else
-    sees it, read before the template draws (the game page's view is the game's, web.play).
-    None when the class is gone, or its store cannot be reached just now: the page is then an
-    ordinary game."""
-    if is_htmx() or not request.args.get("cls"):
-        return {}
+def class_bar(code: str) -> ClassPage | None:
+    """The class bar of a whole page showing class ``code``'s board (``web.page_bar``, which
+    its view calls before the template draws): the class as its teacher or anyone else sees
+    it, in one read. None when the class is gone, or its store cannot be reached just now:
+    the page is then an ordinary game."""
     try:
-        state = the_class(read_class_code(request.args), ended_ok=True)
+        state = the_class(code, ended_ok=True)
         if state.closed:
-            return {"class_page": None}
+            return None
         key = teacher_secret(state.code)
         teacher = state.is_teacher(key)
-        page = class_page(store(), state.code, teacher=teacher, projector=wants_projector(),
+        return class_page(store(), state.code, teacher=teacher, projector=wants_projector(),
                           key=key if teacher else None)
     except (StoreError, ClassProblem, BadRequest):
-        return {"class_page": None}
-    return {"class_page": page}
+        return None
 
 
 def joined_class() -> str | None:
@@ -839,6 +836,6 @@ def init_app(app: Flask) -> None:
     app.extensions["class_guessers"] = {}      # address -> when it may look up codes again
     app.before_request(limit_body)
     app.jinja_env.globals.update(joined_class=joined_class)      # a cookie, not the store
-    app.context_processor(game_page_bar)
+    app.extensions[CLASS_BAR] = class_bar
     app.register_error_handler(StoreError, store_failed)
     app.register_blueprint(bp)
