@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ai.games.connect4 import bits_kernel
 from ai.games.connect4.exact import (analysis, analysis_kernel, numba_cache, opening_book,
                                       solver_kernel)
 from ai.games.connect4.exact.solver import Solver, parse_moves
@@ -188,7 +189,7 @@ def test_each_moves_winning_cells_at_once_are_those_of_one_move_at_a_time(case):
     at_once = _wins_after_each(current, possible, empty, height, lanes.ctypes.data)
     for i, c in enumerate(g.order[:solver_kernel.LANES]):
         m = possible & g.colmask[c]
-        assert at_once[i] == solver_kernel.wins(current | m, height) & empty, (moves, c)
+        assert at_once[i] == bits_kernel.wins(current | m, height) & empty, (moves, c)
     assert len(g.order) <= solver_kernel.LANES or width == 9
 
 
@@ -454,7 +455,7 @@ def test_the_search_for_7x6_and_the_generic_one_explore_the_same_nodes():
     for moves, published in pons_set("L2_R2")[:20]:
         current, mask, nb = parse_moves(moves)
         # (a node is given both sides' winning cells by its parent)
-        cells = solver_kernel.wins(current ^ mask, 6), solver_kernel.wins(current, 6)
+        cells = bits_kernel.wins(current ^ mask, 6), bits_kernel.wins(current, 6)
         for window in ((published - 1, published), (published, published + 1)):
             found = []
             for search in (solver_kernel.negamax, solver_kernel.negamax_7x6):

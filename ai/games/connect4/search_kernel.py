@@ -41,6 +41,8 @@ from .exact import numba_cache  # noqa: F401  (sets NUMBA_CACHE_DIR before numba
 import numba
 import numpy as np
 
+from .bits_kernel import popcount, wins
+
 warnings.filterwarnings("ignore", message="Code running in object mode won't allow parallel",
                         category=numba.NumbaWarning)
 
@@ -80,27 +82,6 @@ WORK = 16               # per ply: up to 9 sort keys
 def fits(width: int, height: int) -> bool:
     """Whether this kernel runs a board of that size (its bitboards in 49 bits)."""
     return width * (height + 1) <= 49
-
-
-@numba.njit(inline="always", **KERNEL)
-def popcount(x):
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101) >> 56 & 0xFF
-
-
-@numba.njit(inline="always", **KERNEL)
-def wins(p, h):
-    """``bitboard``'s winning-cells formula (every cell, occupied or not, where ``p`` would
-    complete a four)."""
-    u = p << 1
-    r = ((p & u) << 2) & u
-    for s in (h, h + 1, h + 2):
-        t = p >> s
-        d = p & t
-        r |= ((d >> s) & ((p >> 3 * s) | (p << s))) | ((d << 2 * s) & (t | (p << 3 * s)))
-    return r
 
 
 @numba.njit(**KERNEL)
@@ -419,6 +400,9 @@ def node(cur, mask, nb, depth, alpha, beta, ply, opp_wins, geo, w, st, tt_key, t
     alpha0 = alpha
     best = NEG
     best_move = -1
+    # Each loop below takes its child's value into the node's by hand: the same few lines as
+    # the others, on purpose. One inlined helper returning (best, move, alpha, cut) for all
+    # three measured 2-3% fewer nodes a second (7 of 8 interleaved runs, issue 35).
     if depth == 1:
         # the children are depth-1 nodes; the table's move first, then centre first
         for j in range(-1, wd):

@@ -22,7 +22,8 @@ import numba
 import numpy as np
 
 from . import solver_kernel as K
-from .solver_kernel import KERNEL, popcount, wins
+from .solver_kernel import KERNEL
+from ..bits_kernel import popcount, wins
 
 #: Where a column's score came from: ``analysis.ColumnScore.source``, by code.
 SOURCES = ("", "rules", "table", "book", "search")

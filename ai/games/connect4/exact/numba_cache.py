@@ -5,8 +5,9 @@ imported.
 source file only, not against the functions it calls in other files: the analysis's loop
 (``analysis_kernel``) calls the search (``solver_kernel``), and after a change to the search
 alone numba would load the analysis with the old search compiled in. So the cache lives in a
-directory named after a hash of every kernel source (``KERNELS``): a change to any of them
-starts a fresh one, and the previous versions' directories are removed.
+directory named after a hash of every kernel source (``KERNELS``, and ``SHARED``: the
+package's ``bits_kernel``, which they all inline): a change to any of them starts a fresh one,
+and the previous versions' directories are removed.
 
 Where: ``ai/games/connect4/exact/__pycache__/numba-<hash>``, or, when ``ai/`` is not writable (a
 server running the app from a read-only directory as a user with no writable home), a
@@ -26,6 +27,8 @@ PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 #: The compiled modules, which call one another: any change to one recompiles them all.
 #: (``book_layout``'s constants are compiled into the search as it reads them.)
 KERNELS = ("solver_kernel.py", "analysis_kernel.py", "book_layout.py")
+#: And the one outside this folder they all inline (as the levels' ``search_kernel`` does).
+SHARED = (os.path.join(os.path.dirname(PACKAGE_DIR), "bits_kernel.py"),)
 PREFIX = "numba-"
 _OURS = "_MINIMAX_NUMBA_CACHE"          # set with NUMBA_CACHE_DIR when this module chose it
 
@@ -33,8 +36,8 @@ _OURS = "_MINIMAX_NUMBA_CACHE"          # set with NUMBA_CACHE_DIR when this mod
 def stamp() -> str:
     """A hash of the kernels' sources."""
     h = hashlib.sha256()
-    for name in KERNELS:
-        with open(os.path.join(PACKAGE_DIR, name), "rb") as f:
+    for path in [os.path.join(PACKAGE_DIR, name) for name in KERNELS] + list(SHARED):
+        with open(path, "rb") as f:
             h.update(f.read())
     return h.hexdigest()[:12]
 

@@ -69,6 +69,7 @@ import warnings
 from . import numba_cache  # noqa: F401  (sets NUMBA_CACHE_DIR before numba is imported)
 from . import book_layout
 from ..bitboard import geometry
+from ..bits_kernel import popcount, wins
 
 import numba
 import numpy as np
@@ -142,29 +143,6 @@ def _memory(nbtype, bits):
 load64, store64 = _memory(types.int64, 64)
 load_u32, store_u32 = _memory(types.uint32, 32)
 load_i8, store_i8 = _memory(types.int8, 8)
-
-
-@numba.njit(inline="always", **KERNEL)
-def popcount(x):
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101) >> 56 & 0xFF
-
-
-@numba.njit(inline="always", **KERNEL)
-def wins(p, h):
-    """Pons' compute_winning_position before masking: every cell where ``p`` would complete
-    a four (vertical: the three below; then the three other directions)."""
-    r = (p << 1) & (p << 2) & (p << 3)
-    for s in (h, h + 1, h + 2):
-        t = (p << s) & (p << 2 * s)
-        r |= t & (p << 3 * s)
-        r |= t & (p >> s)
-        t = (p >> s) & (p >> 2 * s)
-        r |= t & (p << s)
-        r |= t & (p >> 3 * s)
-    return r
 
 
 @intrinsic
