@@ -36,6 +36,19 @@ def cmd_tournament(args):
     return data, lines
 
 
+def cmd_worker(args):
+    from ai.cli import _hook
+    from ai.teach import queue
+    where = args.url or queue.url()
+    if not where:
+        raise ValueError("a tournament worker needs the queue's Redis: --url or REDIS_URL")
+    for name in tournament_games():             # the games' compiled code, loaded once
+        load = _hook(name, "load")
+        if load:
+            load()
+    queue.work(where, args.name, args.burst)
+
+
 def add_command(sub) -> None:
     held = tournament_games()
     p = sub.add_parser(
@@ -73,3 +86,19 @@ def add_command(sub) -> None:
                         "crosstable, games, timing: the only measured times; a Swiss "
                         "system's also byes, and each game its round)")
     p.set_defaults(func=cmd_tournament)
+
+    p = sub.add_parser(
+        "tournament-worker", help="play tournaments' games from a Redis queue (RQ), for "
+                                  "python -m ai tournament run with REDIS_URL elsewhere",
+        description="An RQ worker (SimpleWorker: no fork a job) on the queue 'tournament' of "
+                    "the Redis at --url or REDIS_URL: it plays the batches of games that "
+                    "python -m ai tournament (or the app) puts there when REDIS_URL is set "
+                    "and a worker listens; the results are the same as in one process. Run "
+                    "as many as there are cores, on any machine that reaches the Redis. "
+                    "Stops on Ctrl-C (after its batch) or, with --burst, when the queue is "
+                    "empty.")
+    p.add_argument("--url", help="the Redis, e.g. redis://10.0.0.5:6379/0 (default: "
+                                 "REDIS_URL)")
+    p.add_argument("--name", help="the worker's name (default: RQ's, unique)")
+    p.add_argument("--burst", action="store_true", help="stop when the queue is empty")
+    p.set_defaults(func=cmd_worker)

@@ -26,7 +26,8 @@ the whole game from the start (the opening included), as the app's links write t
 **Where the games run.** One after the other in this process (``local``), or through any
 ``runner``: a function given the tournament and a list of ``Job``s that yields each job's
 ``Outcome`` in the jobs' order (a queue's workers on other machines: ``ai.teach.queue``).
-A game depends only on its job, so the result is the same wherever it ran.
+A game depends only on its job, so the result is the same wherever it ran. By default, the
+queue of ``REDIS_URL`` when workers listen there, else this process.
 """
 from __future__ import annotations
 
@@ -204,7 +205,7 @@ def local(settings: Settings, jobs: list[Job]):
 
 
 def run(game, entrants: list[Entrant], depth: int = 4, n_openings: int = 2,
-        max_nodes: int | None = None, progress=None, runner=local, schedule: str = "auto",
+        max_nodes: int | None = None, progress=None, runner=None, schedule: str = "auto",
         rounds: int | None = None) -> dict:
     """The whole tournament (see the module's text) as a dict: ``game``, ``settings``,
     ``entrants``, ``openings``, ``standings``, ``crosstable``, ``games``, and ``timing``
@@ -213,7 +214,9 @@ def run(game, entrants: list[Entrant], depth: int = 4, n_openings: int = 2,
     ``round``. ``schedule``: ``"round robin"``, ``"swiss"`` (``rounds`` of them, default
     ``pairing.swiss_rounds``), or ``"auto"``: a double round robin up to
     ``pairing.ROUND_ROBIN_MAX`` entrants, Swiss beyond. ``progress(done, total)``, if given,
-    after each game.
+    after each game. ``runner``: where the games are played (see the module's text); None:
+    on the Redis queue of ``REDIS_URL`` if workers listen there, else here
+    (``ai.teach.queue.runner``).
 
     Raises:
         ValueError: too few or too many entrants, two of one name, a bad depth, budget,
@@ -233,6 +236,9 @@ def run(game, entrants: list[Entrant], depth: int = 4, n_openings: int = 2,
     if chosen is None:
         raise ValueError(f"the {game.name} game holds no tournaments (it gives no openings)")
     settings = Settings(game, tuple(entrants), depth, max_nodes)
+    if runner is None:
+        from .queue import runner as where
+        runner = where()
     for e in entrants:          # a depth the game's own search refuses: before any game
         if not e.level:
             player(game, e, depth, max_nodes)
@@ -245,21 +251,29 @@ def run(game, entrants: list[Entrant], depth: int = 4, n_openings: int = 2,
     met: set[frozenset] = set()
 
     def play(jobs, round_=None):
-        for job, out in zip(jobs, runner(settings, jobs)):
-            first, second = entrants[job.first].name, entrants[job.second].name
-            g = {"first": first, "second": second, "opening": job.opening,
-                 "moves": out.moves, "result": RESULTS[out.score],
-                 "winner": first if out.score == 1 else second if out.score == 0 else None}
-            if round_ is not None:
-                g["round"] = round_
-            games.append(g)
-            results.append(Result(first, second, out.score))
-            nodes[job.first] += out.first_nodes
-            nodes[job.second] += out.second_nodes
-            points[job.first] += out.score
-            points[job.second] += 1 - out.score
-            if progress:
-                progress(len(games), total)
+        outcomes = runner(settings, jobs)
+        try:
+            for job, out in zip(jobs, outcomes):
+                record(job, out, round_)
+        finally:                # a queue's runner takes back what it did not hand out
+            if hasattr(outcomes, "close"):
+                outcomes.close()
+
+    def record(job, out, round_):
+        first, second = entrants[job.first].name, entrants[job.second].name
+        g = {"first": first, "second": second, "opening": job.opening,
+             "moves": out.moves, "result": RESULTS[out.score],
+             "winner": first if out.score == 1 else second if out.score == 0 else None}
+        if round_ is not None:
+            g["round"] = round_
+        games.append(g)
+        results.append(Result(first, second, out.score))
+        nodes[job.first] += out.first_nodes
+        nodes[job.second] += out.second_nodes
+        points[job.first] += out.score
+        points[job.second] += 1 - out.score
+        if progress:
+            progress(len(games), total)
 
     if swiss:
         had: set[int] = set()

@@ -103,7 +103,7 @@ def player(heuristic: str, depth: int, max_nodes: int | None):
 
 
 def run(entrants: list[Entrant], depth: int = 4, n_openings: int = 2,
-        max_nodes: int | None = None, progress=None, runner=shared.local, **schedule) -> dict:
+        max_nodes: int | None = None, progress=None, runner=None, **schedule) -> dict:
     """The tournament on the 7x6 board (``ai.teach.tournament.run``; ``schedule``: its
     ``schedule`` and ``rounds``)."""
     return shared.run(GAME, entrants, depth, n_openings, max_nodes, progress, runner,
