@@ -2,7 +2,6 @@
 and the panel that draws the solved tree with the same SVG macro as the game's tree panel."""
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 from flask import url_for
@@ -16,6 +15,7 @@ from ai.teach.exercise_tree import (RANDOM_DEPTHS, ExerciseTree, format_tree,
                               random_tree)
 from ai.teach.tree_view import at_step, counts_at, finished_search, question, unfold
 
+from .notation import read_number
 from .projector import projector_on
 from .params import WINDOWS, BadRequest, read_choice, read_int
 
@@ -158,28 +158,6 @@ def new_seed() -> int:
 
 
 MAX_ANSWER = 40          # characters of one answer
-INFINITIES = {"inf": math.inf, "+inf": math.inf, "∞": math.inf, "+∞": math.inf,
-              "-inf": -math.inf, "-∞": -math.inf, "infini": math.inf, "+infini": math.inf,
-              "-infini": -math.inf}
-
-
-def read_number(raw: str, max_score: float):
-    """A number as a student types it: 3, -2, 2,5 or 2.5, ∞, −∞ (or inf), and M, −M,
-    maxScore for the course's window; the text itself when it is none of these."""
-    text = raw.strip().replace("−", "-").replace("–", "-").replace(" ", "").replace("\u202f", "")
-    low = text.lower()
-    if low in INFINITIES:
-        return INFINITIES[low]
-    sign = -1 if low.startswith("-") else 1
-    if low.lstrip("+-") in ("m", "maxscore"):
-        return sign * max_score
-    try:
-        value = float(text.replace(",", "."))
-    except ValueError:
-        return raw.strip()
-    return value if math.isfinite(value) else raw.strip()
-
-
 def parse_answer(args, max_score: float = 1) -> Answer:
     """The student's answer from the form: ``v.<node>`` values, ``a.<node>`` and ``b.<node>``
     alpha and beta on entry, ``p`` the nodes ticked as pruned, ``w`` the questions answered

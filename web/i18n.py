@@ -3,6 +3,7 @@ the browser's Accept-Language, then English; the language kept in every link and
 and numbers in the page's language."""
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from flask import Flask, Response, g, has_request_context, render_template, request, url_for
@@ -18,7 +19,7 @@ from ai.course.search import INF, MAX_SCORE, WIN_THRESHOLD
 
 from .games import GAMES
 from .links import this_page
-from .notation import current_notation, kept_number
+from .notation import current_notation, kept_number, number_text, page_max_score
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = {"en": "English", "fr": "Français"}
@@ -98,7 +99,10 @@ def num(value, digits=None) -> str:
 
 
 def _numbers_in_locale(values: dict) -> dict:
-    return {k: num(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
+    """A message's numbers in the page's locale, an infinity as the projector writes it
+    (+∞, −∞: the lab's marks say "it is −∞, not 3" as its tree and the class's reveal do)."""
+    return {k: (format_bound(v) if isinstance(v, float) and math.isinf(v) else num(v))
+            if isinstance(v, (int, float)) and not isinstance(v, bool) else v
             for k, v in values.items()}
 
 
@@ -167,7 +171,7 @@ def format_bound(value, group: bool = True, long: bool = False) -> str:
     if value == -INF:
         return "−∞"
     if course_notation() and group:
-        if abs(value) >= WIN_THRESHOLD:
+        if abs(value) >= WIN_THRESHOLD or abs(value) == page_max_score():   # a lab tree's M
             word = "maxScore" if long else "M"
             return f"+{word}" if value > 0 else f"−{word}"
         if abs(value) == HEURISTIC_LIMIT:   # the evaluation's ceiling, M − 1 as M − 3/5
@@ -273,6 +277,13 @@ def init_app(app: Flask) -> None:
         npgettext=lambda c, s, p, n: _translations().unpgettext(c, s, p, n), newstyle=True)
     app.before_request(check_lang)
     app.url_defaults(add_lang)
+
+
+def number_value(value) -> str:
+    """A number (a lab tree's value, an answer typed in the lab) as the projector and the
+    phones write values (``value_text`` of its kept text): −∞, +∞, 2,5, −3; the lab's marks,
+    its class exercise's dashboard and CSV write them so."""
+    return value_text(number_text(value))
 
 
 def value_text(text: str) -> str:

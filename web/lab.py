@@ -14,6 +14,7 @@ from .admission import in_lane, offload
 from .exercise import (COURSE_TREE_TITLES, LAB_EXAMPLES, LabPanel, new_seed, parse_answer,
                        parse_lab, remember_tries, source_params, with_remembered_tries)
 from .htmx import render
+from .notation import use_max_score
 from .i18n import tr
 from .params import BadRequest, as_bad_request, read_int
 
@@ -28,6 +29,7 @@ def lab():
     try:
         args = request.args
         lab = offload(lambda: parse_lab(args))
+        use_max_score(lab)          # the course's window: ±maxScore written ±M (notation=course)
         step = None
         if request.args.get("step") not in (None, ""):
             step = read_int(request.args, "step", 0, 0, len(lab["solved"].result.tree.events))

@@ -1,9 +1,11 @@
 """How values are written: one setting for the whole app (``notation=``), kept from page to
-page like the language and projector mode. What the projector and the phones must say alike
-is written here: a class's answers as it types them (``read_value``: −M, -M, M, −∞, -inf, 2,5)
-and written back as the projector writes values (``web.i18n.value_text``, beside
-``format_bound``: this module reads values, ``web.i18n`` writes them), nodes named as the tree labels them (``node_text``: the tree's narration,
-the class's questions); a class's pages write in its board's notation (``use_notation``)."""
+page like the language and projector mode. What the projector, the phones, the lab and the
+exports must say alike is read here: a class's answers as it types them (``read_value``: −M,
+-M, M, −∞, -inf, 2,5), the lab's (``read_number``: the same, maxScore being the tree's largest
+leaf), kept as ``number_text`` keeps a number, and written back as the projector writes values
+(``web.i18n.value_text``, beside ``format_bound``: this module reads values, ``web.i18n``
+writes them); nodes named as the tree labels them (``node_text``: the tree's narration, the
+class's questions); a class's pages write in its board's notation (``use_notation``)."""
 from __future__ import annotations
 
 import math
@@ -70,6 +72,20 @@ def use_notation(notation: str) -> None:
         request_globals._notation = notation
 
 
+def use_max_score(lab: dict) -> None:
+    """This request writes a lab tree's values (``web.exercise.parse_lab``): where the tree is
+    searched with the course's window [−maxScore, +maxScore], maxScore being its largest leaf,
+    the course's notation writes ±maxScore as +M and −M, as the projector writes the game's
+    (the 5-matches tree: α = −M, β = +M on the lab, the projector and the phones alike)."""
+    if has_request_context() and lab.get("window") == "course" and lab.get("max_score"):
+        request_globals._max_score = abs(lab["max_score"])
+
+
+def page_max_score() -> float | None:
+    """The maxScore of the lab tree this request writes (``use_max_score``), else None."""
+    return request_globals.get("_max_score") if has_request_context() else None
+
+
 # -- values as the class writes them: read from a phone, written back in the board's notation --
 
 MAX_WORDS = ("m", "maxscore")
@@ -78,17 +94,23 @@ _ESTIMATE = re.compile(r"^([+-]?)(?:m|maxscore)([+-])(\d+)/(\d+)$")
 _PLIES = re.compile(r"^([wvld])(\d+)$")
 
 
+def _plain(raw: str) -> str:
+    """A typed value in lower case, every dash a hyphen, no space of any kind."""
+    text = (raw or "").strip().lower()
+    for dash in ("−", "–", "—"):
+        text = text.replace(dash, "-")
+    for space in (" ", "\u00a0", "\u202f"):
+        text = text.replace(space, "")
+    return text
+
+
 def read_value(raw: str) -> str | None:
     """A value as a student may write it, as it is kept (``value_text`` writes it back): the
     course's +M, M, −M, -M, maxScore ("M" or "-M": a win or a loss, flat), its estimate
     M − 3/5, −∞, -inf, ∞, +∞ ("inf", "-inf"), a number with a French comma or a point
     ("2.5"), a win or loss in plies as the tree writes it (W3/L3, V3/D3 in French: the
     number it stands for); None when it is none of these."""
-    text = (raw or "").strip().lower()
-    for dash in ("−", "–", "—"):
-        text = text.replace(dash, "-")
-    for space in (" ", "\u00a0", "\u202f"):
-        text = text.replace(space, "")
+    text = _plain(raw)
     sign = -1 if text.startswith("-") else 1
     bare = text.lstrip("+-")
     if text[:1] in "+-" and text[1:2] in "+-":
@@ -112,6 +134,24 @@ def read_value(raw: str) -> str | None:
     except ValueError:
         return None
     return number_text(value) if math.isfinite(value) else None
+
+
+def read_number(raw: str, max_score: float):
+    """A value typed in the exercise lab (or a class exercise), read as ``read_value`` reads
+    a class's answers, where maxScore is the tree's own (its largest leaf): M, −M, -M,
+    maxScore as ±``max_score``, the estimate M − 3/5 as ``max_score`` − 3/5, −∞, -inf, ∞,
+    2,5 or 2.5; a number (float, ±inf), or the text itself when it is none of these (the
+    lab marks it as not a number)."""
+    kept = read_value(raw)
+    if kept is None:
+        return raw.strip()
+    if kept in ("M", "-M"):
+        return max_score if kept == "M" else -max_score
+    found = _ESTIMATE.match(_plain(raw))
+    if found:
+        side = -1 if found[1] == "-" else 1
+        return side * (max_score - int(found[3]) / int(found[4]))
+    return float(kept)
 
 
 def number_text(value) -> str:

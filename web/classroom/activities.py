@@ -26,7 +26,8 @@ import time
 from collections import Counter
 from urllib.parse import urlencode
 
-from flask import Blueprint, Flask, Response, redirect, render_template, request, url_for
+from flask import (Blueprint, Flask, Response, copy_current_request_context, redirect,
+                   render_template, request, url_for)
 from werkzeug.datastructures import MultiDict
 
 from ai.messages import GameError, N_
@@ -38,6 +39,7 @@ from ..games import GAMES
 from ..htmx import is_htmx
 from ..i18n import tr
 from ..i18n import value_text
+from ..notation import use_notation
 from ..params import BadRequest
 from ..review import FOLLOW
 from ..spreadsheet import csv_response
@@ -241,7 +243,14 @@ def exercise_csv(code):
     act = found[-1]
     ex = ExerciseView(act, a.all_given(state.code, act.seq),
                       names=cls.store().names(state.code))
-    rows = offload(ex.csv_questions if per == "question" else ex.csv_students)
+    notation = ClassView(state).g.settings.notation
+
+    @copy_current_request_context
+    def rows():           # off the loop: its values in the page's locale and the class's notation
+        use_notation(notation)
+        return ex.csv_questions() if per == "question" else ex.csv_students()
+
+    rows = offload(rows)
     return csv_response(rows, f"class-{state.code}-exercise-{act.seq}-{per}.csv")
 
 

@@ -17,10 +17,12 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
-from ai.teach.exercise import Answer, check, fmt, name as name_of, questions
+from ai.teach.exercise import Answer, check, name as name_of, questions
 from ai.teach.exercise_tree import RANDOM_DEPTHS
 
 from ..exercise import COURSE_TREE_TITLES, LAB_PARAMS, LabPanel, new_seed, parse_answer, parse_lab
+from ..i18n import number_value
+from ..notation import use_max_score
 from ..params import BadRequest
 
 KEPT = ("t", "ex", "seed", "rd", "algo", "root", "window", "order")   # the tree and its search
@@ -189,7 +191,12 @@ class ExerciseView:
 
     @cached_property
     def lab(self) -> dict:
-        return solved(self.activity.data["lab"])
+        """The tree sent, solved; the page writes its values as the lab does, ±maxScore as
+        ±M in the course's notation where the tree has the course's window
+        (``web.notation.use_max_score``)."""
+        found = solved(self.activity.data["lab"])
+        use_max_score(found)
+        return found
 
     @property
     def solved(self):
@@ -277,14 +284,16 @@ class ExerciseView:
                     count["✓" if name in a.ticked else "—"] += 1
                 else:
                     v = a.numbers.get(q.key)
-                    count["—" if v is None else v if isinstance(v, str) else fmt(v)] += 1
-        return [(q.what, "✓" if q.what == "pruned" else fmt(q.answer), count.most_common(6))
+                    count["—" if v is None else v if isinstance(v, str) else number_value(v)] += 1
+        return [(q.what, "✓" if q.what == "pruned" else number_value(q.answer),
+                 count.most_common(6))
                 for q, count in zip(asked, given)]
 
     # -- CSV --
 
     def csv_questions(self) -> list[list]:
-        """The rows of the CSV per question (``web.spreadsheet`` writes them)."""
+        """The rows of the CSV per question (``web.spreadsheet`` writes them), the values as
+        the projector writes them (``number_value``: −∞, +∞, 2,5)."""
         rows = [["node", "asked", "answer", "answered", "right_first_try", "right_now",
                  "share_right_first_try", "most_common_wrong"]]
         firsts = {voter: answer_of(self.given[voter].first, self.lab["max_score"])
@@ -299,15 +308,16 @@ class ExerciseView:
                 right_now += latest.ok(i)
                 if first.states[i] == "w" and q.what != "pruned":
                     v = firsts[voter].numbers.get(q.key)
-                    wrong[fmt(v) if not isinstance(v, str) else v] += 1
-            rows.append([q.name, q.what, "yes" if q.what == "pruned" else fmt(q.answer),
+                    wrong[number_value(v) if not isinstance(v, str) else v] += 1
+            rows.append([q.name, q.what, "yes" if q.what == "pruned" else number_value(q.answer),
                          answered, right_first, right_now,
                          f"{100 * right_first / n:.0f}" if n else "",
                          wrong.most_common(1)[0][0] if wrong else ""])
         return rows
 
     def csv_students(self) -> list[list]:
-        """The rows of the CSV per student: nicknames and answers as typed (``web.spreadsheet``
+        """The rows of the CSV per student: nicknames, the answers' values as the projector
+        writes them (``number_value``: −∞, 2,5) and any other text as typed (``web.spreadsheet``
         makes them cells a spreadsheet does not run)."""
         keys = [q.key for q in self.asked]
         rows = [["student", "nickname", "answers_sent", "right_first_time", "right_now",
@@ -322,7 +332,7 @@ class ExerciseView:
                     cells.append("pruned" if q.name in a.ticked else "")
                 else:
                     v = a.numbers.get(q.key)
-                    cells.append("" if v is None else v if isinstance(v, str) else fmt(v))
+                    cells.append("" if v is None else v if isinstance(v, str) else number_value(v))
             rows.append([f"S{i:02d}", names.get(voter, ""), g.sent, first.right,
                          latest.right, len(self.asked), "yes" if latest.done else "no", *cells])
         return rows
