@@ -14,7 +14,9 @@ ROUTES = ["/", "/connect4", "/connect4/move", "/connect4/ai", "/connect4/tree",
           "/tictactoe/review", "/tictactoe/review/learn", "/class/ZZZZZZ/exercise.csv",
           "/class/ZZZZZZ/summary.csv", "/class/ZZZZZZ/summary",
           "/course", "/connect4/edit", "/connect4/table", "/connect4/hints", "/connect4/heuristic",
-          "/connect4/workshop", "/connect4/tournament", "/marienbad", "/marienbad/move",
+          "/connect4/workshop", "/connect4/tournament", "/connect4/tournament/live/ZZZZZZ",
+          "/connect4/tournament/live/ZZZZZZ/events", "/connect4/tournament/live/ZZZZZZ/standings.csv",
+          "/connect4/tournament/live/ZZZZZZ/why/0", "/marienbad", "/marienbad/move",
           "/marienbad/ai", "/marienbad/review", "/marienbad/theory", "/tree/growth", "/static/app.css", "/nope", "/favicon.ico"]
 PARAMS = ["moves", "at", "col", "take", "cell", "mode", "level", "algo", "depth", "time", "heur",
           "window", "order", "w", "h", "n", "k", "variant", "play", "tree", "td", "proj", "path",
@@ -101,6 +103,7 @@ HOSTS = st.sampled_from([None, None, None, "a" * 64 + ".example", "a" * 63 + ".e
                          "xn--", "xn--zz.example", "-a-.b", "a_b.c", "127.0.0.1:99999",
                          "localhost", "é.example", "evil.example", "localhost:0"])
 FORM_ROUTES = ["/class", "/c/ZZZZZZ/vote", "/c/ZZZZZZ/name", "/class/ZZZZZZ/vote",
+               "/connect4/tournament/live/ZZZZZZ/start", "/connect4/tournament/live/ZZZZZZ/finale",
                "/class/ZZZZZZ/end", "/class/ZZZZZZ/board", "/c/ZZZZZZ/join"]
 FORM_VALUES = st.one_of(HOSTILE, st.sampled_from([
     "//[", "http://[::1", "//[x]/connect4", "/connect4?moves=44", "/nim?n=7", "//evil.example/",

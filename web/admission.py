@@ -47,10 +47,12 @@ WINDOW = 60.0             # seconds
 
 PAGE_SLOTS = int(os.environ.get("PAGE_SLOTS", 1))   # pages drawn in a lane (in_lane), per worker
 TREE_SLOTS = int(os.environ.get("TREE_SLOTS", 1))   # game pages drawing a tree (DRAWS_TREE)
+GAME_SLOTS = int(os.environ.get("TOURNAMENT_SLOTS", 1))   # a tournament's games (game_lane)
 _light = threading.BoundedSemaphore(LIGHT_SLOTS)
 _heavy = threading.BoundedSemaphore(HEAVY_SLOTS)
 _pages = threading.BoundedSemaphore(PAGE_SLOTS)
 _trees = threading.BoundedSemaphore(TREE_SLOTS)
+_games = threading.BoundedSemaphore(GAME_SLOTS)
 
 
 class Busy(BadRequest):
@@ -149,6 +151,15 @@ def offload(fn):
     """``fn()`` off the event loop (a native thread under gevent), for a view that holds its
     lane already (``in_lane``)."""
     return _offload(fn)
+
+
+def game_lane(fn):
+    """``fn()``, one game of a tournament played by a worker's runner in the background
+    (a game's tournament runner), off the event loop, at most ``GAME_SLOTS`` at once
+    in a worker: no request waits for it, and it waits for its slot (no one is waiting for
+    its answer)."""
+    with _games:
+        return _offload(fn)
 
 
 def in_lane(*, heavy: bool = False, lane=None, charged: bool = True):

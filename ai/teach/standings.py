@@ -75,10 +75,15 @@ def _points(score: float) -> float | int:
 
 
 def standings(names: list[str], results: list[Result],
-              byes: dict[str, float] | None = None) -> tuple[list[dict], list[dict]]:
+              byes: dict[str, float] | None = None, rate: bool = True
+              ) -> tuple[list[dict], list[dict]]:
     """(standings, crosstable) of ``results`` between ``names`` (entry order); ``byes``: the
     points each entrant scored sitting a Swiss round out (then each standing has ``byes``,
     and its ``points`` include them; the rating is the games' alone).
+
+    ``rate=False``: no rating (``None``, and no tie-break by it): the fit takes seconds on a
+    class's thousands of games, too long to redraw the standings after each one; points and
+    head-to-head are counted at once.
 
     Each standing: ``rank`` (shared by entrants level on points, head-to-head and rating),
     ``name``, ``points``, ``games``, ``W``, ``D``, ``L``, ``rating``, ``rating_error``.
@@ -89,7 +94,7 @@ def standings(names: list[str], results: list[Result],
     for r in results:
         pair.setdefault((r.first, r.second), []).append(r.score)
         pair.setdefault((r.second, r.first), []).append(1 - r.score)
-    rated = ratings(names, results)
+    rated = ratings(names, results) if rate else {n: (None, None) for n in names}
 
     def record(name, opponents):
         scores = [s for o in opponents if o != name for s in pair.get((name, o), ())]
@@ -108,7 +113,7 @@ def standings(names: list[str], results: list[Result],
     head = {n: record(n, level[table[n]["points"]])["points"] for n in names}
 
     def key(n):
-        return (-table[n]["points"], -head[n], -rated[n][0])
+        return (-table[n]["points"], -head[n], -(rated[n][0] or 0))
 
     order = sorted(names, key=key)           # stable: entry order among the level
     rows, rank = [], 0

@@ -56,7 +56,7 @@ UNUSED_TTL = int(os.environ.get("CLASS_UNUSED_TTL", 15 * 60))
 LIVE_PER_ADDRESS = int(os.environ.get("CLASS_LIVE_PER_ADDRESS", 20))
 ADDRESS_FULL = "address full"   # create()'s answer when the address holds LIVE_PER_ADDRESS
 BUSY_TIMEOUT = 1.5          # seconds a store call waits for a lock held elsewhere, then 503
-EVENT_KINDS = ("board", "vote", "tally", "followers", "closed")
+EVENT_KINDS = ("board", "vote", "tally", "followers", "closed", "tournament")
 
 
 class StoreError(Exception):

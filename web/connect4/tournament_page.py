@@ -49,8 +49,9 @@ BOSSES = tuple(n for n, lv in LEVELS.items() if lv.load_independent)
 ENTRY_BOSSES = ("beginner", "easy")   # the workshop's link: a heuristic against these
 
 
-def read_entrants(args) -> list[T.Entrant]:
-    """The link's entrants, heuristics (``e``) then bosses (``boss``), blank ones skipped."""
+def read_entrants(args, most: int = MAX_ENTRANTS) -> list[T.Entrant]:
+    """The link's entrants, heuristics (``e``) then bosses (``boss``), blank ones skipped;
+    at most ``most`` (this page's bound; a class's live tournament has its own)."""
     out = []
     for raw in args.getlist("e"):
         raw = raw.strip()
@@ -91,10 +92,10 @@ def read_entrants(args) -> list[T.Entrant]:
             raise BadRequest("Two entrants are named %(name)s: give each a name of its own (a "
                              "boss is named by its level).", "e", name=e.name)
         seen.add(e.name.casefold())
-    if len(out) > MAX_ENTRANTS:
+    if len(out) > most:
         raise BadRequest("At most %(most)s entrants on this page, not %(n)s: for a bigger "
                          "tournament, use the command line (python -m ai tournament connect4).",
-                         "e", most=MAX_ENTRANTS, n=len(out))
+                         "e", most=most, n=len(out))
     return out
 
 

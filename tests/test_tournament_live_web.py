@@ -1,0 +1,204 @@
+"""A class's tournament on its pages, through Flask's test client on both stores (SQLite,
+then a real redis-server): the teacher starts it (entries close), the runner plays it beside
+the lesson and a restart resumes it, the standings move on the live stream as games end,
+the CSV is safe, a phone finds its own games and why it lost, the finale is played move by
+move; only the teacher starts and runs the finale; bad input is a clear 4xx."""
+import csv
+import io
+import re
+import threading
+
+import pytest
+
+from web.classroom.tournaments import tournaments_of
+from web.connect4 import tournament_runner as R
+from web.connect4.tournament_live import runner
+
+from test_classroom import Stream, start_class, student
+
+
+@pytest.fixture()
+def app(make_app):
+    return make_app(TOURNAMENT_RUNNER="manual")
+
+
+def text(html):
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def start(teacher, code, **form):
+    data = {"lines": "Ada:cells=1,open3=8\nBob:open2=4,open3=16", "boss": ["beginner"],
+            "depth": "2", "openings": "1", **form}
+    return teacher.post(f"/connect4/tournament/live/{code}/start", data=data)
+
+
+def play(app, code, most=None):
+    with app.app_context():
+        return runner().advance(code, most)
+
+
+def test_the_teacher_starts_it_and_a_restart_plays_only_the_missing_games(make_app):
+    first = make_app(TOURNAMENT_RUNNER="manual")
+    teacher, code, _ = start_class(first)
+    setup = teacher.get(f"/connect4/tournament/live/{code}?lang=fr").get_data(as_text=True)
+    assert "Clore les inscriptions et lancer" in setup
+    r = start(teacher, code)
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/live/{code}")
+    assert play(first, code, 2) == 2
+    page = text(teacher.get(f"/connect4/tournament/live/{code}").get_data(as_text=True))
+    assert "2 of 6 games played" in page
+    # the server restarts: a new app on the same store, nothing of the first in memory
+    second = make_app(TOURNAMENT_RUNNER="manual")
+    store = second.extensions["class_store"]
+    now = [store.clock() + R.LEASE + 1]          # the dead worker's lease runs out
+    store.clock = lambda: now[0]
+    with second.app_context():
+        again = runner()
+        assert again.advance(code) == 4 and again.played == 4
+    t = tournaments_of(store).get(code)
+    assert sorted(t.games) == list(range(6)) and t.spec["state"] == "done"
+    page = text(second.test_client().get(f"/connect4/tournament/live/{code}")
+                .get_data(as_text=True))
+    assert "Finished: 6 games." in page
+
+
+def test_only_the_teacher_starts_and_bad_input_is_a_clear_4xx(app):
+    teacher, code, _ = start_class(app)
+    phone = student(app, code)
+    assert start(phone, code).status_code == 403
+    assert "Close the entries" not in phone.get(f"/connect4/tournament/live/{code}").text
+    r = start(teacher, code, lines="Ada cells=1", boss=[])
+    assert r.status_code == 400 and "write a name, a colon" in r.text
+    r = start(teacher, code, lines="Ada:cells=1", boss=[], lang="fr")
+    assert r.status_code == 400
+    r = start(teacher, code, lines="", boss=["nobody"])
+    assert r.status_code == 400 and "nobody" in r.text
+    r = start(teacher, code, depth="99")
+    assert r.status_code == 400
+    assert teacher.get("/connect4/tournament/live/ZZZZZZ").status_code == 404
+    assert teacher.get(f"/connect4/tournament/live/{code}/standings.csv").status_code == 404
+    assert teacher.get(f"/connect4/tournament/live/{code}/why/0").status_code == 404
+    assert tournaments_of(app.extensions["class_store"]).get(code) is None
+
+
+def test_the_standings_move_on_the_live_stream_as_games_end(app):
+    teacher, code, _ = start_class(app)
+    start(teacher, code)
+    stream = Stream(student(app, code), f"/connect4/tournament/live/{code}/events")
+    try:
+        assert "0 of 6 games played" in text(stream.event("live"))
+        play(app, code, 1)
+        stream.event("live", where=lambda d: "1 of 6 games played" in text(d))
+        play(app, code)
+        done = stream.event("live", where=lambda d: "Finished: 6 games." in text(d))
+        assert "Game 6" in text(done)          # the featured game: the last played
+    finally:
+        stream.done.set()
+
+
+def test_the_csv_has_the_standings_and_every_game_and_runs_nothing(app):
+    teacher, code, _ = start_class(app)
+    start(teacher, code, lines="=HYPERLINK(1):cells=1\nBob:open2=4")
+    play(app, code)
+    r = teacher.get(f"/connect4/tournament/live/{code}/standings.csv?sep=comma")
+    assert r.status_code == 200 and r.mimetype == "text/csv"
+    rows = list(csv.reader(io.StringIO(r.get_data(as_text=True).lstrip("\ufeff"))))
+    assert rows[0][:4] == ["Rank", "Entrant", "Heuristic", "Points"]
+    names = {row[1] for row in rows[1:4]}
+    assert names == {"'=HYPERLINK(1)", "Bob", "beginner"}
+    games = rows[rows.index([]) + 2:]
+    assert len(games) == 6 and all(re.fullmatch(r"[1-7]+", g[5]) for g in games)
+
+
+def test_the_phones_send_heuristics_until_the_start_and_a_phone_finds_why_it_lost(app):
+    teacher, code, _ = start_class(app)
+    hx = {"HX-Request": "true"}
+    assert teacher.post(f"/class/{code}/heuristic", data={"action": "start", "depth": "2"},
+                        headers=hx).status_code == 200
+    zoe, max_ = student(app, code), student(app, code)
+    zoe.post(f"/c/{code}/name", data={"name": "Zoé"}, headers=hx)
+    max_.post(f"/c/{code}/name", data={"name": "Max"}, headers=hx)
+    seq = re.search(r'name="seq" value="(\d+)"', zoe.get(f"/c/{code}").text).group(1)
+    for phone, h in ((zoe, "cells=1"), (zoe, "center=1"), (max_, "cells=1,open3=8")):
+        assert phone.post(f"/c/{code}/heuristic", data={"seq": seq, "h": h},
+                          headers=hx).status_code == 200          # re-sent: the latest kept
+    setup = teacher.get(f"/connect4/tournament/live/{code}").get_data(as_text=True)
+    sent = dict(re.findall(r'name="sub" value="([0-9a-f]+)" checked> <strong>([^<]+)</strong>',
+                           setup))
+    assert sorted(sent.values()) == ["Max", "Zoé"] and "center=1" in setup
+    r = start(teacher, code, sub=list(sent), lines="", boss=["beginner", "medium"])
+    assert r.status_code == 303
+    # entries closed: a heuristic sent now is not taken
+    assert zoe.post(f"/c/{code}/heuristic", data={"seq": seq, "h": "cells=2"},
+                    headers=hx).status_code != 200
+    spec = tournaments_of(app.extensions["class_store"]).get(code).spec
+    assert [(e["name"], e["heuristic"]) for e in spec["entrants"]] == [
+        ("Zoé", "center=1"), ("Max", "cells=1,open3=8"), ("beginner", None), ("medium", None)]
+    play(app, code)
+    page = zoe.get(f"/connect4/tournament/live/{code}").get_data(as_text=True)
+    assert "Your bot: Zoé" in text(page)
+    t = tournaments_of(app.extensions["class_store"]).get(code)
+    lost = [n for n, g in t.games.items() if g["winner"] and g["winner"] != "Zoé"
+            and "Zoé" in (g["first"], g["second"])]
+    assert lost, "Zoé lost no game: pick weaker weights"
+    assert page.count("Why did my bot lose?") == len(lost)
+    assert "Why did my bot lose?" not in teacher.get(f"/connect4/tournament/live/{code}").text
+    r = zoe.get(f"/connect4/tournament/live/{code}/why/{lost[0]}")
+    assert r.status_code == 303 and "/connect4/review?" in r.headers["Location"]
+    ply = int(re.search(r"ply=(\d+)", r.headers["Location"]).group(1))
+    g = t.games[lost[0]]
+    mine = 0 if g["first"] == "Zoé" else 1
+    assert (ply - 1 - len(g["opening"])) % 2 == mine           # a move of Zoé's bot
+    review = zoe.get(r.headers["Location"]).get_data(as_text=True)
+    assert "cls-blunder" in review or "cls-mistake" in review
+
+
+def test_the_finale_best_of_three_move_by_move_then_the_perfect_player(app):
+    teacher, code, _ = start_class(app)
+    start(teacher, code)
+    play(app, code)
+    page = teacher.get(f"/connect4/tournament/live/{code}").get_data(as_text=True)
+    assert 'value="start"' in page
+    phone = student(app, code)
+    url = f"/connect4/tournament/live/{code}/finale"
+    assert phone.post(url, data={"action": "start"}).status_code == 403
+    assert teacher.post(url, data={"action": "dance"}).status_code == 400
+    assert teacher.post(url, data={"action": "start"}).status_code == 303
+    store = app.extensions["class_store"]
+    f = tournaments_of(store).get(code).spec["finale"]
+    rows = R.results(tournaments_of(store).get(code).spec, tournaments_of(store).get(code).games)[0]
+    assert (f["a"], f["b"]) == (rows[0]["name"], rows[1]["name"])
+    moves = 0
+    while not tournaments_of(store).get(code).spec["finale"]["champion"]:
+        assert teacher.post(url, data={"action": "next"}).status_code == 303
+        moves += 1
+        assert moves < 200
+    f = tournaments_of(store).get(code).spec["finale"]
+    assert 2 <= len(f["games"]) <= 3 and all(g["result"] for g in f["games"])
+    assert moves == sum(len(g["moves"]) - len(g["opening"]) for g in f["games"])
+    page = teacher.get(f"/connect4/tournament/live/{code}?lang=fr").get_data(as_text=True)
+    assert "Champion" in page and "joueur parfait" in page
+    assert "tree=1" in page                         # each move opens its tree
+    teacher.post(url, data={"action": "perfect"})
+    for _ in range(3):
+        teacher.post(url, data={"action": "next"})
+    p = tournaments_of(store).get(code).spec["finale"]["perfect"]
+    assert p["first"] == f["champion"] and p["second"] == "perfect"
+    assert len(p["moves"]) == len(p["opening"]) + 3
+
+
+def test_the_workers_runner_plays_it_in_the_background_when_a_page_of_it_is_opened(make_app):
+    app = make_app()                                 # the runner of a real worker: a thread
+    teacher, code, _ = start_class(app)
+    start(teacher, code)
+    store = tournaments_of(app.extensions["class_store"])
+    done = threading.Event()
+    for _ in range(600):                             # a bound, not a measure: 60 s at most
+        if store.get(code).spec["state"] == "done":
+            done.set()
+            break
+        done.wait(0.1)
+    runner_ = app.extensions["tournament_runner"]
+    runner_.stop()
+    assert done.is_set() and sorted(store.get(code).games) == list(range(6))
+    assert runner_.played == 6
