@@ -41,6 +41,7 @@ MAX_NAME = 40
 MAX_ENTRANTS = 500              # a Swiss system: 11 rounds of 250 pairs
 MAX_DEPTH = 12                  # a game may refuse less deep (its ``tournament_player``)
 RESULTS = {1.0: "1-0", 0.5: "½-½", 0.0: "0-1"}
+REMEMBERED = 5_000              # replies an entrant keeps (``remembered``)
 
 
 @dataclass(frozen=True)
@@ -154,17 +155,36 @@ class Outcome:
 
 
 def player(game, e: Entrant, depth: int, max_nodes: int | None):
-    """``e``'s move chooser in ``game``: a function ``state -> SearchResult``."""
+    """``e``'s move chooser in ``game``: a function ``state -> SearchResult``, which keeps
+    its replies (``remembered``)."""
     from ai.levels import LEVELS, Level
     if e.level:
         level = LEVELS[e.level]
-        return lambda s: level.play(game, s, time_limit=None)
+        return remembered(lambda s: level.play(game, s, time_limit=None))
     own = game.tournament_player(e.heuristic, depth, max_nodes)
     if own is not None:
-        return own
+        return remembered(own)
     custom = Level("custom", "alphabeta", depth, 0.0, order="center", fast=False,
                    heuristic=e.heuristic)
-    return lambda s: custom.play(game, s, time_limit=None, max_nodes=max_nodes)
+    return remembered(lambda s: custom.play(game, s, time_limit=None, max_nodes=max_nodes))
+
+
+def remembered(choose, most: int = REMEMBERED):
+    """``choose`` keeping its first ``most`` replies by position: an entrant meets the same
+    positions again and again (its first move after an opening, against every opponent), and
+    its reply, decided by counts, is the same every time, nodes included; so the JSON is
+    the one without it, sooner."""
+    replies: dict = {}
+
+    def move(state):
+        r = replies.get(state)
+        if r is None:
+            r = choose(state)
+            if len(replies) < most:
+                replies[state] = r
+        return r
+
+    return move
 
 
 def play_game(game, first, second, opening: str) -> Outcome:
