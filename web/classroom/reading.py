@@ -15,8 +15,8 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from .answers import Activity, Given, SqliteAnswers, answers_of
-from .store import (FOLLOWER_TIMEOUT, ClassState, ClassStore, RedisStore, room_tally,
-                    sqlite_room_tally)
+from .store import (FOLLOWER_TIMEOUT, FRESH_BALLOTS, ClassState, ClassStore, Crowd, RedisStore,
+                    aside_excluded, crowd, room_tally, sqlite_room_tally)
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,7 @@ class ClassData:
     now: float = 0.0               # the store's clock when read (a vote's time left)
     ballots: dict = field(default_factory=dict)       # voter -> ballot in the current round
     #                                                    (every phone's read: ``every_ballot``)
+    crowd: Crowd | None = None     # the current round's busiest address, when it cast many
 
     def for_student(self, sid: str | None) -> ClassData:
         """What student ``sid``'s own read would have given, taken from a read of every
@@ -90,6 +91,7 @@ def _read_sqlite(store, code, voter, every_answer, every_ballot) -> ClassData | 
         now = store.clock()
         r = state.round
         tally = sqlite_room_tally(db, code, r) if r else Counter()
+        flag = _sqlite_crowd(db, code, r) if r else None
         row = db.execute("SELECT choice FROM ballots WHERE code = ? AND round = ? AND voter = ?",
                          (code, r, voter)).fetchone() if voter and r else None
         followers = db.execute("SELECT COUNT(*) FROM followers WHERE code = ? AND seen > ?",
@@ -98,7 +100,8 @@ def _read_sqlite(store, code, voter, every_answer, every_ballot) -> ClassData | 
         ballots = dict(db.execute("SELECT voter, choice FROM ballots WHERE code = ? AND "
                                   "round = ?", (code, r))) if every_ballot and r else {}
         data = dict(state=state, tally=tally, ballot=row[0] if row else None,
-                    followers=followers, names=names, now=now, ballots=ballots)
+                    followers=followers, names=names, now=now, ballots=ballots,
+                    crowd=flag)
         tables = {t[0] for t in db.execute(
             "SELECT name FROM sqlite_master WHERE name IN "
             "('activities', 'answers', 'class_settings')")}
@@ -120,6 +123,31 @@ def _read_sqlite(store, code, voter, every_answer, every_ballot) -> ClassData | 
         return ClassData(**data, activity=activity, settings=settings, given=given,
                          mine=mine, tallies=tallies)
     return store._call(read)
+
+
+def _sqlite_crowd(db, code: str, round_: int) -> Crowd | None:
+    """``Crowd`` of a round, read in the SQLite store's transaction ``db``."""
+    most = db.execute("SELECT COUNT(*) AS n, SUM(mark = 'aside') FROM ballot_marks WHERE code = ? "
+                      "AND round = ? AND addr != '' GROUP BY addr ORDER BY n DESC LIMIT 1",
+                      (code, round_)).fetchone()
+    if most is None or most[0] <= FRESH_BALLOTS:
+        return None
+    excluded = db.execute(
+        "SELECT EXISTS (SELECT 1 FROM ballots b LEFT JOIN ballot_marks m ON m.code = b.code "
+        "AND m.round = b.round AND m.voter = b.voter WHERE b.code = ? AND b.round = ? "
+        "AND (m.mark IS NULL OR m.mark = ''))", (code, round_)).fetchone()[0]
+    return crowd(most[0], most[1] or 0, bool(excluded))
+
+
+def redis_crowd(ballots: dict, marks: dict) -> Crowd | None:
+    """``Crowd`` of a round from its Redis hashes: ``marks`` counts each address's ballots
+    ("#<address>") and its fresh ones ("@<address>": those past ``FRESH_BALLOTS`` set aside)."""
+    counts = {k[1:]: int(v) for k, v in marks.items() if k.startswith("#")}
+    if not counts:
+        return None
+    address = max(counts, key=counts.get)
+    aside = max(0, int(marks.get("@" + address, 0)) - FRESH_BALLOTS)
+    return crowd(counts[address], aside, aside_excluded(ballots, marks))
 
 
 # -- Redis: one script ---------------------------------------------------------------------------
@@ -202,7 +230,9 @@ def _read_redis(store, code, voter, every_answer, every_ballot) -> ClassData | N
         me = Given(mine[0], mine[1] if mine[1] is not None else mine[0], int(mine[2] or 1))
     tallies = {int(peer[i]): room_tally(_pairs(peer[i + 1]), _pairs(peer[i + 2]))
                for i in range(0, len(peer), 3)}
-    return ClassData(state=state, tally=room_tally(ballots, _pairs(marks)),
+    marks = _pairs(marks)
+    return ClassData(state=state, tally=room_tally(ballots, marks),
+                     crowd=redis_crowd(ballots, marks),
                      ballot=ballots.get(voter) if voter else None, followers=int(followers),
                      names=_pairs(names), activity=activity, settings=_pairs(settings),
                      given=given, mine=me, tallies=tallies, now=now,

@@ -47,6 +47,8 @@ MAX_BALLOTS = 500           # per round: five times a large class, a bound on a 
 # A student who joined a moment ago votes "fresh"; past the first FRESH_BALLOTS fresh ballots of
 # one address in a round, their ballot is set aside (``room_tally``)
 FRESH_BALLOTS = int(os.environ.get("CLASS_FRESH_BALLOTS_PER_ADDRESS", 10))
+# The teacher's bar flags the address that cast the most ballots in a round when it cast more
+# than FRESH_BALLOTS (``Crowd``): how many, and how many of them are set aside
 MAX_NAMES = 500             # nicknames per class, for the same reason
 MAX_CLASSES = int(os.environ.get("CLASS_MAX", 2000))   # live classes on the whole server
 # A class that no student followed and whose teacher did nothing with it (no board shown live,
@@ -155,13 +157,38 @@ class ClassState:
 def room_tally(ballots: dict, marks: dict) -> Counter:
     """The round's ballots by choice (``ballots``: voter -> choice), as the room decides:
     ballots set aside (``marks``: voter -> "fresh" or "aside", for students who had just
-    joined) do not count once the round holds a ballot of a student who followed the class
-    a while. A farm of new ids on a few addresses then weighs only the first few of each
-    address, while a class that all joined just now (behind one school router, say), with no
-    one to outvote it, counts whole."""
-    if any(v not in marks for v in ballots):
+    joined; "" or none for one who followed the class a while) do not count once the round
+    holds a ballot of a student who followed the class a while. A farm of new ids on a few
+    addresses then weighs only the first few of each address, while a class that all joined
+    just now (behind one school router, say), with no one to outvote it, counts whole."""
+    if aside_excluded(ballots, marks):
         return Counter(c for v, c in ballots.items() if marks.get(v) != "aside")
     return Counter(ballots.values())
+
+
+def aside_excluded(ballots: dict, marks: dict) -> bool:
+    """Whether the round's set-aside ballots are left out of its count (``room_tally``): one
+    ballot of a student who followed the class a while is in it."""
+    return any(not marks.get(v) for v in ballots)
+
+
+@dataclass(frozen=True)
+class Crowd:
+    """The address that cast the most ballots in a round, flagged on the teacher's bar when
+    it cast more than ``FRESH_BALLOTS`` (a farm of ids, or a class behind one router: the
+    teacher knows which): its ballots, and how many of them the round leaves out (set aside,
+    ``room_tally``). Never the address itself."""
+
+    ballots: int
+    left_out: int
+
+
+def crowd(most: int, aside: int, excluded: bool) -> Crowd | None:
+    """The flag for an address that cast ``most`` ballots, ``aside`` of them set aside, in a
+    round whose set-aside ballots are ``excluded``; None below the flag."""
+    if most <= FRESH_BALLOTS:
+        return None
+    return Crowd(most, aside if excluded else 0)
 
 
 def new_code() -> str:
@@ -233,13 +260,14 @@ class ClassStore:
         raise NotImplementedError
 
     def vote(self, code: str, round_: int, voter: str, choice: str,
-             fresh_from: str | None = None) -> Vote:
+             fresh_from: str | None = None, address: str | None = None) -> Vote:
         """Count ``voter``'s ballot in ``round_`` if the round is open and they have not voted
         in it yet (``Vote.COUNTED``, true), else why not. Checked and written in one step.
         ``fresh_from``: the address of a student who joined a moment ago (None for one who
         followed the class a while): marked "fresh", or "aside" past ``FRESH_BALLOTS`` fresh
         ballots of that address in this round (``room_tally``); the round's ``MAX_BALLOTS``
-        counts the ballots not set aside, and as many set aside at most."""
+        counts the ballots not set aside, and as many set aside at most. ``address``: the
+        voter's, counted per address for the teacher's flag (``Crowd``)."""
         raise NotImplementedError
 
     def ballot(self, code: str, round_: int, voter: str) -> str | None:
@@ -600,7 +628,7 @@ class SqliteStore(ClassStore):
         return self._change(code, "closed = 1, vote_open = 0", (), "closed",
                             only_if="closed = 0")
 
-    def vote(self, code, round_, voter, choice, fresh_from=None):
+    def vote(self, code, round_, voter, choice, fresh_from=None, address=None):
         def vote(db):
             state = self._row(db, code)
             if (state is None or not state.vote_open or state.closed
@@ -616,14 +644,15 @@ class SqliteStore(ClassStore):
             mark = ""
             if fresh_from is not None:
                 mark = "aside" if db.execute(
-                    "SELECT COUNT(*) FROM ballot_marks WHERE code = ? AND round = ? AND addr = ?",
-                    (code, round_, fresh_from)).fetchone()[0] >= FRESH_BALLOTS else "fresh"
+                    "SELECT COUNT(*) FROM ballot_marks WHERE code = ? AND round = ? AND addr = ? "
+                    "AND mark != ''", (code, round_, fresh_from)).fetchone()[0] \
+                    >= FRESH_BALLOTS else "fresh"
             if (aside if mark == "aside" else n - aside) >= MAX_BALLOTS:
                 return Vote.FULL
             db.execute("INSERT INTO ballots VALUES (?, ?, ?, ?)", (code, round_, voter, choice))
-            if mark:
+            if mark or address:     # a ballot of one who followed a while: mark '' (counted)
                 db.execute("INSERT INTO ballot_marks VALUES (?, ?, ?, ?, ?)",
-                           (code, round_, voter, mark, fresh_from))
+                           (code, round_, voter, mark, fresh_from if mark else address))
             db.execute("UPDATE classes SET expires = ? WHERE code = ?",
                        (self.clock() + self.ttl, code))
             self._publish(db, code, "tally")
@@ -738,8 +767,9 @@ if mark ~= '' then
   redis.call('HSET', KEYS[4], ARGV[2], mark)
   redis.call('HINCRBY', KEYS[4], '@' .. ARGV[10], 1)
   if mark == 'aside' then redis.call('HINCRBY', KEYS[4], '!aside', 1) end
-  redis.call('EXPIRE', KEYS[4], ARGV[7])
 end
+if ARGV[12] ~= '' then redis.call('HINCRBY', KEYS[4], '#' .. ARGV[12], 1) end
+if mark ~= '' or ARGV[12] ~= '' then redis.call('EXPIRE', KEYS[4], ARGV[7]) end
 redis.call('HSET', KEYS[1], 'expires', ARGV[6])
 redis.call('EXPIRE', KEYS[2], ARGV[7])
 redis.call('EXPIRE', KEYS[1], ARGV[7])
@@ -980,7 +1010,7 @@ class RedisStore(ClassStore):
         return self._change(code, lambda s: not s.closed,
                             lambda s: dict(closed=1, vote_open=0), "closed")
 
-    def vote(self, code, round_, voter, choice, fresh_from=None):
+    def vote(self, code, round_, voter, choice, fresh_from=None, address=None):
         now = self.clock()
         with self._errors():
             result = Vote(self._vote(
@@ -988,7 +1018,8 @@ class RedisStore(ClassStore):
                       self._key(code, "marks", round_)],
                 args=[round_, voter, choice, now, MAX_BALLOTS, now + self.ttl,
                       int(self.ttl) + 60, code, f"{self.prefix}events:{code}",
-                      "" if fresh_from is None else fresh_from or "?", FRESH_BALLOTS]))
+                      "" if fresh_from is None else fresh_from or "?", FRESH_BALLOTS,
+                      fresh_from or address or ""]))
         return result
 
     def ballot(self, code, round_, voter):

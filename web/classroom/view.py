@@ -113,6 +113,12 @@ class ClassView:
     def votes(self) -> int:
         return sum(self.tally.values())
 
+    @property
+    def crowd(self):
+        """The teacher's flag on the round's busiest address, when it cast many ballots
+        (``store.Crowd``); None on a phone."""
+        return self.data.crowd if self.teacher and self.state.round else None
+
     @cached_property
     def followers(self) -> int:
         return self.data.followers

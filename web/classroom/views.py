@@ -590,7 +590,7 @@ def vote(code):
     if round_ != str(state.round) or not state.vote_open:
         raise ClassProblem(400, VOTE_CLOSED)
     try:
-        result = store().vote(state.code, state.round, sid, choice, fresh_from())
+        result = store().vote(state.code, state.round, sid, choice, fresh_from(), address())
     except StoreError as err:
         if not is_htmx():
             raise
