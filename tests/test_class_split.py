@@ -52,3 +52,24 @@ def test_each_phone_shows_the_class_s_split_after_the_reveal_and_never_before(ap
     late = phones[0].__class__(app)
     assert "mine" not in "".join(c for *_, c in split(
         late.get(f"/c/{code}?lang={lang}").get_data(as_text=True)))
+
+
+def test_after_the_reveal_space_plays_the_answer_s_step_then_steps_on(app):
+    """The projector's Space presses the page's first [data-key=step]: after a reveal, the
+    bar's "Play the step" (the answer's step); once the board is there, the tree's "forward"
+    (it stayed on the answer's step, press after press, until the question was hidden)."""
+    teacher, code, phones, seq, _ = ask_window(app, COURSE_LINK, "en")
+    send(phones[0], code, seq, "en", number="-M")
+    bar(teacher, code, "ask", action="reveal")
+
+    def space(step):                # the link Space follows on the teacher's page at ``step``
+        link = COURSE_LINK.replace("step=1", f"step={step}")
+        assert teacher.post(f"/class/{code}/sync", data={"link": link},
+                            headers={"HX-Request": "true"}).status_code == 204
+        html = teacher.get(f"{link}&cls={code}").get_data(as_text=True)
+        return re.search(r'<a [^>]*data-key="step"[^>]*>', html).group(0)
+
+    first = space(1)
+    assert "Play the step" not in first and "step=2" in first      # the answer's step
+    assert "step=3" in space(2)                                      # then on, one by one
+    assert "step=4" in space(3)

@@ -104,3 +104,14 @@ def test_the_lab_reads_answers_as_the_class_does():
                                             "−∞", "-inf", "∞")] == \
         [-1, -1, 1, 0.4, -0.4, 2.5, float("-inf"), float("-inf"), float("inf")]
     assert read_number("lots", 1) == "lots"
+
+
+def test_the_join_link_is_the_class_s_code_alone(app):
+    """The projector's join link (and its QR code) names the class only: a phone writes in
+    the class's notation whatever its link says (the link wrapped on the projector,
+    "…/c/J8KTQU?notat-ion=course")."""
+    from test_classroom import start_class
+    teacher, code, _ = start_class(app, COURSE_LINK)
+    html = teacher.get(f"{COURSE_LINK}&cls={code}&proj=1&lang=fr").get_data(as_text=True)
+    links = set(re.findall(r"https?://[^\s\"<]*/c/" + code + r"[^\s\"<]*", html))
+    assert links and all(link.endswith("/c/" + code) for link in links), links

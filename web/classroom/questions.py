@@ -546,9 +546,14 @@ class ActivityView:
 
     @property
     def play_step_url(self) -> str | None:
-        """The teacher's board at the step that shows a revealed question's answer."""
+        """The teacher's board at the step that shows a revealed question's answer; None
+        once the board is there or past it (Space then steps on, as before the question:
+        the link is the bar's Space key while it is offered)."""
         q = self.question
         if q is None or not q.revealed:
+            return None
+        step = self.view.step
+        if step is not None and step >= q.data["then"]:
             return None
         return self.view.g.url(step=q.data["then"])
 

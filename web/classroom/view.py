@@ -179,9 +179,11 @@ class ClassView:
 
     @property
     def page_student_url(self) -> str:
-        """The student link on this page's own address."""
+        """The student link on this page's own address: the class's code alone (a phone
+        takes its language from the browser, and writes values in the class's notation,
+        ``use_notation``, whatever its link says; a short link, a simple QR code)."""
         return url_for("classroom.student", code=self.code, _external=True, lang=None,
-                       proj=None)
+                       proj=None, notation=None)
 
     @cached_property
     def loopback(self) -> bool:
