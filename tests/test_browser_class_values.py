@@ -66,6 +66,9 @@ def test_minus_m_answered_three_ways_stays_in_view_while_the_tree_steps(
         expect(split).to_contain_text("100\u202f%")
         expect(split).to_be_in_viewport(ratio=1)
     assert phones[0].evaluate("document.documentElement.scrollWidth") <= 390
+    # past the answer's step, Space steps the tree on (not back to the answer's step)
+    teacher.keyboard.press(" ")
+    expect(teacher).to_have_url(re.compile(r"step=6\b"))
     teacher.screenshot(path=str(artifacts / "values-projector-revealed.png"))
     phones[0].screenshot(path=str(artifacts / "values-phone-revealed.png"))
 
