@@ -140,3 +140,14 @@ def test_the_accuracy_command(tmp_path):
                          "cannot read")]:
         bad = run("accuracy", "connect4", *args)
         assert bad.returncode == 2 and words in bad.stderr and "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize("text", ["cells=1", "open2=2,open3=8,center=3,oddeven=5",
+                                  "adjusted=1,alpha=0.3,threats=-2"])
+def test_the_measured_move_is_the_compiled_alphabeta_s(text):
+    from ai.games.connect4 import compiled_search
+    w = parse(text)
+    for depth in (1, 2, 4):
+        for p in accuracy.default_positions()[::7]:
+            assert accuracy.chosen_move(w, depth, p.state) == compiled_search.alphabeta(
+                accuracy.GAME, p.state, depth, heuristic=WeightedHeuristic(accuracy.GAME, w)).move

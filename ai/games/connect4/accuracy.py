@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from . import compiled_search
 from .rules import Connect4
-from .terms import Weights, WeightedHeuristic, format_weights, parse
+from .terms import Weights, format_weights, parse
 
 POSITIONS = os.path.join(os.path.dirname(__file__), "data", "workshop-positions.txt")
 MAX_DEPTH = 8                   # deeper costs seconds a position on a 2-core machine
@@ -97,11 +97,13 @@ class Report:
     def positions(self) -> int:
         return len(self.choices)
 
-    @property
+    # counted once (a page shows a report's figures in several places; the reports of the
+    # levels and of the recent heuristics are kept, ``_measure_default``)
+    @cached_property
     def accuracy(self) -> float:
         return sum(c.kept for c in self.choices) / len(self.choices)
 
-    @property
+    @cached_property
     def blunders(self) -> int:
         return sum(c.blunder for c in self.choices)
 
@@ -203,9 +205,10 @@ def judge(choose, positions, name: str, depth: int | None) -> Report:
 
 def chosen_move(weights: Weights, depth: int, state) -> int:
     """The column the depth-limited alpha-beta with these weights plays (the levels' search,
-    compiled, first of equal moves in its order)."""
-    return compiled_search.alphabeta(GAME, state, depth,
-                                     heuristic=WeightedHeuristic(GAME, weights)).move
+    compiled, first of equal moves in its order): ``compiled_search.alphabeta``'s move, by
+    its search itself (a test checks it), without the result it wraps that move in (a
+    measure makes 240 of them)."""
+    return compiled_search.search(GAME, state, depth, weights)[0]
 
 
 def measure(weights: Weights | str, depth: int, positions=None) -> Report:
