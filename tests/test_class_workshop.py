@@ -15,6 +15,7 @@ from ai.games.connect4 import accuracy
 from ai.games.connect4.tournament import MAX_NAME, Entrant
 from web.connect4.class_workshop import class_heuristics
 
+from test_browser_class import contexts  # noqa: F401  (a fixture)
 from test_class_answering import HX, bar, text
 from test_classroom import start_class, student
 
@@ -123,3 +124,54 @@ def test_names_are_unique_and_fit_a_tournament_entrant():
     names = {"a": "Ada", "b": "ada", "c": "x" * 24 + ":y", "d": "\x07"}
     assert [s.name for s in named(found, names)] == ["Ada", "ada (2)", "x" * 24 + "y", "S04"]
     assert all(len(s.name) <= MAX_NAME for s in named(found, names))
+
+
+@pytest.mark.browser
+def test_rehearsal_two_phones_build_heuristics_the_projector_lists_them(
+        contexts, live_server, artifacts):  # noqa: F811
+    """In Chromium against gunicorn: the teacher (projector) sends "build your heuristic" at
+    depth 4; one phone (French) opens the workshop, adds open-3 windows and sends from there,
+    the other types one, wrong then right; both reach the projector with their accuracy."""
+    from playwright.sync_api import expect
+    from test_browser_class import PHONE, PROJECTOR, join, start_class
+    teacher = contexts(PROJECTOR)
+    code = start_class(teacher, live_server + "/connect4?mode=human-human")
+    zoe, malik = (contexts(PHONE, is_mobile=True, has_touch=True, locale="fr-FR")
+                  for _ in range(2))
+    for phone, nick in ((zoe, "Zoé"), (malik, "Malik")):
+        join(phone, live_server, code)
+        phone.fill("#nickname-field", nick)
+        phone.locator("form.nickname button").click()
+        expect(phone.locator("#class-name")).to_contain_text(nick)
+    start = teacher.locator("details.workshop-start")
+    start.locator("summary").click()
+    start.locator("select[name=depth]").select_option("4")
+    start.locator("button[value=start]").click()
+    expect(teacher.locator(".class-workshop")).to_contain_text("0 heuristics received")
+
+    expect(zoe.locator(".phone-workshop")).to_be_visible()
+    zoe.locator(".phone-workshop a.button.primary").click()
+    expect(zoe.locator(".ws-send")).to_be_visible()
+    zoe.locator('[data-key="ws-open3-plus"]').click()
+    expect(zoe.locator(".ws-choice")).to_contain_text("open3 = 4")
+    zoe.locator('[data-key="ws-open3-plus"]').click()
+    expect(zoe.locator(".ws-choice")).to_contain_text("open3 = 8")
+    zoe.locator("form.ws-send button").click()
+    expect(zoe.locator(".phone-workshop .voted")).to_contain_text("cells=1,open3=8")
+    assert zoe.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+    malik.fill("#class-h", "cells=1,open4=3")
+    malik.locator(".heuristic-form button").click()
+    expect(malik.locator(".phone-workshop .error")).to_contain_text("nom=poids")
+    malik.fill("#class-h", "center=3,threats=2")
+    malik.locator(".heuristic-form button").click()
+    expect(malik.locator(".phone-workshop .voted")).to_contain_text("center=3,threats=2")
+
+    rows = teacher.locator(".class-heuristics tbody tr")
+    expect(rows).to_have_count(2)
+    want = {"Zoé": accuracy.measure("cells=1,open3=8", 4),
+            "Malik": accuracy.measure("center=3,threats=2", 4)}
+    for name, report in want.items():
+        row = teacher.locator(".class-heuristics tbody tr", has_text=name)
+        expect(row).to_contain_text(f"{report.accuracy * 100:.1f} %")
+    teacher.screenshot(path=str(artifacts / "class-workshop-projector.png"))

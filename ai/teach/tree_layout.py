@@ -92,7 +92,7 @@ class TreeGeometry:
         """Half the size of the ring drawn around a node whose value changed (the node's
         shape, a few pixels out: thick enough to see on a phone and from the back of a
         class)."""
-        return spot.r + (8 if self.lh > 18 else 6)
+        return spot.r + (6 if self.lh > 18 else 4)
 
     def cut_xy(self, spot: NodeSpot) -> tuple:
         """Where the scissors of a cut-off go: left of the node."""
