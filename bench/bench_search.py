@@ -134,6 +134,9 @@ def easyai_game(g: Connect4, state, players, cls):
 
 # -- helpers -----------------------------------------------------------------------------------
 
+CLOCK = [time.perf_counter]     # --cpu: time.process_time (section 1)
+
+
 def timed(setup, run, repeat: int, fast: float = 0.05):
     """Run ``run(setup())`` once; if it took under ``fast`` seconds, ``repeat`` times in all.
     Returns (result of the last run, median seconds, runs). ``setup`` is not timed.
@@ -147,9 +150,9 @@ def timed(setup, run, repeat: int, fast: float = 0.05):
         arg = setup()
         gc.disable()
         try:
-            t0 = time.perf_counter()
+            t0 = CLOCK[0]()
             result = run(arg)
-            times.append(time.perf_counter() - t0)
+            times.append(CLOCK[0]() - t0)
         finally:
             gc.enable()
         if i == 0 and times[0] >= fast:
@@ -265,7 +268,7 @@ def section_equal_depth(args, out):
         "easyAI  = Negamax(d)(game) on easyAI.games.ConnectFour (-100 loss, 0 otherwise; "
         "natural order, no TT)",
         f"easyAI nodes = {EASY_NODE_COUNT}",
-        "times: time.perf_counter around the search call, garbage collector off during it "
+        f"times: time.{CLOCK[0].__name__} around the search call, garbage collector off during it "
         f"(as timeit); runs under 50 ms repeated {args.repeat}x, median", "moves 1-indexed; values: W3/L8 = proven win/loss in 3/8 plies, "
         "else the score", "")
     for label, moves, score in POSITIONS:
@@ -528,6 +531,10 @@ def main(argv=None):
                         help="runs of a search that took under 50 ms, median taken (default 5)")
     parser.add_argument("--sections", default="1,2,3",
                         help="which sections to run, e.g. 1,3 (default 1,2,3)")
+    parser.add_argument("--cpu", action="store_true",
+                        help="section 1: time each search by this process's CPU time "
+                             "(time.process_time), not the wall clock: steadier when other "
+                             "work shares the machine")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON document instead of the tables")
     args = parser.parse_args(argv)
@@ -553,12 +560,15 @@ def main(argv=None):
     info = machine_info()
     doc = {"machine": info, "args": {"depths": args.depths, "max_seconds": args.max_seconds,
                                      "games": args.games, "nps_depth": args.nps_depth,
-                                     "repeat": args.repeat, "sections": sorted(sections)}}
+                                     "repeat": args.repeat, "sections": sorted(sections),
+                                     "cpu": args.cpu}}
     out(f"machine: {info['platform']}; CPU: {info['cpu'] or '?'} x {info['cpu_count']}; "
         f"Python {info['python']}",
         f"easyAI {info['easyai']}, numpy {info['numpy']}")
     if 1 in sections:
+        CLOCK[0] = time.process_time if args.cpu else time.perf_counter
         doc["equal_depth"] = section_equal_depth(args, out)
+        CLOCK[0] = time.perf_counter
     if 2 in sections:
         doc["latency"] = section_latency(args, out)
     if 3 in sections:

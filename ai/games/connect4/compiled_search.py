@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import threading
 import time
+from functools import lru_cache
 
 import numpy as np
 
@@ -26,7 +27,7 @@ from ai.course.scores import (EXACT, HEURISTIC_MAX, INF, MAX_SCORE, WIN_THRESHOL
                               SearchAborted, SearchResult, SearchStats, check_limits)
 
 from . import search_kernel as K
-from .bitboard import geometry, non_losing, winning_cells
+from .bitboard import geometry, non_losing
 from .heuristic import Threats, cell_values
 from .terms import N_TERMS, Weights, whole, weights_of
 
@@ -34,6 +35,7 @@ __all__ = ["alphabeta", "supports", "search"]
 
 assert K.N_TERMS == N_TERMS
 _INF = 1e300
+_NO_LIMIT = int(np.iinfo(np.int64).max)
 
 
 def _geo(game, quick: bool) -> np.ndarray:
@@ -80,7 +82,11 @@ def _make_geo(game, quick: bool) -> np.ndarray:
     return geo
 
 
+@lru_cache(maxsize=1024)
 def _weights_array(weights: Weights) -> np.ndarray:
+    """The kernel's weights, made once per weights (a search at depth 2 takes some
+    microseconds: its set-up counts). Shared: the kernel never writes them (left writable all
+    the same: a read-only array is another type to numba, and would compile the kernel again)."""
     return np.array([float(w) for w in weights.values] + [float(weights.alpha)])
 
 
@@ -137,6 +143,8 @@ class _Searcher:
         self.pvlen = np.zeros(n, dtype=np.int64)
         self.killers = np.zeros(n, dtype=np.int64)
         self.work = np.zeros((n, K.WORK), dtype=np.int64)
+        self.cols = np.zeros(16, dtype=np.int64)        # the root's moves, their values
+        self.values = np.zeros(16, dtype=np.float64)
         self.table = None               # the caller's table this generation serves
         self.key = None                 # and the weights and scoring it holds values of
         self.busy = False
@@ -289,7 +297,7 @@ def search(game, state, depth, weights: Weights, *, heuristic_given=True, table=
     s.busy = True
     try:
         return _root(s, game, state, depth, geo, w, zero, quick, table, max_nodes, deadline,
-                     root_values, (tuple(w), quick, zero), root_order)
+                     root_values, (weights, quick, zero), root_order)
     finally:
         s.busy = False
 
@@ -311,7 +319,7 @@ def _root(s, game, state, depth, geo, w, zero, quick, table, max_nodes, deadline
     gen, count = st[K.ST_GEN], st[K.ST_COUNT]
     st[:] = 0
     st[K.ST_GEN], st[K.ST_COUNT] = gen, count
-    st[K.ST_LIMIT] = np.iinfo(np.int64).max if max_nodes is None else max_nodes
+    st[K.ST_LIMIT] = _NO_LIMIT if max_nodes is None else max_nodes
     st[K.ST_NEXT_CLOCK] = K.CLOCK_EVERY
     st[K.ST_ZERO] = int(zero)
     tdata = None if table is None else getattr(table, "data", table)
@@ -326,7 +334,7 @@ def _root(s, game, state, depth, geo, w, zero, quick, table, max_nodes, deadline
     if root_order is not None:          # (column, its mask, ...) in the course's order
         by_col = {x[0]: x for x in order}
         order = tuple(by_col[c] for c in root_order)
-    wins = winning_cells(cur, mask, g) & possible
+    wins, opp_wins = K.root_cells(cur, mask, geo)
     mx = MAX_SCORE
     loss2 = -(mx - 2) if quick else -mx
     if wins or depth == 1:              # fast_search's root_scored
@@ -349,7 +357,6 @@ def _root(s, game, state, depth, geo, w, zero, quick, table, max_nodes, deadline
             if v > best:
                 best, best_move = v, col
         return _done(st, best_move, best, [best_move])
-    opp_wins = winning_cells(cur ^ mask, mask, g)
     safe = non_losing(possible, opp_wins)
     if not safe or nb >= g.cells - 2:   # fast_search's root_settled
         st[K.ST_LEAVES] += 1
@@ -370,7 +377,7 @@ def _root(s, game, state, depth, geo, w, zero, quick, table, max_nodes, deadline
                          if after & cm)
             value, pv = loss2, [col, reply]
         return _done(st, col, value, pv)
-    best_move, best, pv = _root_search(s, g, geo, w, cur, mask, nb, depth, safe, tdata,
+    best_move, best, pv = _root_search(s, geo, w, cur, mask, nb, depth, safe, tdata,
                                        root_values, dl, root_order and order)
     for col, cm, _, _ in order:
         if not safe & cm:
@@ -392,11 +399,12 @@ def _aborted(st, reason):
     return err
 
 
-def _root_search(s, g, geo, w, cur, mask, nb, depth, safe, tdata, root_values, dl,
+def _root_search(s, geo, w, cur, mask, nb, depth, safe, tdata, root_values, dl,
                  course_order=None):
     """``fast_search``'s ``root_search``: the safe moves, the table's move first, then (depth
     >= 3) the most winning cells, centre first; or the table's move first, then
-    ``course_order`` (the course's root)."""
+    ``course_order`` (the course's root). The table is probed here, the rest is one call of
+    the kernel (``search_kernel.root_moves``)."""
     st = s.st
     tt_move = -1
     if tdata is not None:
@@ -404,41 +412,21 @@ def _root_search(s, g, geo, w, cur, mask, nb, depth, safe, tdata, root_values, d
         e = tdata.get(~(cur + mask))
         if e is not None:
             tt_move = e[3]
-    opp = cur ^ mask
-    empty = g.board ^ mask
+    cols, n = s.cols, 0
     if course_order:
         seq = sorted((x for x in course_order if safe & x[1]), key=lambda x: x[0] != tt_move)
-        moves = [(col, safe & cm, g.wins(cur | (safe & cm)) & empty) for col, cm, _, _ in seq]
-    elif depth == 2:
-        seq = list(g.playable[(safe + g.board) & g.sentinels])
-        if tt_move >= 0:
-            seq.sort(key=lambda x: x[0] != tt_move)
-        moves = [(col, safe & cm, 0) for col, cm, _, _ in seq]
-    else:
-        keyed = []
-        for col, cm, sh, pri in g.playable[(safe + g.board) & g.sentinels]:
-            bit = safe & cm
-            wc = g.wins(cur | bit) & empty
-            keyed.append((col == tt_move, wc.bit_count(), pri, col, bit, wc))
-        keyed.sort(reverse=True)
-        moves = [(col, bit, wc) for _, _, _, col, bit, wc in keyed]
-    alpha = best = -_INF
-    best_move, pv = None, []
-    for col, bit, wc in moves:
-        # (one signature: numba compiles a call with other types apart, and a cached
-        # recursive function of two signatures crashes when loaded)
-        v = -K.child(opp, mask | bit, nb + 1, depth - 1, -_INF, -float(alpha), 1, wc, geo, w, st,
-                     s.tt_key, s.tt_val, s.tt_info, s.pv, s.pvlen, s.killers, s.work, dl)
-        if st[K.ST_ABORTED]:
-            raise _aborted(st, "node budget" if st[K.ST_ABORTED] == 1 else "time budget")
-        v = whole(v)
-        root_values[col] = v
-        if v > best:
-            best, best_move = v, col
-            pv = [col] + [int(x) for x in s.pv[1, :s.pvlen[1]]]
-            if v > alpha:
-                alpha = v
-    return best_move, best, pv
+        for n, x in enumerate(seq, 1):
+            cols[n - 1] = x[0]
+    values = s.values
+    done = K.root_moves(cur, mask, nb, depth, 1, safe, tt_move, cols, n, values, geo, w, st,
+                        s.tt_key, s.tt_val, s.tt_info, s.pv, s.pvlen, s.killers, s.work, dl)
+    found = values[:done].tolist()
+    for col, v in zip(cols[:done].tolist(), found):
+        root_values[col] = whole(v)
+    if st[K.ST_ABORTED]:
+        raise _aborted(st, "node budget" if st[K.ST_ABORTED] == 1 else "time budget")
+    pv = s.pv[0, :s.pvlen[0]].tolist()
+    return pv[0], whole(max(found)), pv      # pv[0]: the first best move's line
 
 
 def warm_up(game) -> float:

@@ -501,3 +501,74 @@ def child(cur, mask, nb, depth, alpha, beta, ply, opp_wins, geo, w, st, tt_key, 
                      pvlen, killers, deadline)
     return node(cur, mask, nb, depth, alpha, beta, ply, opp_wins, geo, w, st, tt_key, tt_val,
                 tt_info, pv, pvlen, killers, work, deadline)
+
+
+@numba.njit(**KERNEL)
+def root_cells(cur, mask, geo):
+    """The root's winning cells: the side to move's, among its playable cells, and the
+    opponent's (empty cells): ``bitboard.winning_cells`` twice in one call (in Python the two
+    took about as long as a depth-2 search's nodes)."""
+    board, h = geo[G_BOARD], geo[G_H]
+    empty = board ^ mask
+    possible = (mask + geo[G_BOTTOM]) & board
+    return wins(cur, h) & empty & possible, wins(cur ^ mask, h) & empty
+
+
+@numba.njit(**KERNEL)
+def root_moves(cur, mask, nb, depth, ply, safe, tt_move, cols, n, values, geo, w, st, tt_key,
+               tt_val, tt_info, pv, pvlen, killers, work, deadline):
+    """``fast_search``'s ``root_search`` below its table probe: the root's ``safe`` moves
+    (``cur``, ``mask``, ``nb``: the root's stones, its mask, how many), each searched by
+    ``child`` in the window ``fast_search`` gives it. Their order: the first ``n`` columns of
+    ``cols`` (the course's, given), or with ``n`` 0 ``fast_search``'s, written into ``cols``:
+    the table's move (``tt_move``, -1 for none) first, then at depth 3 and more the most
+    winning cells after the move, then centre first. ``values[i]``: the value of the move
+    ``cols[i]`` for the root. Returns how many moves were searched: fewer than all when a
+    budget ran out (``st[ST_ABORTED]``). The first best move's principal variation is left in
+    ``pv[ply - 1]``. ``ply`` is 1, the children's (an argument, as ``child``'s: a constant
+    would compile ``child`` apart, see there).
+
+    One call for the whole root, where the root called ``child`` once a move from Python,
+    with 19 arguments, ten of them arrays, and ordered its moves in Python: at depth 2 that
+    took more time than the search (issue 35)."""
+    board, h, wd = geo[G_BOARD], geo[G_H], geo[G_W]
+    empty = board ^ mask
+    opp = cur ^ mask
+    root = ply - 1
+    if n == 0:
+        for col in range(wd):
+            bit = safe & geo[G_COLMASK + col]
+            if bit == 0:
+                continue
+            pri = geo[G_PRI + col]
+            if col == tt_move:
+                k = 4096 | pri
+            elif depth >= 3:
+                k = (popcount(wins(cur | bit, h) & empty) << 4) | pri
+            else:
+                k = pri
+            j = n                       # insertion sort, largest first
+            while j > 0 and work[root, j - 1] < k:
+                work[root, j] = work[root, j - 1]
+                j -= 1
+            work[root, j] = k
+            n += 1
+        for j in range(n):
+            cols[j] = geo[G_BYPRI + (work[root, j] & 15)]
+    alpha = NEG
+    best = NEG
+    for i in range(n):
+        col = cols[i]
+        bit = safe & geo[G_COLMASK + col]
+        wc = wins(cur | bit, h) & empty if depth > 2 else 0
+        v = -child(opp, mask | bit, nb + 1, depth - 1, NEG, -alpha, ply, wc, geo, w, st, tt_key,
+                   tt_val, tt_info, pv, pvlen, killers, work, deadline)
+        if st[ST_ABORTED]:
+            return i
+        values[i] = v
+        if v > best:
+            best = v
+            set_pv(root, col, pv, pvlen)
+            if v > alpha:
+                alpha = v
+    return n

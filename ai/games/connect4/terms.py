@@ -184,6 +184,7 @@ LEVEL_WEIGHTS = {
                           open3=Threats.weights[3], center=2),
     "cells": Weights.of(cells=1),
 }
+NO_WEIGHTS = Weights.of()       # no heuristic: every position 0 (made once: a search asks often)
 
 
 # -- the terms, in Python: the reference --------------------------------------------------------
@@ -280,7 +281,7 @@ def weights_of(heuristic) -> Weights | None:
     rounds its sum, another heuristic is not made of these terms). None for no heuristic is
     ``Weights.of()`` (every position 0)."""
     if heuristic is None:
-        return Weights.of()
+        return NO_WEIGHTS
     if isinstance(heuristic, WeightedHeuristic):
         return heuristic.weights
     if type(heuristic) is Threats and tuple(heuristic.weights) == Threats.weights:
