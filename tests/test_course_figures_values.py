@@ -35,7 +35,7 @@ def test_no_page_writes_the_evaluations_ceiling_as_999(client, url):
 
 
 def test_the_ceiling_is_written_in_each_notation(client):
-    from web.i18n import format_bound, format_long
+    from web.notation import format_bound, format_long
     app = client.application
     for lang, notation, won, lost in (("en", "plies", "W", "L"), ("fr", "plies", "V", "D"),
                                       ("fr", "course", "M − 1", "−M + 1")):

@@ -162,7 +162,8 @@ def test_values_bounds_and_error_numbers_follow_the_locale(app):
     victoire) and the numbers inside an error message go through the locale."""
     from ai.messages import GameError
     from ai.course.search import MAX_SCORE
-    from web.i18n import format_bound, format_value, tr
+    from web.i18n import tr
+    from web.notation import format_bound, format_value
 
     too_long = GameError("the tree is too long (%(n)s characters, at most %(most)s)",
                          n=5000, most=4000)

@@ -1,7 +1,7 @@
 """One notation for the projector, the phone, the lab and the CSV (issue 36: "one module that
 writes them for the projector, the phone, the lab, the review and the CSV"): the same value
-is the same string on each, read by ``web.notation`` (``read_value``, ``read_number``) and
-written by ``web.i18n``'s ``value_text``/``number_value``: −∞ where the window is [−∞, +∞]
+is the same string on each, read and written by ``web.notation`` (``read_value``,
+``read_number``; ``value_text``, ``number_value``, ``value_message``): −∞ where the window is [−∞, +∞]
 (the lab's mark, its tree, the class's reveal, the lesson's CSV and the exercise's CSV), and
 −M/+M where the course's window is [−maxScore, +maxScore] in the course's notation. The
 lesson's and the exercise's CSV cells still go through ``web.spreadsheet``."""

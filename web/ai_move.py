@@ -12,7 +12,8 @@ from ai.perfect import ALGORITHM as PERFECT_ALGORITHM
 
 from .admission import admitted
 from .game_link import GameLink, Settings
-from .i18n import ALGORITHM_LABELS, format_value
+from .i18n import ALGORITHM_LABELS
+from .notation import format_value
 from .recent import recent
 
 MAX_NODES = 400_000          # no search may visit more nodes than this

@@ -1,25 +1,22 @@
 """Languages: ``lang`` in the URL first (a shared link opens in the sender's language), then
 the browser's Accept-Language, then English; the language kept in every link and form; labels
-and numbers in the page's language."""
+and numbers in the page's language. A search's values (+M, −∞, W3, M − 3/5) are written by
+``web.notation``, which writes them with this module's numbers: this module never imports
+it."""
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
-from flask import Flask, Response, g, has_request_context, render_template, request, url_for
+from flask import Flask, Response, g, render_template, request
 from flask_babel import (Babel, format_decimal, get_locale as babel_locale, get_translations,
-                         gettext, lazy_gettext as _l, ngettext)
+                         gettext, lazy_gettext as _l)
 from babel.numbers import get_group_symbol
 from markupsafe import Markup
 
 from ai.messages import translate
-from ai.course.scores import HEURISTIC_MAX
-from ai.heuristics import LIMIT as HEURISTIC_LIMIT
-from ai.course.search import INF, MAX_SCORE, WIN_THRESHOLD
 
 from .games import GAMES
 from .links import this_page
-from .notation import current_notation, kept_number, number_text, page_max_score
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = {"en": "English", "fr": "Français"}
@@ -99,10 +96,9 @@ def num(value, digits=None) -> str:
 
 
 def _numbers_in_locale(values: dict) -> dict:
-    """A message's numbers in the page's locale, an infinity as the projector writes it
-    (+∞, −∞: the lab's marks say "it is −∞, not 3" as its tree and the class's reveal do)."""
-    return {k: (format_bound(v) if isinstance(v, float) and math.isinf(v) else num(v))
-            if isinstance(v, (int, float)) and not isinstance(v, bool) else v
+    """A message's numbers in the page's locale (a message whose numbers are a search's
+    values, the lab's marks, is written by ``web.notation.value_message``)."""
+    return {k: num(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
             for k, v in values.items()}
 
 
@@ -116,127 +112,6 @@ def tr(err: Exception) -> str:
 def switch_lang(lang: str) -> str:
     """This page's link in another language."""
     return this_page(lang=lang)
-
-
-def format_value(value) -> str:
-    """A search value for people: a proven result in words, an estimate as a signed number
-    in the page's locale (+2.5 in English, +2,5 in French)."""
-    if course_notation() and (abs(value) >= WIN_THRESHOLD or course_estimate(value)):
-        return format_bound(value, long=True)
-    if abs(value) >= WIN_THRESHOLD or abs(value) == HEURISTIC_LIMIT:   # as the tree writes
-        return format_long(value)           # it, with its unit: W3 (won in 3 plies)
-    return format_decimal(round(value, 2), format="+#,##0.##;-#,##0.##")
-
-
-
-
-def course_notation() -> bool:
-    """Whether the page writes values in the course's notation (the ``notation`` setting,
-    read in one place: ``web.notation.current_notation``): a win or a loss is +maxScore or
-    −maxScore, flat, as seed 003 scores a final position, instead of W3/L3 (won or lost in
-    3 plies), and the course's estimate is written as it computes it, M − 3/5."""
-    return current_notation() == "course"
-
-
-def set_estimate_total(n: int) -> None:
-    """The game of this page started from ``n`` (the course's small game, seed 003): the
-    course's estimate ``maxScore − remaining/total`` is written with it ("M − 3/5")."""
-    g._estimate_total = n
-
-
-def course_estimate(value) -> str | None:
-    """The course's estimate (the course's own heuristic in ``ai.heuristics``: HEURISTIC_MAX − r/n, from the
-    root player's side) as the course writes it, "M − 3/5" ("−M + 3/5" for the other side),
-    or None for any other value."""
-    gap = HEURISTIC_MAX - abs(value)
-    total = g.get("_estimate_total") if has_request_context() else None
-    if not total or not 0 <= gap < 1:
-        return None
-    left = round(gap * total)
-    if abs(left - gap * total) > 1e-6:
-        return None
-    return f"M − {left}/{total}" if value > 0 else f"−M + {left}/{total}"
-
-
-def format_bound(value, group: bool = True, long: bool = False) -> str:
-    """A value or an alpha or beta bound, short enough for a tree node: W3 (a win in 3
-    plies), L3 (a loss), or a number in the page's locale; in the course's notation +M and
-    −M (``long``: +maxScore and −maxScore; the word does not fit in a node, the legend says
-    M = maxScore). ``group=False`` for a form field, which reads the number back (no
-    thousands separator, the locale's decimal sign)."""
-    if value is None:
-        return ""
-    if value == INF:
-        return "+∞"
-    if value == -INF:
-        return "−∞"
-    if course_notation() and group:
-        if abs(value) >= WIN_THRESHOLD or abs(value) == page_max_score():   # a lab tree's M
-            word = "maxScore" if long else "M"
-            return f"+{word}" if value > 0 else f"−{word}"
-        if abs(value) == HEURISTIC_LIMIT:   # the evaluation's ceiling, M − 1 as M − 3/5
-            word = "maxScore" if long else "M"
-            return f"{word} − 1" if value > 0 else f"−{word} + 1"
-        estimate = course_estimate(value)
-        if estimate is not None:
-            return estimate.replace("M", "maxScore") if long else estimate
-    if abs(value) >= WIN_THRESHOLD:
-        plies = num(int(MAX_SCORE - abs(value)))
-        # the letters of "win" and "loss": V and D in French (victoire, défaite)
-        return gettext("W%(n)s", n=plies) if value > 0 else gettext("L%(n)s", n=plies)
-    if group and abs(value) == HEURISTIC_LIMIT:
-        # The evaluation's ceiling (±999, an exact evaluation's won or lost position, as
-        # a game's theory says): a win or a loss whose plies it does not count, W or L.
-        return gettext("W%(n)s", n="") if value > 0 else gettext("L%(n)s", n="")
-    if value == int(value):
-        return num(int(value)) if group else str(int(value))
-    return format_decimal(round(value, 2), format="#,##0.##" if group else "0.##")
-
-
-def bound_shown(value, bound: str | None) -> str | None:
-    """The bound a node's value is, as the page says it: "upper" (≤), "lower" (≥) or None.
-    In the course's notation a loss is −M and a win +M, flat: "at most −M" or "at least +M"
-    says nothing more than −M or +M, so it is written as the value it is."""
-    if bound is None or value is None:
-        return None
-    if course_notation() and abs(value) >= WIN_THRESHOLD and (
-            (bound == "upper") == (value < 0)):
-        return None
-    return bound
-
-
-def format_shown(value, bound: str | None = None) -> str:
-    """A node's value as its picture writes it: "?" when not known yet, a bound with its
-    sign ("≤ 11": at most 11; "≥ W3": at least a win in 3 plies), else ``format_bound``."""
-    if value is None:
-        return "?"
-    sign = {"upper": "≤ ", "lower": "≥ "}.get(bound_shown(value, bound), "")
-    return sign + format_bound(value)
-
-
-def format_long(value) -> str:
-    """A node's value for its tooltip and the narration: a win or a loss in words ("W3 (won
-    in 3 plies)"), any other value as ``format_bound`` writes it."""
-    if value is None:
-        return ""
-    if value in (INF, -INF):
-        return format_bound(value)
-    if abs(value) >= WIN_THRESHOLD:
-        plies = int(MAX_SCORE - abs(value))
-        short = format_bound(value, long=True)
-        if value > 0:
-            words = ngettext("won in %(n)s ply", "won in %(n)s plies", plies, n=num(plies))
-        else:
-            words = ngettext("lost in %(n)s ply", "lost in %(n)s plies", plies, n=num(plies))
-        return f"{short} ({words})"
-    if abs(value) == HEURISTIC_LIMIT:
-        short = format_bound(value, long=True)
-        if value > 0:
-            words = gettext("won, says the evaluation function")
-        else:
-            words = gettext("lost, says the evaluation function")
-        return f"{short} ({words})"
-    return format_bound(value)
 
 
 def check_lang():
@@ -279,18 +154,3 @@ def init_app(app: Flask) -> None:
     app.url_defaults(add_lang)
 
 
-def number_value(value) -> str:
-    """A number (a lab tree's value, an answer typed in the lab) as the projector and the
-    phones write values (``value_text`` of its kept text): −∞, +∞, 2,5, −3; the lab's marks,
-    its class exercise's dashboard and CSV write them so."""
-    return value_text(number_text(value))
-
-
-def value_text(text: str) -> str:
-    """A kept value (``web.notation.read_value``, ``number_text``) as this page writes values:
-    the projector's and the phone's notation (+M, −M, −∞, +∞, 2,5, or W3/L3). Here, beside
-    ``format_bound``, since ``web.notation`` reads values and this module writes them."""
-    if text in ("M", "-M"):
-        return "+M" if text == "M" else "−M"
-    value = kept_number(text)
-    return text if value is None else format_bound(value)

@@ -1,22 +1,28 @@
-"""How values are written: one setting for the whole app (``notation=``), kept from page to
-page like the language and projector mode. What the projector, the phones, the lab and the
-exports must say alike is read here: a class's answers as it types them (``read_value``: −M,
--M, M, −∞, -inf, 2,5), the lab's (``read_number``: the same, maxScore being the tree's largest
-leaf), kept as ``number_text`` keeps a number, and written back as the projector writes values
-(``web.i18n.value_text``, beside ``format_bound``: this module reads values, ``web.i18n``
-writes them); nodes named as the tree labels them (``node_text``: the tree's narration, the
-class's questions); a class's pages write in its board's notation (``use_notation``)."""
+"""How values are read and written: the one module that does both, for the projector, the
+phones, the lab, the review and the CSVs. One setting for the whole app (``notation=``), kept
+from page to page like the language and projector mode. Read here: a class's answers as it
+types them (``read_value``: −M, -M, M, −∞, -inf, 2,5), the lab's (``read_number``: the same,
+maxScore being the tree's largest leaf), kept as ``number_text`` keeps a number. Written here:
+a search's values as the projector writes them (``format_bound`` in a tree's node, W3/L3 or
++M/−M, M − 3/5; ``format_long`` in words; ``value_text``/``number_value`` a kept value or a
+number, for the phones, the lab's marks and the CSVs), with ``web.i18n``'s numbers in the
+page's language (this module imports ``web.i18n``, never the other way). Nodes named as the
+tree labels them (``node_text``: the tree's narration, the class's questions); a class's pages
+write in its board's notation (``use_notation``)."""
 from __future__ import annotations
 
 import math
 import re
 
 from flask import g as request_globals, has_request_context, request
-from flask_babel import gettext
+from flask_babel import format_decimal, gettext, ngettext
 from markupsafe import Markup
 
-from ai.course.scores import HEURISTIC_MAX, MAX_SCORE, WIN_THRESHOLD
+from ai.course.scores import HEURISTIC_MAX, INF, MAX_SCORE, WIN_THRESHOLD
+from ai.heuristics import LIMIT as HEURISTIC_LIMIT
+from ai.messages import translate
 
+from .i18n import num
 from .params import BadRequest, read_choice
 
 NOTATIONS = ("plies", "course")
@@ -189,6 +195,153 @@ def same_value(given: str, answer: str, notation: str | None = None) -> bool:
             given in ("M", "-M") or answer in ("M", "-M")
             or (notation or current_notation()) == "course" or g == a)
     return g == a or (math.isfinite(g) and math.isfinite(a) and abs(g - a) < 1e-9)
+
+
+# -- values written as the projector writes them: its tree, the phones, the lab, the CSVs -------
+
+def format_value(value) -> str:
+    """A search value for people: a proven result in words, an estimate as a signed number
+    in the page's locale (+2.5 in English, +2,5 in French)."""
+    if course_notation() and (abs(value) >= WIN_THRESHOLD or course_estimate(value)):
+        return format_bound(value, long=True)
+    if abs(value) >= WIN_THRESHOLD or abs(value) == HEURISTIC_LIMIT:   # as the tree writes
+        return format_long(value)           # it, with its unit: W3 (won in 3 plies)
+    return format_decimal(round(value, 2), format="+#,##0.##;-#,##0.##")
+
+
+def course_notation() -> bool:
+    """Whether the page writes values in the course's notation (the ``notation`` setting,
+    read in one place: ``current_notation``): a win or a loss is +maxScore or
+    −maxScore, flat, as seed 003 scores a final position, instead of W3/L3 (won or lost in
+    3 plies), and the course's estimate is written as it computes it, M − 3/5."""
+    return current_notation() == "course"
+
+
+def set_estimate_total(n: int) -> None:
+    """The game of this page started from ``n`` (the course's small game, seed 003): the
+    course's estimate ``maxScore − remaining/total`` is written with it ("M − 3/5")."""
+    request_globals._estimate_total = n
+
+
+def course_estimate(value) -> str | None:
+    """The course's estimate (the course's own heuristic in ``ai.heuristics``: HEURISTIC_MAX − r/n, from the
+    root player's side) as the course writes it, "M − 3/5" ("−M + 3/5" for the other side),
+    or None for any other value."""
+    gap = HEURISTIC_MAX - abs(value)
+    total = request_globals.get("_estimate_total") if has_request_context() else None
+    if not total or not 0 <= gap < 1:
+        return None
+    left = round(gap * total)
+    if abs(left - gap * total) > 1e-6:
+        return None
+    return f"M − {left}/{total}" if value > 0 else f"−M + {left}/{total}"
+
+
+def format_bound(value, group: bool = True, long: bool = False) -> str:
+    """A value or an alpha or beta bound, short enough for a tree node: W3 (a win in 3
+    plies), L3 (a loss), or a number in the page's locale; in the course's notation +M and
+    −M (``long``: +maxScore and −maxScore; the word does not fit in a node, the legend says
+    M = maxScore). ``group=False`` for a form field, which reads the number back (no
+    thousands separator, the locale's decimal sign)."""
+    if value is None:
+        return ""
+    if value == INF:
+        return "+∞"
+    if value == -INF:
+        return "−∞"
+    if course_notation() and group:
+        if abs(value) >= WIN_THRESHOLD or abs(value) == page_max_score():   # a lab tree's M
+            word = "maxScore" if long else "M"
+            return f"+{word}" if value > 0 else f"−{word}"
+        if abs(value) == HEURISTIC_LIMIT:   # the evaluation's ceiling, M − 1 as M − 3/5
+            word = "maxScore" if long else "M"
+            return f"{word} − 1" if value > 0 else f"−{word} + 1"
+        estimate = course_estimate(value)
+        if estimate is not None:
+            return estimate.replace("M", "maxScore") if long else estimate
+    if abs(value) >= WIN_THRESHOLD:
+        plies = num(int(MAX_SCORE - abs(value)))
+        # the letters of "win" and "loss": V and D in French (victoire, défaite)
+        return gettext("W%(n)s", n=plies) if value > 0 else gettext("L%(n)s", n=plies)
+    if group and abs(value) == HEURISTIC_LIMIT:
+        # The evaluation's ceiling (±999, an exact evaluation's won or lost position, as
+        # a game's theory says): a win or a loss whose plies it does not count, W or L.
+        return gettext("W%(n)s", n="") if value > 0 else gettext("L%(n)s", n="")
+    if value == int(value):
+        return num(int(value)) if group else str(int(value))
+    return format_decimal(round(value, 2), format="#,##0.##" if group else "0.##")
+
+
+def bound_shown(value, bound: str | None) -> str | None:
+    """The bound a node's value is, as the page says it: "upper" (≤), "lower" (≥) or None.
+    In the course's notation a loss is −M and a win +M, flat: "at most −M" or "at least +M"
+    says nothing more than −M or +M, so it is written as the value it is."""
+    if bound is None or value is None:
+        return None
+    if course_notation() and abs(value) >= WIN_THRESHOLD and (
+            (bound == "upper") == (value < 0)):
+        return None
+    return bound
+
+
+def format_shown(value, bound: str | None = None) -> str:
+    """A node's value as its picture writes it: "?" when not known yet, a bound with its
+    sign ("≤ 11": at most 11; "≥ W3": at least a win in 3 plies), else ``format_bound``."""
+    if value is None:
+        return "?"
+    sign = {"upper": "≤ ", "lower": "≥ "}.get(bound_shown(value, bound), "")
+    return sign + format_bound(value)
+
+
+def format_long(value) -> str:
+    """A node's value for its tooltip and the narration: a win or a loss in words ("W3 (won
+    in 3 plies)"), any other value as ``format_bound`` writes it."""
+    if value is None:
+        return ""
+    if value in (INF, -INF):
+        return format_bound(value)
+    if abs(value) >= WIN_THRESHOLD:
+        plies = int(MAX_SCORE - abs(value))
+        short = format_bound(value, long=True)
+        if value > 0:
+            words = ngettext("won in %(n)s ply", "won in %(n)s plies", plies, n=num(plies))
+        else:
+            words = ngettext("lost in %(n)s ply", "lost in %(n)s plies", plies, n=num(plies))
+        return f"{short} ({words})"
+    if abs(value) == HEURISTIC_LIMIT:
+        short = format_bound(value, long=True)
+        if value > 0:
+            words = gettext("won, says the evaluation function")
+        else:
+            words = gettext("lost, says the evaluation function")
+        return f"{short} ({words})"
+    return format_bound(value)
+
+
+def number_value(value) -> str:
+    """A number (a lab tree's value, an answer typed in the lab) as the projector and the
+    phones write values (``value_text`` of its kept text): −∞, +∞, 2,5, −3; the lab's marks,
+    its class exercise's dashboard and CSV write them so."""
+    return value_text(number_text(value))
+
+
+def value_text(text: str) -> str:
+    """A kept value (``read_value``, ``number_text``) as this page writes values: the
+    projector's and the phone's notation (+M, −M, −∞, +∞, 2,5, or W3/L3), as ``format_bound``
+    writes the tree's."""
+    if text in ("M", "-M"):
+        return "+M" if text == "M" else "−M"
+    value = kept_number(text)
+    return text if value is None else format_bound(value)
+
+
+def value_message(err: Exception) -> str:
+    """A message whose numbers are a search's values (the lab's marks: "it is −∞, not 3",
+    "= +M"), in the page's language with each value written as the tree beside it writes it
+    (``number_value``); ``web.i18n.tr`` writes any other message's numbers."""
+    return translate(err, lambda template, **values: gettext(template, **{
+        k: number_value(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
+        for k, v in values.items()}))
 
 
 # -- nodes, as the tree on the projector labels them ---------------------------------------------

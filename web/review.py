@@ -26,7 +26,8 @@ from ai.teach.review_view import build_graph
 from .admission import Busy, admitted, refuse
 from .games import GameSpec
 from .htmx import render
-from .i18n import format_value, tr
+from .i18n import tr
+from .notation import format_value
 from .game_link import (GameLink as Game, parse_game, parse_game_keeping_what_is_right,
                         parse_longest_legal)
 from .params import BadRequest, read_int

@@ -38,8 +38,7 @@ from ..exercise import COURSE_TREE_TITLES, parse_answer
 from ..games import GAMES
 from ..htmx import is_htmx
 from ..i18n import tr
-from ..i18n import value_text
-from ..notation import use_notation
+from ..notation import use_notation, value_text
 from ..params import BadRequest
 from ..review import FOLLOW
 from ..spreadsheet import csv_response

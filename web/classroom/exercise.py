@@ -21,8 +21,7 @@ from ai.teach.exercise import Answer, check, name as name_of, questions
 from ai.teach.exercise_tree import RANDOM_DEPTHS
 
 from ..exercise import COURSE_TREE_TITLES, LAB_PARAMS, LabPanel, new_seed, parse_answer, parse_lab
-from ..i18n import number_value
-from ..notation import use_max_score
+from ..notation import number_value, use_max_score
 from ..params import BadRequest
 
 KEPT = ("t", "ex", "seed", "rd", "algo", "root", "window", "order")   # the tree and its search

@@ -37,8 +37,7 @@ from ai.messages import N_
 
 from .answers import Activity, answers_of
 from .view import CHART_HEIGHT, CHART_WIDTH, Choice, ClassView, stored_game
-from ..i18n import value_text
-from ..notation import node_text, number_text, read_value, same_value
+from ..notation import node_text, number_text, read_value, same_value, value_text
 
 KINDS = ("window", "cut", "value", "move")
 KIND_LABELS = {"window": _l("What is α here?"), "cut": _l("Is there a cut-off here?"),

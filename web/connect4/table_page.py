@@ -20,7 +20,8 @@ from ..admission import Busy, admitted
 from ..course import TABLE_STEPS
 from ..games import GAMES
 from ..htmx import render
-from ..i18n import set_estimate_total, tr
+from ..i18n import tr
+from ..notation import set_estimate_total
 from ..game_link import parse_game
 from ..params import BadRequest, read_int
 

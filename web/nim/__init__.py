@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from ..i18n import set_estimate_total
+from ..notation import set_estimate_total
 from . import theory
 
 
