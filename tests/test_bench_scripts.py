@@ -24,7 +24,9 @@ PYTHON_SCRIPTS = sorted(p.name for p in BENCH.glob("*.py"))
 # Run only by locust (from bench/load.sh), which has no --help of its own to give.
 NOT_RUN_ALONE = {"locustfile.py"}
 # Imported by a script, but not one of the app's packages (pyproject.toml): not checked.
-NOT_OURS = {"locust": "bench/load.sh installs locust when it runs; the app does not need it"}
+NOT_OURS = {"locust": "bench/load.sh installs locust when it runs; the app does not need it",
+            "kaggle_environments": "bench/bench_connectx.py runs in a scratch environment that "
+                                   "has it (1.6 GB of jax and more): never one of the app's"}
 TIMEOUT = 300    # s: only against a hang (an import that compiles numba's kernels takes seconds)
 
 # Collects every import of a script (at its top and inside functions, by the syntax tree) and

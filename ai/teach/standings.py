@@ -51,10 +51,10 @@ def ratings(names: list[str], results: list[Result]) -> dict[str, tuple[float, f
         games[b][a] += 1
         won[a] += r.score
         won[b] += 1 - r.score
+    met = [[(j, n) for j, n in enumerate(row) if n] for row in games]   # each one's opponents
     p = [1.0] * k
     for _ in range(STEPS):
-        new = [won[i] / (1 / (p[i] + 1) + sum(games[i][j] / (p[i] + p[j])
-                                                for j in range(k) if games[i][j]))
+        new = [won[i] / (1 / (p[i] + 1) + sum(n / (p[i] + p[j]) for j, n in met[i]))
                for i in range(k)]
         moved = max(abs(n - o) / o for n, o in zip(new, p))
         p = new
