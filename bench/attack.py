@@ -13,7 +13,11 @@ Goals (issue 22): plain pages p95 <= 300 ms during every attack; 0 5xx.
 
 Issue 37's: slow bodies, slow headers and idle connections from 1, 4 and 8 addresses
 (``bodies-4addr``...), 20 junk reviews at once, 20 tic-tac-toe tree pages at once, 300
-classes made from 200 addresses and then a new teacher's (``class-creations``).
+classes made from 200 addresses and then a new teacher's (``class-creations``), and a class
+exercise on a 400-node tree loaded and answered by 30 phones at once, its teacher's
+dashboard drawn meanwhile (``exercise-phones``). Each line gives the plain pages' p95 and
+``GET /``'s alone, beside the baseline of the same run (taken first, and again at the end),
+with the machine's load average.
 
 Findings: 1 slow bodies, 10 slow-header flood, 2 HEAD on live streams, 10 one address
 holding the streams, 3 CPU work (the editor, the lab, the growth page), 10 a restart with
@@ -101,14 +105,18 @@ class Prober:
 
     def __init__(self, server: Server):
         self.server, self.times, self.statuses = server, [], collections.Counter()
+        self.home = []               # the times of GET / alone (the issue's goal is its p95)
         self._stop = threading.Event()
 
     def _loop(self, offset):
         i = offset
         while not self._stop.is_set():
             start = time.perf_counter()
-            status, _ = self.server.request("GET", PLAIN[i % len(PLAIN)], timeout=30)
+            path = PLAIN[i % len(PLAIN)]
+            status, _ = self.server.request("GET", path, timeout=30)
             self.times.append((time.perf_counter() - start) * 1000)
+            if path == "/":
+                self.home.append(self.times[-1])
             self.statuses[status] += 1
             i += 1
             time.sleep(0.02)
@@ -124,9 +132,14 @@ class Prober:
         for t in self._threads:
             t.join(35)
 
-    def p95(self) -> float:
-        times = sorted(self.times)
+    def p95(self, times=None) -> float:
+        times = sorted(self.times if times is None else times)
         return times[int(len(times) * 0.95)] if times else float("nan")
+
+
+def load() -> str:
+    """The machine's load average (1, 5, 15 min), as ``uptime`` says it."""
+    return "load " + " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def attacker(n: int) -> str:
@@ -386,6 +399,68 @@ def class_creations(server, seconds):
             "5xx": sum(n for s, n in statuses.items() if s == "error" or s >= 500)}
 
 
+def big_tree(depth=3, branching=7) -> str:
+    """A tree of the lab's largest size (1 + 7 + 49 + 343 = 400 nodes), its leaves varied."""
+    count = [0]
+
+    def node(d):
+        if d == 0:
+            count[0] += 1
+            return str((count[0] * 37) % 19 - 9)
+        return "[" + ",".join(node(d - 1) for _ in range(branching)) + "]"
+    return node(depth)
+
+
+def exercise_phones(server, seconds):
+    """Issue 37: a class exercise on a tree of 400 nodes; 30 phones (30 addresses) load it
+    at once and again (each draws the tree as a form of 300 KB) and send answers, while the
+    teacher's dashboard is drawn again and again (every answer marked)."""
+    from urllib.parse import quote, urlencode
+    form = {"Content-Type": "application/x-www-form-urlencoded"}
+    status, r = server.request("POST", "/class", "link=/nim", form, source="127.0.4.1")
+    teacher = r.getheader("Set-Cookie").split(";")[0]
+    code = re.search(r"cls=([A-Z0-9]+)", r.getheader("Location")).group(1)
+    server.request("POST", f"/class/{code}/exercise", urlencode(
+        {"action": "start", "source": "link", "link": "/tree?t=" + quote(big_tree())}),
+        {**form, "Cookie": teacher}, source="127.0.4.1")
+    statuses = collections.Counter()
+    end = time.monotonic() + seconds
+
+    def phone(i):
+        source = f"127.0.5.{1 + i}"
+        _, r = server.request("GET", f"/c/{code}", source=source, timeout=60)
+        cookie = "; ".join(c.split(";")[0] for c in r.headers.get_all("Set-Cookie") or [])
+        k = 0
+        while time.monotonic() < end:
+            k += 1
+            if k % 3:
+                status, r = server.request("GET", f"/c/{code}", headers={"Cookie": cookie},
+                                           source=source, timeout=60)
+            else:
+                answer = urlencode({"seq": "1", "v.R": str(k % 5), "v.1": str(i % 7),
+                                    "a.1": "-inf", "b.1": str(k % 9)})
+                status, r = server.request("POST", f"/c/{code}/exercise", answer,
+                                           {**form, "Cookie": cookie, "HX-Request": "true"},
+                                           source=source, timeout=60)
+            if status in (429, 503) and r.getheader("Retry-After"):
+                status = f"{status} busy, Retry-After"
+            statuses[("phone", status)] += 1
+
+    def dashboard(_):
+        while time.monotonic() < end:
+            status, _ = server.request("GET", f"/nim?cls={code}&proj=1",
+                                       headers={"Cookie": teacher}, source="127.0.4.1",
+                                       timeout=60)
+            statuses[("teacher", status)] += 1
+            time.sleep(0.2)
+
+    with ThreadPoolExecutor(31) as pool:
+        list(pool.map(lambda i: dashboard(i) if i == 30 else phone(i), range(31)))
+    return {"answers": {f"{who} {s}": n for (who, s), n in statuses.items()},
+            "5xx": sum(n for (_, s), n in statuses.items()
+                       if s == "error" or isinstance(s, int) and s >= 500)}
+
+
 ATTACKS = [("slow-bodies", slow_bodies), ("slow-headers", slow_headers),
            ("head-streams", head_streams), ("stream-hog", stream_hog), ("editor", editor),
            ("lab", lab), ("restart", restart), ("store-lock", store_lock),
@@ -396,7 +471,7 @@ ATTACKS = [("slow-bodies", slow_bodies), ("slow-headers", slow_headers),
                                    ("idle", b""))
              for n in (1, 4, 8)],
            ("junk-reviews", junk_reviews), ("tree-pages", tree_pages),
-           ("class-creations", class_creations)]
+           ("class-creations", class_creations), ("exercise-phones", exercise_phones)]
 
 
 def main(argv=None):
@@ -412,8 +487,9 @@ def main(argv=None):
     try:
         with Prober(server) as base:
             time.sleep(args.seconds)
-        print(f"baseline: plain pages p95 {base.p95():.0f} ms ({len(base.times)} pages, "
-              f"statuses {dict(base.statuses)})")
+        print(f"baseline: plain pages p95 {base.p95():.0f} ms, GET / p95 "
+              f"{base.p95(base.home):.0f} ms ({len(base.times)} pages, "
+              f"statuses {dict(base.statuses)}; {load()})")
         failed = False
         for name, attack in ATTACKS:
             if args.only and name not in args.only:
@@ -425,11 +501,17 @@ def main(argv=None):
             ok = (probe.p95() <= GOAL_MS and fives == 0 and not seen.get("acknowledged_lost")
                   and not seen.get("forged_counted"))
             failed |= not ok
-            print(f"{name:13} plain p95 {probe.p95():6.0f} ms (baseline {base.p95():.0f}) "
-                  f"pages {len(probe.times):4}  5xx/errors {fives}  {'ok' if ok else 'GOAL MISSED'}")
+            print(f"{name:13} plain p95 {probe.p95():6.0f} ms (baseline {base.p95():.0f}), "
+                  f"GET / p95 {probe.p95(probe.home):6.0f} ms (baseline "
+                  f"{base.p95(base.home):.0f}) pages {len(probe.times):4}  5xx/errors {fives}  "
+                  f"{'ok' if ok else 'GOAL MISSED'}  ({load()})")
             for k, v in seen.items():
                 print(f"{'':15}{k}: {dict(v) if isinstance(v, collections.Counter) else v}")
             time.sleep(2)          # let the server settle (closed connections, timeouts)
+        with Prober(server) as after:  # the machine's load moves: the baseline again, at the end
+            time.sleep(args.seconds)
+        print(f"baseline again: plain pages p95 {after.p95():.0f} ms, GET / p95 "
+              f"{after.p95(after.home):.0f} ms ({len(after.times)} pages; {load()})")
         return 1 if failed else 0
     finally:
         if server.proc is not None:

@@ -2,10 +2,12 @@
 ``bench/fuzz.py`` sends 10,000 or more against a served copy and reports the latencies (how
 fast is the bench's question, never a test's: a test that timed requests failed on a loaded
 machine)."""
-from hypothesis import HealthCheck, given, settings
+from urllib.parse import urlencode
 
+from hypothesis import HealthCheck, given, settings, strategies as st
 
-from tests.fuzzing import hostile_requests, one_parameter, requests, wsgi_status
+from tests.fuzzing import (FORM_VALUES, HOSTILE, hostile_requests, one_parameter, requests,
+                           wsgi_status)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
@@ -56,3 +58,57 @@ def test_issue_22_shapes_never_answer_500(app, req):
     method, url, headers, body = req
     status = wsgi_status(app, method, url, headers, body)
     assert status < 500, (method, url, headers, body, status)
+
+
+# A class with a tree exercise open (issue 37: its phones draw the tree in the trees' lane,
+# its dashboard and exports mark the answers once): hostile answers from a phone, hostile
+# actions and export parameters from its teacher, never a 5xx.
+_exercise_classes = {}
+
+
+def exercise_class(app):
+    """(teacher, phone, code) of a class with an exercise open, made once per app."""
+    import re
+    if id(app) not in _exercise_classes:
+        teacher = app.test_client()
+        created = teacher.post("/class", data={"link": "/nim?n=5&k=3&mode=human-human"})
+        code = re.search(r"cls=([A-Z0-9]{6})", created.headers["Location"]).group(1)
+        assert teacher.post(f"/class/{code}/exercise", data={"action": "start",
+                                                             "source": "random:3"},
+                            headers={"HX-Request": "true"}).status_code == 200
+        phone = app.test_client()
+        assert phone.get(f"/c/{code}").status_code == 200
+        _exercise_classes[id(app)] = (teacher, phone, code)
+    return _exercise_classes[id(app)]
+
+
+ANSWER_KEYS = st.sampled_from(["seq", "v.R", "v.1", "v.2", "a.1", "b.2", "a.R", "p", "p", "w",
+                               "v.1.1", "v.9.9", "v.", "x"])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(fields=st.lists(st.tuples(ANSWER_KEYS, FORM_VALUES), max_size=6),
+       right_seq=st.booleans(), action=st.tuples(st.sampled_from(["open", "close", "reopen",
+                                                                  "x", ""]), FORM_VALUES),
+       export=st.tuples(st.sampled_from(["exercise.csv", "summary", "summary.csv"]),
+                        st.sampled_from(["per", "seq", "sep", "lang", "proj"]), HOSTILE))
+def test_a_class_exercise_takes_hostile_answers_actions_and_exports_below_500(
+        app, fields, right_seq, action, export):
+    teacher, phone, code = exercise_class(app)
+    body = urlencode(([("seq", "1")] if right_seq else []) + fields)
+    sent = phone.post(f"/c/{code}/exercise", data=body, headers={
+        "HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded"})
+    assert sent.status_code < 500, (body, sent.status_code)
+    name, value = action
+    done = teacher.post(f"/class/{code}/exercise", data={"action": name, "node": value},
+                        headers={"HX-Request": "true"})
+    assert done.status_code < 500, (action, done.status_code)
+    if name == "close":
+        teacher.post(f"/class/{code}/exercise", data={"action": "reopen"},
+                     headers={"HX-Request": "true"})
+    path, param, value = export
+    shown = teacher.get(f"/class/{code}/{path}?{urlencode({param: value})}")
+    assert shown.status_code < 500, (path, param, value, shown.status_code)
+    for page in (f"/c/{code}", f"/nim?n=5&k=3&mode=human-human&cls={code}&proj=1"):
+        drawn = (phone if page.startswith("/c/") else teacher).get(page)
+        assert drawn.status_code < 500, (page, drawn.status_code)

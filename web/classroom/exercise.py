@@ -95,9 +95,10 @@ class Marked:
     """What the dashboard and the CSV count of one answer text, marked as the lab marks it:
     each question's state in the order asked (one character: r right, w wrong, m missing,
     t typo), the nodes (their indices in ``names``) all of whose marks are right, how many
-    questions are right, and whether all is right. A few hundred bytes: kept for the last
+    questions are right, and whether all is right. About a kilobyte: kept for the last
     ``MARKED_KEPT`` answers of the worker, so that a redraw after one more answer checks that
-    one alone (a class of 500 on a tree of 400 nodes was 1.4-3 s per draw, issue 37)."""
+    one alone (a class of 100 on a tree of 400 nodes was 1.9-3.3 s per draw on a loaded
+    machine, issue 37)."""
 
     states: str
     names_right: tuple
