@@ -131,11 +131,15 @@ def test_play_against_it_the_custom_level_takes_the_text(client):
     assert tree.status_code == 200 and "tree-svg" in tree.get_data(as_text=True)
     bad = client.get("/connect4?level=custom&heur=cells=1,open9=2")
     assert bad.status_code == 400 and "unknown term" in unescape(bad.get_data(as_text=True))
+    bad = client.get("/connect4?level=custom&heur=cells=1,open9=2&lang=fr")
+    assert bad.status_code == 400 and "terme inconnu" in unescape(bad.get_data(as_text=True))
 
 
 @pytest.mark.parametrize("query, words", [
     ("h=cels=1&lang=fr", "écrivez des paires nom=poids"),
     ("h=cells=1,cells=2", "given twice"),
+    ("h=cells=1,open4=2&lang=fr", "terme inconnu 'open4'\u202f: les termes sont cells"),
+    ("h=cells=x&lang=fr", "cells='x'\u202f: le poids doit être un nombre"),
     ("h=" + "cells=1," * 40, "is too long"),
     ("moves=44444444&lang=fr", "la colonne 4 est pleine"),
     ("depth=9", "Depth"),

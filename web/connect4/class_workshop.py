@@ -1,16 +1,16 @@
 """The heuristic workshop in class mode (issue 38): the teacher sends "build your heuristic" to
-every phone with the depth fixed; each student builds one in the workshop (``web.connect4.workshop``,
-opened from the phone at that depth) or types it, and sends it; the teacher's bar lists the
-class's heuristics (nickname, heuristic, accuracy at the class's depth), ready for the
-tournament, and exports them as CSV (``web.spreadsheet``).
+every phone with the depth fixed; each student builds one in the workshop
+(``web.connect4.workshop``, opened from the phone at that depth) or types it, and sends it; the
+teacher's bar lists the class's heuristics (nickname, heuristic, accuracy at the class's depth),
+ready for the tournament, and exports them as CSV (``web.spreadsheet``).
 
 An activity of kind ``heuristic`` (``web.classroom.answers``: data ``{"depth": d}``), offered to
-the shared class pages through the game's hook ``class_activity`` (``ClassWorkshop``).
-A student's answer is stored as ``h=<heuristic>&d=<depth>&kept=<positions where its move keeps the
-value>&bl=<blunders>&n=<positions>``: the text as ``ai.games.connect4.terms.format_weights`` writes it (checked by its
-parser: a wrong one is a translated 400 on the phone, the text kept to correct), its accuracy
-measured once when it is sent, in the lanes (``web.admission.admitted``), so that nothing
-reading the class's heuristics searches. Sent again, the latest replaces it
+the shared class pages through the game's hook ``class_activity`` (``ClassWorkshop``). A
+student's answer is stored as ``h=<heuristic>&d=<depth>&kept=<positions where its move keeps the
+value>&bl=<blunders>&n=<positions>``: the text as ``ai.games.connect4.terms.format_weights``
+writes it (checked by its parser: a wrong one is a translated 400 on the phone, the text kept to
+correct), its accuracy measured once when it is sent, in the lanes (``web.admission.admitted``),
+so that nothing reading the class's heuristics searches. Sent again, the latest replaces it
 (``Answers.answer(again=True)``).
 
 Routes: ``POST /class/<code>/heuristic`` (the teacher: ``action`` = ``start`` with ``depth``,

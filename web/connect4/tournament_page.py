@@ -76,7 +76,7 @@ def read_entrants(args, most: int = MAX_ENTRANTS) -> list[T.Entrant]:
             raise BadRequest("%(field)s %(name)s: write name=weight pairs separated by commas, "
                              "e.g. %(example)s (the terms: %(terms)s). Here: %(why)s", "e",
                              field=label("e"), name=name, example="cells=1,open3=8",
-                             terms=", ".join(NAMES), why=str(err)) from None
+                             terms=", ".join(NAMES), why=tr(err)) from None
         out.append(T.Entrant(name, format_weights(weights)))
     for raw in args.getlist("boss"):
         raw = raw.strip()

@@ -1,20 +1,20 @@
 """Blueprint ``workshop``: ``/connect4/workshop``, the heuristic workshop, where a student
-composes an evaluation function from the course's named terms (``ai.games.connect4.terms``)
-and sees what it does.
+composes an evaluation function from the course's named terms (``ai.games.connect4.terms``) and
+sees what it does.
 
 The link holds everything, so it can be shared: ``?h=cells=1,open3=8`` the heuristic as text,
 ``prev=`` the one before the last change (the steppers write it), ``moves=`` the position,
 ``depth=`` the search's, ``cls=`` the class whose phone opened it ("build your heuristic",
-``web.connect4.class_workshop``: its depth kept, a form sends the heuristic there). The page gives the board's value term by term, the tree the
-search explores at that depth with this heuristic (the shared tree panel, as a custom level
-with this heuristic draws it; the values the last change changed ringed, ``tree_changes``),
-each column's value with this heuristic and with the previous
-one (those that changed marked, the root's choice when it flips said in words), the accuracy
-on the workshop's positions (``ai.games.connect4.accuracy``) beside the levels' heuristics at
-the same depth and the levels as they play, its worst choices (each a link to the position
-with the exact outcomes), and a link to play against it (the custom level takes the text).
-The searches run off the event loop in the pages' lane (``web.admission.in_lane``), the tree
-through the heavy lane as every custom tree does (``web.ai_move.searched``).
+``web.connect4.class_workshop``: its depth kept, a form sends the heuristic there). The page
+gives the board's value term by term, the tree the search explores at that depth with this
+heuristic (the shared tree panel, as a custom level with this heuristic draws it; the values the
+last change changed ringed, ``tree_changes``), each column's value with this heuristic and with
+the previous one (those that changed marked, the root's choice when it flips said in words), the
+accuracy on the workshop's positions (``ai.games.connect4.accuracy``) beside the levels'
+heuristics at the same depth and the levels as they play, its worst choices (each a link to the
+position with the exact outcomes), and a link to play against it (the custom level takes the
+text). The searches run off the event loop in the pages' lane (``web.admission.in_lane``), the
+tree through the heavy lane as every custom tree does (``web.ai_move.searched``).
 """
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def read_weights(args, name: str, default: str | None) -> Weights | None:
         raise BadRequest("%(field)s: write name=weight pairs separated by commas, e.g. "
                          "%(example)s (the terms: %(terms)s). Here: %(why)s", name,
                          field=label(name), example="cells=1,open3=8",
-                         terms=", ".join(NAMES), why=str(err)) from None
+                         terms=", ".join(NAMES), why=tr(err)) from None
 
 
 def column_values(weights: Weights, state, depth: int) -> dict[int, float]:

@@ -34,7 +34,8 @@ The levels' heuristics are weights of these terms exactly (``LEVEL_WEIGHTS``): `
 A heuristic's text form, e.g. ``cells=1,adjusted=0,open2=2,open3=8,center=3,oddeven=5``
 (``parse``, ``format_weights``): ``name=number`` pairs separated by commas, each term at most
 once, the terms not named weigh 0; ``alpha=0.3`` sets seed 004's coefficient (default 0.2).
-Anything else is refused with a message that says what is wrong (``ValueError``).
+Anything else is refused with a message that says what is wrong (``ai.messages.GameError``, a
+``ValueError`` a user interface translates).
 """
 from __future__ import annotations
 
@@ -42,7 +43,7 @@ import math
 from dataclasses import dataclass
 
 from ai.heuristics import clamp
-from ai.messages import N_
+from ai.messages import GameError, N_
 
 from .bitboard import geometry
 from .heuristic import AdjustedCells, CellValues, Threats, cell_values
@@ -94,14 +95,15 @@ class Weights:
             _check_number(name, w)
         _check_number("alpha", self.alpha)
         if self.alpha < 0:
-            raise ValueError(f"alpha is a number >= 0, not {self.alpha!r}")
+            raise GameError("alpha is a number >= 0, not %(alpha)s", alpha=repr(self.alpha))
 
     @classmethod
     def of(cls, alpha: float = DEFAULT_ALPHA, **weights) -> Weights:
         """``Weights.of(open2=4, center=2)``: the terms not named weigh 0."""
         unknown = sorted(set(weights) - set(NAMES))
         if unknown:
-            raise ValueError(f"unknown term {unknown[0]!r}: the terms are {', '.join(NAMES)}")
+            raise GameError("unknown term %(name)s: the terms are %(terms)s", name=repr(unknown[0]),
+                            terms=", ".join(NAMES))
         return cls(tuple(weights.get(n, 0) for n in NAMES), alpha)
 
     def __getitem__(self, name: str):
@@ -119,8 +121,8 @@ class Weights:
 def _check_number(name, w):
     if isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w) \
             or abs(w) > MAX_WEIGHT:
-        raise ValueError(f"the weight of {name} is a number from -{MAX_WEIGHT:g} to "
-                         f"{MAX_WEIGHT:g}, not {w!r}")
+        raise GameError("the weight of %(name)s is a number from -%(most)s to %(most)s, not "
+                        "%(w)s", name=name, most=f"{MAX_WEIGHT:g}", w=repr(w))
 
 
 def _number(text: str, name: str):
@@ -130,7 +132,8 @@ def _number(text: str, name: str):
         try:
             value = float(text)
         except ValueError:
-            raise ValueError(f"{name}={text!r}: the weight must be a number") from None
+            raise GameError("%(name)s=%(text)s: the weight must be a number", name=name,
+                            text=repr(text)) from None
     _check_number(name, value)
     return value
 
@@ -143,25 +146,27 @@ def parse(text: str) -> Weights:
             a weight that is not a number (or too large), a negative ``alpha``.
     """
     if not isinstance(text, str) or not text.strip():
-        raise ValueError("a heuristic is written as name=weight pairs separated by commas, "
-                         f"e.g. open2=4,open3=16,center=2 (terms: {', '.join(NAMES)})")
+        raise GameError("a heuristic is written as name=weight pairs separated by commas, "
+                        "e.g. open2=4,open3=16,center=2 (terms: %(terms)s)",
+                        terms=", ".join(NAMES))
     weights, alpha = {}, DEFAULT_ALPHA
     seen = set()
     for part in text.split(","):
         name, eq, value = part.strip().partition("=")
         name = name.strip()
         if not eq or not name:
-            raise ValueError(f"{part.strip()!r} is not name=weight (e.g. open3=16)")
+            raise GameError("%(part)s is not name=weight (e.g. open3=16)",
+                            part=repr(part.strip()))
         if name in seen:
-            raise ValueError(f"{name!r} is given twice")
+            raise GameError("%(name)s is given twice", name=repr(name))
         seen.add(name)
         if name == "alpha":
             alpha = _number(value.strip(), name)
         elif name in INDEX:
             weights[name] = _number(value.strip(), name)
         else:
-            raise ValueError(f"unknown term {name!r}: the terms are {', '.join(NAMES)} "
-                             "(and alpha)")
+            raise GameError("unknown term %(name)s: the terms are %(terms)s (and alpha)",
+                            name=repr(name), terms=", ".join(NAMES))
     return Weights.of(alpha=alpha, **weights)
 
 
