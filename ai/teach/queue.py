@@ -31,6 +31,7 @@ QUEUE = "tournament"
 BATCH = 8                       # games a job: few enough that every worker gets some
 WAIT = 600                      # seconds a batch may take before the tournament stops
 RESULT_TTL = 3600
+KEPT_PLAYERS = 100              # a worker's players kept between batches: a class and more
 
 
 def url() -> str | None:
@@ -134,10 +135,11 @@ def play_batch(game: str, entrants: list[dict], depth: int, max_nodes: int | Non
     from ai import games
     key = (game, depth, max_nodes)
     if key not in _PLAYERS:
-        if len(_PLAYERS) > 64:
-            _PLAYERS.clear()
+        _PLAYERS.clear()                # one tournament's settings at a time
         _PLAYERS[key] = (games.load(game).Rules(), {})
     rules, players = _PLAYERS[key]
+    if len(players) > KEPT_PLAYERS:     # each keeps its replies (tournament.remembered)
+        players.clear()
 
     def player(i):
         e = T.Entrant.from_dict(entrants[i])
