@@ -115,3 +115,57 @@ def test_the_join_link_is_the_class_s_code_alone(app):
     html = teacher.get(f"{COURSE_LINK}&cls={code}&proj=1&lang=fr").get_data(as_text=True)
     links = set(re.findall(r"https?://[^\s\"<]*/c/" + code + r"[^\s\"<]*", html))
     assert links and all(link.endswith("/c/" + code) for link in links), links
+
+
+def test_a_lab_page_that_answers_400_writes_m_as_the_page_does(app):
+    """A wrong setting in the link is a 400 that keeps the tree it names, with that tree's
+    own settings: the course's 5-matches tree in its window, α = −M, β = +M in the course's
+    notation (it showed AIMA's tree, α −∞); a wrong step keeps the whole link, −M too."""
+    client = app.test_client()
+    for link in ("/tree?ex=nim5&notation=course&lang=fr&order=x",
+                 "/tree?ex=nim5&notation=course&lang=fr&step=999"):
+        response = client.get(link)
+        page = text(response.get_data(as_text=True))
+        assert response.status_code == 400
+        assert "fenêtre à l’entrée α −M, β +M" in page and "α -1" not in page
+        assert "α −∞" not in page
+    exercise = client.get("/tree?ex=nim5&mode=exercise&order=x&lang=fr")
+    assert exercise.status_code == 400 and "fenêtre à l’entrée" not in \
+        text(exercise.get_data(as_text=True))          # still the exercise, no solution shown
+
+
+def test_the_course_s_depth_2_tree_writes_its_estimates_as_the_course_does(app):
+    """Seed 003's depth-2 tree scores its leaves +maxScore − remaining/5 (maxScore = 1): in
+    the course's notation the lab writes them as the course and the game's tree on the
+    projector do, M − 3/5 where the plies' notation writes 0,4; its marks too."""
+    client = app.test_client()
+    course = text(client.get("/tree?ex=nim5d2&notation=course&lang=fr").get_data(as_text=True))
+    assert "valeur M − 3/5, fenêtre à l’entrée α −M, β +M" in course
+    assert "M − 1/5" in course and "0,4" not in course and "0,8" not in course
+    plies = text(client.get("/tree?ex=nim5d2&lang=fr").get_data(as_text=True))
+    assert "valeur 0,4" in plies and "M − 3/5" not in plies
+    # under the window [−∞, +∞] its 1 is not +M, nor its 0,4 M − 3/5
+    infinite = text(client.get("/tree?ex=nim5d2&window=infinite&notation=course&lang=fr")
+                    .get_data(as_text=True))
+    assert "valeur 0,4" in infinite and "M − 3/5" not in infinite
+    # a second wrong try at min 1's value: the mark gives the answer as the tree writes it
+    marked = text(client.get("/tree?ex=nim5d2&notation=course&lang=fr&mode=exercise&check=1"
+                             "&v.1=0,6&w=v.1").get_data(as_text=True))
+    assert f"valeur{NN}: c’est M − 3/5, pas M − 2/5" in marked
+    read = text(client.get("/tree?ex=nim5d2&notation=course&lang=fr&mode=exercise&check=1"
+                           "&v.1=M − 3/5").get_data(as_text=True))
+    assert "1 réponse juste sur" in read            # typed as the tree writes it, and right
+
+
+def test_the_lab_s_count_of_right_answers_is_pluralised_in_french(app):
+    """French takes the singular for 0 and 1: "0 réponse juste sur 14", "2 réponses justes"."""
+    client = app.test_client()
+    none = text(client.get(f"/tree?t={AIMA}&mode=exercise&check=1&v.R=1&lang=fr")
+                .get_data(as_text=True))
+    assert "0 réponse juste sur" in none and "0 réponses" not in none
+    two = text(client.get(f"/tree?t={AIMA}&mode=exercise&check=1&v.R=3&v.1=3&lang=fr")
+               .get_data(as_text=True))
+    assert "2 réponses justes sur" in two
+    english = text(client.get(f"/tree?t={AIMA}&mode=exercise&check=1&v.R=1")
+                   .get_data(as_text=True))
+    assert "0 of " in english and " right so far." in english

@@ -140,7 +140,28 @@ def parse_lab(args) -> dict:
     solved = solve_tree(game, algo, window=window, order=order)
     return dict(text=format_tree(game.tree), root=root, algo=algo, window=window, order=order,
                 mode=mode, solved=solved, source=source, seed=seed, rd=depth or 3, ex=ex,
-                course_title=COURSE_TREE_TITLES.get(ex), max_score=game.max_score)
+                course_title=COURSE_TREE_TITLES.get(ex), max_score=game.max_score,
+                estimate_total=defaults.get("estimate_total"))
+
+
+def parse_kept_lab(args) -> tuple[dict, dict]:
+    """The lab a wrong link (a 400) still shows, and the link's part it is read from: what was
+    right kept. The whole link when only the answer or the step was wrong; the tree it names
+    (a course tree, a seed, a typed tree) with that tree's own settings when a setting was
+    wrong, so that the course's tree keeps its window and, in the course's notation, its ±M
+    (``order=x`` showed AIMA's tree in the window [−∞, +∞]); else the default tree, with the
+    text they typed, to fix it. The exercise mode is kept, so that a mistake in a link never
+    shows the solution."""
+    mode = {"mode": "exercise"} if args.get("mode") == "exercise" else {}
+    named = dict(mode, **{k: args[k] for k in ("t", "ex", "seed", "rd") if args.get(k)})
+    for kept in (args, named):
+        try:
+            return parse_lab(kept), kept
+        except BadRequest:
+            pass
+    lab = parse_lab(mode)
+    lab["text"] = args.get("t", "")[:MAX_TEXT]
+    return lab, mode
 
 
 def source_params(lab: dict) -> dict:

@@ -12,9 +12,10 @@ from .charts import growth_chart
 from .i18n import num
 from .admission import in_lane, offload
 from .exercise import (COURSE_TREE_TITLES, LAB_EXAMPLES, LabPanel, new_seed, parse_answer,
-                       parse_lab, remember_tries, source_params, with_remembered_tries)
+                       parse_kept_lab, parse_lab, remember_tries, source_params,
+                       with_remembered_tries)
 from .htmx import render
-from .notation import use_max_score
+from .notation import use_lab_values
 from .i18n import tr
 from .params import BadRequest, as_bad_request, read_int
 
@@ -29,7 +30,7 @@ def lab():
     try:
         args = request.args
         lab = offload(lambda: parse_lab(args))
-        use_max_score(lab)          # the course's window: ±maxScore written ±M (notation=course)
+        use_lab_values(lab)         # the course's window: ±maxScore written ±M (notation=course)
         step = None
         if request.args.get("step") not in (None, ""):
             step = read_int(request.args, "step", 0, 0, len(lab["solved"].result.tree.events))
@@ -43,15 +44,8 @@ def lab():
             except ValueError as err:
                 raise as_bad_request(err) from None
     except BadRequest as err:
-        # Keep what was right: the tree when only the answer or the step was wrong, and the
-        # exercise mode, so that a mistake in a link never shows the solution.
-        args = request.args
-        try:
-            lab = parse_lab(args)
-        except BadRequest:
-            args = {"mode": "exercise"} if args.get("mode") == "exercise" else {}
-            lab = parse_lab(args)
-            lab["text"] = request.args.get("t", "")[:4000]   # keep what they typed, to fix it
+        lab, args = parse_kept_lab(request.args)
+        use_lab_values(lab)         # the tree kept is written as when the link was right: ±M
         return render("lab.html", block="lab", status=400, error=tr(err), lab=lab,
                       panel=LabPanel(lab["solved"], args, exercise=lab["mode"] == "exercise"),
                       report=None, answer=Answer(), **lab_links(lab))

@@ -78,17 +78,25 @@ def use_notation(notation: str) -> None:
         request_globals._notation = notation
 
 
-def use_max_score(lab: dict) -> None:
+def use_lab_values(lab: dict) -> None:
     """This request writes a lab tree's values (``web.exercise.parse_lab``): where the tree is
     searched with the course's window [−maxScore, +maxScore], maxScore being its largest leaf,
     the course's notation writes ±maxScore as +M and −M, as the projector writes the game's
-    (the 5-matches tree: α = −M, β = +M on the lab, the projector and the phones alike)."""
+    (the 5-matches tree: α = −M, β = +M on the lab, the projector and the phones alike).
+
+    The course's depth-2 tree (seed 003: its leaves scored +maxScore − remaining/5, with
+    maxScore = 1) writes those estimates as the course and the game's tree on the projector
+    do, "M − 3/5" where the plies' notation writes 0,4: its leaves are known to be that
+    estimate. A typed tree's 0,4 stays 0,4 (nothing says what it estimates), and so do the
+    course tree's under the window [−∞, +∞], where its 1 is not written +M either."""
     if has_request_context() and lab.get("window") == "course" and lab.get("max_score"):
         request_globals._max_score = abs(lab["max_score"])
+        if lab.get("estimate_total"):
+            request_globals._estimate_total = lab["estimate_total"]
 
 
 def page_max_score() -> float | None:
-    """The maxScore of the lab tree this request writes (``use_max_score``), else None."""
+    """The maxScore of the lab tree this request writes (``use_lab_values``), else None."""
     return request_globals.get("_max_score") if has_request_context() else None
 
 
@@ -224,10 +232,11 @@ def set_estimate_total(n: int) -> None:
 
 
 def course_estimate(value) -> str | None:
-    """The course's estimate (the course's own heuristic in ``ai.heuristics``: HEURISTIC_MAX − r/n, from the
-    root player's side) as the course writes it, "M − 3/5" ("−M + 3/5" for the other side),
-    or None for any other value."""
-    gap = HEURISTIC_MAX - abs(value)
+    """The course's estimate (the course's own heuristic in ``ai.heuristics``: HEURISTIC_MAX
+    − r/n, from the root player's side; a lab tree's maxScore − r/n, ``use_lab_values``) as
+    the course writes it, "M − 3/5" ("−M + 3/5" for the other side), or None for any other
+    value."""
+    gap = (page_max_score() or HEURISTIC_MAX) - abs(value)
     total = request_globals.get("_estimate_total") if has_request_context() else None
     if not total or not 0 <= gap < 1:
         return None
@@ -278,8 +287,8 @@ def bound_shown(value, bound: str | None) -> str | None:
     says nothing more than −M or +M, so it is written as the value it is."""
     if bound is None or value is None:
         return None
-    if course_notation() and abs(value) >= WIN_THRESHOLD and (
-            (bound == "upper") == (value < 0)):
+    if course_notation() and (abs(value) >= WIN_THRESHOLD or abs(value) == page_max_score()) \
+            and (bound == "upper") == (value < 0):          # a lab tree's ±M too
         return None
     return bound
 

@@ -21,7 +21,7 @@ from ai.teach.exercise import Answer, check, name as name_of, questions
 from ai.teach.exercise_tree import RANDOM_DEPTHS
 
 from ..exercise import COURSE_TREE_TITLES, LAB_PARAMS, LabPanel, new_seed, parse_answer, parse_lab
-from ..notation import number_value, use_max_score
+from ..notation import number_value, use_lab_values
 from ..params import BadRequest
 
 KEPT = ("t", "ex", "seed", "rd", "algo", "root", "window", "order")   # the tree and its search
@@ -193,9 +193,9 @@ class ExerciseView:
     def lab(self) -> dict:
         """The tree sent, solved; the page writes its values as the lab does, ±maxScore as
         ±M in the course's notation where the tree has the course's window
-        (``web.notation.use_max_score``)."""
+        (``web.notation.use_lab_values``)."""
         found = solved(self.activity.data["lab"])
-        use_max_score(found)
+        use_lab_values(found)
         return found
 
     @property

@@ -33,5 +33,8 @@ COURSE_TREES = {
     "nim5": dict(tree=nim_tree(5), root="max", window="course", order="reverse"),
     # seed 003: depth 2 with +maxScore − remaining/5 (maxScore = 1) and pruning: "Seuls 9
     # sommets sur 28 sont explorés" (here 9 of the 12 nodes down to depth 2)
-    "nim5d2": dict(tree=nim_tree(5, depth=2), root="max", window="course", order="reverse"),
+    # (``estimate_total``: the n its leaves' estimate divides by, 5 matches: the course's
+    # notation writes them as the course does, M − 3/5)
+    "nim5d2": dict(tree=nim_tree(5, depth=2), root="max", window="course", order="reverse",
+                   estimate_total=5),
 }
