@@ -15,6 +15,7 @@ from functools import cached_property
 from flask import url_for
 
 from ..games import GAMES
+from ..admission import offload
 from .exercise import ExerciseView
 from .plan import VERBS, plan_text, stored_plan
 from .questions import ActivityView
@@ -98,4 +99,9 @@ def class_page(store: ClassStore, code: str, *, teacher: bool = False, projector
     if data is None:
         return None
     view = ClassView(data.state, data, teacher=teacher, projector=projector, key=key)
-    return ClassPage(view, None if teacher else sid)
+    page = ClassPage(view, None if teacher else sid)
+    if teacher and page.ex is not None:
+        # the dashboard's answers marked off the loop: each is marked once in a worker, but the
+        # first draw in a worker marks them all (a class of 500: a thousand answers)
+        offload(lambda: page.ex.reports)
+    return page
