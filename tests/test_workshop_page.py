@@ -186,3 +186,60 @@ def test_rehearsal_on_a_phone_in_french(live_server, browser, artifacts):
     assert pg.evaluate("document.documentElement.scrollWidth") <= 390
     pg.screenshot(path=str(artifacts / "workshop-phone.png"))
     context.close()
+
+
+# Every header cell of the weights' table is what the browser finds at its own centre (nothing
+# drawn over it), and it is on screen.
+HEADER_UNCOVERED = """() => [...document.querySelectorAll('.ws-terms thead th')].map(th => {
+  const r = th.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+  const hit = document.elementFromPoint(x, y);
+  return {text: th.innerText, onScreen: r.top >= 0 && r.bottom <= innerHeight,
+          free: !!hit && th.contains(hit)};
+})"""
+# Each text the tree draws, at the size it reaches the screen: its font size times the scale of
+# the SVG (its viewBox to its box) and of its own transform (a value shrunk to fit its node).
+TREE_TEXT_PX = """() => [...document.querySelectorAll('.ws-tree svg text')].map(t => ({
+  text: t.textContent, cls: t.getAttribute('class') || '',
+  px: parseFloat(getComputedStyle(t).fontSize) * Math.hypot(t.getScreenCTM().a, t.getScreenCTM().b)
+}))"""
+
+
+@pytest.mark.browser
+def test_on_a_phone_nothing_covers_the_table_and_the_tree_reads(live_server, browser, artifacts):
+    """On a phone (390 px, French), scrolled to the weights' table and down its steppers, the
+    sentence saying the choice covers none of the table's header cells (sticky, it hid them);
+    and the tree's values are drawn at 12 px and more (shrunk to the screen's width they were
+    5 px), the tree scrolling sideways in its frame, the page not."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="fr-FR")
+    pg = context.new_page()
+    pg.goto(live_server + FLIP + "&lang=fr")
+    assert "maintenant la colonne 4" in pg.locator(".ws-choice").inner_text()
+    for where in ("document.querySelector('.ws-terms table').getBoundingClientRect().top - 10",
+                  "document.querySelector('[data-key=\"ws-open3-plus\"]')"
+                  ".getBoundingClientRect().top - 300",
+                  "document.querySelector('[data-key=\"ws-oddeven-plus\"]')"
+                  ".getBoundingClientRect().top - 300"):
+        pg.evaluate(f"window.scrollBy(0, {where})")
+        cells = pg.evaluate(HEADER_UNCOVERED)
+        assert len(cells) == 3, cells
+        assert all(c["onScreen"] and c["free"] for c in cells), (where, cells)
+        banner = pg.locator(".ws-choice").bounding_box()
+        for th in pg.locator(".ws-terms thead th").all():
+            box = th.bounding_box()
+            assert (banner["y"] + banner["height"] <= box["y"]
+                    or box["y"] + box["height"] <= banner["y"]), (where, banner, box)
+    # the choice stays said in the header the steppers scroll under
+    assert "IA\u202f: colonne 4 (avant\u202f: 2)" in pg.locator(".ws-now").inner_text()
+    pg.screenshot(path=str(artifacts / "workshop-phone-table.png"))
+
+    pg.locator(".ws-tree").scroll_into_view_if_needed()
+    texts = pg.evaluate(TREE_TEXT_PX)
+    values = [t for t in texts if t["cls"] in ("", "bound")]    # the values in the nodes
+    assert len(values) >= 8, texts                       # the root, its 7 moves, the line
+    assert min(t["px"] for t in texts) >= 12, sorted(texts, key=lambda t: t["px"])[:5]
+    assert pg.evaluate("document.documentElement.scrollWidth") <= 390
+    frame = pg.evaluate("(() => { const f = document.querySelector('.ws-tree');"
+                        " return [f.scrollWidth, f.clientWidth]; })()")
+    assert frame[0] > frame[1]                           # the tree scrolls in its frame
+    pg.locator(".ws-tree").screenshot(path=str(artifacts / "workshop-phone-tree.png"))
+    context.close()
