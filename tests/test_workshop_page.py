@@ -243,3 +243,13 @@ def test_on_a_phone_nothing_covers_the_table_and_the_tree_reads(live_server, bro
     assert frame[0] > frame[1]                           # the tree scrolls in its frame
     pg.locator(".ws-tree").screenshot(path=str(artifacts / "workshop-phone-tree.png"))
     context.close()
+
+
+def test_in_projector_mode_the_tree_is_laid_out_for_the_projector(client):
+    """proj=1 gives the tree the projector's geometry, whose columns are wide enough for the
+    projector's larger labels (laid out for a laptop, its "16 nodes" ran into each other)."""
+    def tree_width(url):
+        svg = re.search(r'<svg [^>]*class="tree-svg[^"]*"[^>]*>', client.get(url).get_data(
+            as_text=True)).group(0)
+        return float(re.search(r'width="([\d.]+)"', svg).group(1))
+    assert tree_width(FLIP + "&proj=1") > tree_width(FLIP)

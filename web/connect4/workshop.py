@@ -39,6 +39,7 @@ from ..games import GAMES
 from ..htmx import render
 from ..i18n import num, tr
 from ..params import LABELS, BadRequest, label, read_class_code, read_int
+from ..projector import projector_on
 from ..tree_panel import TreePanel, tree_panel
 
 bp = Blueprint("workshop", __name__)
@@ -268,10 +269,13 @@ def tree_changes(panel: TreePanel, w: Workshop) -> dict[int, float]:
 
 def workshop_tree(w: Workshop):
     """The tree panel of the custom level with this heuristic at this depth (the course's
-    alpha-beta, centre first), as the game page draws it; None when the game is over."""
+    alpha-beta, centre first), as the game page draws it (in projector mode, as its projector
+    mode does); None when the game is over."""
     args = {"moves": w.moves, "level": "custom", "algo": "alphabeta", "depth": str(w.depth),
             "heur": w.text, "order": "center", "time": "1000", "mode": "human-human",
             "tree": "1"}
+    if projector_on():      # the projector's geometry, for the projector's larger labels
+        args["proj"] = "1"
     g = parse_game(GAMES["connect4"], args)
     panel = tree_panel(g, {})
     return panel if isinstance(panel, TreePanel) else None
