@@ -89,9 +89,13 @@ def test_the_standings_move_on_the_live_stream_as_games_end(app):
         assert "0 of 6 games played" in text(stream.event("live"))
         play(app, code, 1)
         stream.event("live", where=lambda d: "1 of 6 games played" in text(d))
+        assert "Game 1" in text(stream.event("featured", where=lambda d: "Game" in d))
         play(app, code)
-        done = stream.event("live", where=lambda d: "Finished: 6 games." in text(d))
-        assert "Game 6" in text(done)          # the featured game: the last played
+        # the last game comes to the board once (a later update of the standings does not
+        # send it again, which would start its play-out over)
+        assert "Game 6" in text(stream.event("featured", where=lambda d: "Game 6" in d))
+        assert "Finished: 6 games." in text(student(app, code).get(
+            f"/connect4/tournament/live/{code}").get_data(as_text=True))
     finally:
         stream.done.set()
 
@@ -175,6 +179,7 @@ def test_the_finale_best_of_three_move_by_move_then_the_perfect_player(app):
         assert moves < 200
     f = tournaments_of(store).get(code).spec["finale"]
     assert 2 <= len(f["games"]) <= 3 and all(g["result"] for g in f["games"])
+    assert len({g["opening"] for g in f["games"]}) == len(f["games"])   # no game replayed
     assert moves == sum(len(g["moves"]) - len(g["opening"]) for g in f["games"])
     page = teacher.get(f"/connect4/tournament/live/{code}?lang=fr").get_data(as_text=True)
     assert "Champion" in page and "joueur parfait" in page

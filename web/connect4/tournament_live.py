@@ -57,6 +57,7 @@ MAX_OPENINGS = 4
 FINALE_GAMES = 3
 PERFECT = "perfect"
 FEATURED_STEP = 0.35            # seconds between two stones of the featured game (CSS)
+TEMPLATE = "games/connect4/tournament_live.html"
 
 
 def submitted(code: str) -> list[tuple[str, str, str, int]]:
@@ -201,7 +202,7 @@ def page_response(state, *, status=200, error=None) -> Response:
     live = live_for(state)
     if live.spec and live.spec["state"] == "running":
         kick()
-    return Response(render_template("games/connect4/tournament_live.html", live=live,
+    return Response(render_template(TEMPLATE, live=live,
                                     error=error, step=FEATURED_STEP),
                     status, mimetype="text/html")
 
@@ -220,6 +221,7 @@ def events(code):
     """The live part of the page, again on each game that ends and each move of the finale."""
     state = cv.the_class(code, ended_ok=True)
     teacher, voter = is_teacher(state), cv.student_id()
+    shown = [None]                        # the featured game this page has
 
     def render(state, kinds):
         if state.closed:
@@ -229,8 +231,12 @@ def events(code):
         if t and t.spec["state"] == "running":
             kick()
         live = Live(state, t, teacher=teacher, voter=voter)
-        return cv.sse("live", render_block("games/connect4/tournament_live.html", "live",
-                                           live=live, step=FEATURED_STEP))
+        out = cv.sse("live", render_block(TEMPLATE, "live", live=live, step=FEATURED_STEP))
+        featured = (live.spec or {}).get("id"), live.featured and live.featured[0]
+        if featured != shown[0]:
+            shown[0] = featured
+            out += cv.sse("featured", render_block(TEMPLATE, "featured", live=live))
+        return out
 
     return cv.stream(state, render, follower=None, kinds={"tournament", "closed"})
 
@@ -310,10 +316,10 @@ def why(code, n):
         ply = admitted(lambda: first_losing_ply(game, side), heavy=True)
     except Busy as err:
         raise refuse(err) from None
-    args = dict(moves=game["moves"])
+    args = dict(moves=game["moves"], mode="human-human")   # no AI of the page: bots both
     if ply:
         args["ply"] = ply
-    return redirect(url_for("review.page", game="connect4", **args) + ("#detail" if ply else ""),
+    return redirect(url_for("review.page", game="connect4", **args) + ("#review-detail" if ply else ""),
                     303)
 
 
@@ -367,7 +373,8 @@ def finale_move(live: Live, g: dict) -> dict:
 
 def finale_games(a: str, b: str, openings: list[dict]) -> list[dict]:
     """Best of 3: the first of the standings starts the first game, colours alternate, each
-    game from the next opening."""
+    game from the next of the solver's balanced openings (three of them: a third game from
+    the first one's opening and colours would replay it move for move)."""
     out = []
     for i in range(FINALE_GAMES):
         o = openings[i % len(openings)]["moves"]
@@ -393,7 +400,7 @@ def finale_step(live: Live, action: str) -> dict | None:
         if len(live.rows) < 2:
             return f
         a, b = live.rows[0]["name"], live.rows[1]["name"]
-        return {"a": a, "b": b, "games": finale_games(a, b, spec["openings"]),
+        return {"a": a, "b": b, "games": finale_games(a, b, T.openings(FINALE_GAMES)),
                 "perfect": None, "champion": None}
     if not f:
         return f
