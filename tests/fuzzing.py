@@ -16,13 +16,13 @@ ROUTES = ["/", "/connect4", "/connect4/move", "/connect4/ai", "/connect4/tree",
           "/course", "/connect4/edit", "/connect4/table", "/connect4/hints", "/connect4/heuristic",
           "/connect4/workshop", "/connect4/tournament", "/connect4/tournament/live/ZZZZZZ",
           "/connect4/tournament/live/ZZZZZZ/events", "/connect4/tournament/live/ZZZZZZ/standings.csv",
-          "/connect4/tournament/live/ZZZZZZ/why/0", "/marienbad", "/marienbad/move",
+          "/connect4/tournament/live/ZZZZZZ/why/0", "/connect4/tournament/results", "/marienbad", "/marienbad/move",
           "/marienbad/ai", "/marienbad/review", "/marienbad/theory", "/tree/growth", "/static/app.css", "/nope", "/favicon.ico"]
 PARAMS = ["moves", "at", "col", "take", "cell", "mode", "level", "algo", "depth", "time", "heur",
           "window", "order", "w", "h", "n", "k", "variant", "play", "tree", "td", "proj", "path",
           "step", "lang", "t", "root", "check", "p", "v.R", "v.1", "v.2.1", "cls", "code",
           "key", "game", "board", "notation", "hints", "alpha", "side", "players", "rest",
-          "who", "try", "per", "sep", "seq", "prev", "e", "boss", "openings", "heaps", "step"]
+          "who", "try", "per", "sep", "seq", "prev", "e", "boss", "openings", "heaps", "step", "t"]
 
 HOSTILE = st.sampled_from([
     "", " ", "0", "-1", "1e9", "99999999999999999999", "NaN", "inf", "-0", "0x10", "1.5",

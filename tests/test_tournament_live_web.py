@@ -207,3 +207,32 @@ def test_the_workers_runner_plays_it_in_the_background_when_a_page_of_it_is_open
     runner_.stop()
     assert done.is_set() and sorted(store.get(code).games) == list(range(6))
     assert runner_.played == 6
+
+
+def test_a_link_reopens_the_standings_after_the_class_has_gone(app, monkeypatch):
+    teacher, code, _ = start_class(app)
+    start(teacher, code)
+    play(app, code)
+    page = teacher.get(f"/connect4/tournament/live/{code}").get_data(as_text=True)
+    link = re.search(r'href="([^"]*)" id="tl-standings-link"', page).group(1)
+    link = link.replace("&amp;", "&")
+    assert link.startswith("/connect4/tournament/results?t=") and len(link) < 4000
+    final = tournaments_of(app.extensions["class_store"]).get(code).spec["final"]["standings"]
+    assert teacher.post(f"/class/{code}/end").status_code in (200, 204, 303)
+    other = app.test_client()                       # anyone, any time after
+    html = other.get(link + "&lang=fr").get_data(as_text=True)
+    assert "Terminé" in html and "Classement" in html and "Tableau croisé" in html
+    rows = re.findall(r'<td class="num">(\d+)</td><th scope="row">(?:<span class="tn-boss">)?'
+                      r'([^<]+)', html)
+    names = {"beginner": "débutant"}
+    assert [(int(r), n) for r, n in rows] == [(x["rank"], names.get(x["name"], x["name"]))
+                                              for x in final]
+    for x in final:                                   # the same points and rating
+        assert f'<strong>{x["points"]}</strong>' in html.replace(",", ".")
+        r = abs(x["rating"])
+        assert (str(int(r)) if r == int(r) else str(r)).replace(".", ",") in html
+    # a link cut or changed: a translated 400, never a 500
+    for bad in (link[:-5], link[:-5] + "AAAAA", "/connect4/tournament/results",
+                "/connect4/tournament/results?t=%%%", "/connect4/tournament/results?t=" + "A" * 7000):
+        r = other.get(bad + ("&" if "?" in bad else "?") + "lang=fr")
+        assert r.status_code == 400 and "ce lien" in r.get_data(as_text=True).lower(), bad

@@ -44,6 +44,7 @@ from ..i18n import LEVEL_LABELS, tr
 from ..params import LABELS, BadRequest, label, read_int
 from ..spreadsheet import csv_response
 from . import tournament_runner as R
+from .tournament_results import token as results_token
 from .class_workshop import KIND as WORKSHOP, class_heuristics
 from .tournament_page import BOSSES, DEFAULT_DEPTH, DEFAULT_OPENINGS, read_entrants
 
@@ -133,6 +134,13 @@ class Live:
         if e and e["level"] or name == PERFECT:
             return str(LEVEL_LABELS.get(name, name))
         return name
+
+    def standings_url(self) -> str:
+        """A link that reopens these standings: once the tournament is over, one that holds
+        them (``tournament_results``: it outlives the class); before, this page."""
+        if self.done:
+            return url_for("tournament_results.page", t=results_token(self.spec, self.games))
+        return url_for(".page", code=self.code)
 
     def review_url(self, moves: str) -> str:
         return url_for("review.page", game="connect4", moves=moves)
@@ -453,4 +461,6 @@ def finale(code):
 
 
 def init_app(app) -> None:
+    from . import tournament_results
     app.register_blueprint(bp)
+    app.register_blueprint(tournament_results.bp)

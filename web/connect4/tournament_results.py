@@ -1,0 +1,128 @@
+"""Blueprint ``tournament_results``: ``/connect4/tournament/results?t=...``, a class
+tournament's standings reopened from a link that holds them, after the class has gone.
+
+The link holds what decides the standings, not the games' moves: the entrants (name, weights
+or level), the depth, the openings, the schedule, and each game's result, one character per
+game in the order the runner numbers them (``tournament_runner.plan``: who played whom follows
+from it, a Swiss's rounds included), the whole compressed (zlib) and written in base64url: a
+class of 40 and its bosses at 2 openings fits in about 2,000 characters. The page draws the
+standings (rated), the crosstable and the settings; every game replays from the entrants and
+the settings (the same games on any machine), so a game's moves are not needed to rank them.
+A link that is not one of these is a translated 400.
+"""
+from __future__ import annotations
+
+import base64
+import json
+import zlib
+
+from flask import Blueprint, render_template, request, url_for
+from flask_babel import lazy_gettext as _l
+
+from ai.messages import N_
+
+from ..admission import in_lane, offload
+from ..i18n import tr
+from ..params import LABELS, BadRequest, label
+from . import tournament_runner as R
+
+bp = Blueprint("tournament_results", __name__)
+LABELS.update({"t": _l("Standings")})
+
+VERSION = 1
+MAX_TOKEN = 6000                 # characters: gunicorn takes request lines of 4094 at most
+MAX_DATA = 200_000               # bytes once inflated
+RESULT_CHARS = {"1-0": "1", "½-½": "=", "0-1": "0"}
+CHAR_RESULTS = {c: r for r, c in RESULT_CHARS.items()}
+
+
+def token(spec: dict, games: dict[int, dict]) -> str:
+    """The link's ``t`` for the games played so far of the tournament ``spec``."""
+    played = "".join(RESULT_CHARS[games[i]["result"]] for i in range(len(games)) if i in games)
+    data = {"v": VERSION,
+            "e": [[e["name"], e["heuristic"], e["level"]] for e in spec["entrants"]],
+            "d": spec["depth"], "o": [o["moves"] for o in spec["openings"]],
+            "s": spec["schedule"], "r": spec.get("rounds"), "x": played}
+    raw = zlib.compress(json.dumps(data, separators=(",", ":"),
+                                   ensure_ascii=False).encode(), 9)
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+BROKEN = N_("%(field)s: this link does not hold a tournament's standings (it was cut, or "
+            "changed): copy it again from the tournament's page.")
+
+
+class BadLink(BadRequest):
+    def __init__(self):
+        super().__init__(BROKEN, "t", field=label("t"))
+
+
+def read(text: str) -> tuple[dict, dict[int, dict]]:
+    """(spec, games) from a link's ``t``; each game its players and result, no moves.
+
+    Raises:
+        BadLink: anything else.
+    """
+    if not text or len(text) > MAX_TOKEN:
+        raise BadLink()
+    try:
+        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+        inflater = zlib.decompressobj()
+        body = inflater.decompress(raw, MAX_DATA)
+        if inflater.unconsumed_tail or not inflater.eof or inflater.unused_data:
+            raise ValueError("too big, cut, or more after its end")
+        data = json.loads(body)
+        if data["v"] != VERSION:
+            raise ValueError("another version")
+        entrants = [{"name": str(n), "heuristic": h, "level": lv,
+                     "kind": "boss" if lv else "heuristic"} for n, h, lv in data["e"]]
+        spec = {"id": "link", "game": "connect4", "state": "done", "entrants": entrants,
+                "depth": int(data["d"]), "openings": [{"moves": str(m), "score": None}
+                                                      for m in data["o"]],
+                "schedule": "swiss" if data["s"] == "swiss" else "double round robin",
+                "rounds": int(data["r"]) if data["s"] == "swiss" else None,
+                "voters": {}, "finale": None}
+        if not 2 <= len(entrants) <= R.MAX_LIVE_ENTRANTS or not 1 <= len(spec["openings"]) <= 12:
+            raise ValueError("out of bounds")
+        if spec["rounds"] is not None and not 1 <= spec["rounds"] <= len(entrants):
+            raise ValueError("out of bounds")
+        names = [e["name"] for e in entrants]
+        if len(set(names)) != len(names):
+            raise ValueError("a name twice")
+        results = str(data["x"])
+        if len(results) > R.total_games(spec) or set(results) - set(CHAR_RESULTS):
+            raise ValueError("results")
+        games: dict[int, dict] = {}
+        while len(games) < len(results):
+            known = R.plan(spec, games)
+            if len(known) == len(games):
+                raise ValueError("more results than games")
+            for i in range(len(games), min(len(known), len(results))):
+                _r, o, a, b = known[i]
+                res = CHAR_RESULTS[results[i]]
+                first, second = names[a], names[b]
+                games[i] = {"first": first, "second": second,
+                            "opening": spec["openings"][o]["moves"], "moves": "",
+                            "result": res, "winner": first if res == "1-0" else
+                            second if res == "0-1" else None}
+        return spec, games
+    except BadLink:
+        raise
+    except (ValueError, KeyError, TypeError, IndexError, zlib.error, UnicodeDecodeError):
+        raise BadLink() from None
+
+
+@bp.get("/connect4/tournament/results")
+@in_lane()          # the rating's fit: up to seconds on a class's thousands of games
+def page():
+    """The standings the link holds (see the module's text); a 400 saying why not."""
+    try:
+        spec, games = read(request.args.get("t", ""))
+    except BadRequest as err:
+        return render_template("games/connect4/tournament_results.html", error=tr(err),
+                               spec=None), 400
+    rows, cross = offload(lambda: R.results(spec, games, rate=True))
+    return render_template("games/connect4/tournament_results.html", error=None, spec=spec,
+                           played=len(games), total=R.total_games(spec), rows=rows,
+                           cross=cross, by_name={e["name"]: e for e in spec["entrants"]},
+                           here=url_for(".page", t=request.args["t"]))
