@@ -290,13 +290,15 @@ def test_students_joining_leave_the_teacher_s_open_forms_alone(app, streams):
 def test_a_change_is_read_once_and_drawn_once_per_ballot_however_many_phones(app, streams,
                                                                               monkeypatch):
     """After a reveal, playing the class's choice redraws every phone's vote area ("you
-    voted ...", "would have played"): six phones of one worker, five ballots for three moves,
-    cost one read of the class and four drawings (one per ballot, one for no ballot), not six
-    of each; and each phone still gets its own ballot."""
+    voted ...", "would have played"): ten phones of one worker, seven ballots for three moves,
+    cost one read of the class, four drawings of the vote area (one per ballot, one for no
+    ballot) and one of the board, each in a request context of its own, and no context for
+    the phones that take a drawing made already: not ten of each. Each phone still gets its
+    own ballot."""
     from web.classroom import reading, views
 
     teacher, code, _ = start_class(app, "/connect4?mode=human-human&moves=4433")
-    ballots = ["2", "2", "3", "3", "4", None]
+    ballots = ["2", "2", "2", "3", "3", "4", "4", None, None, None]
     phones = [student(app, code) for _ in ballots]
     lives = [streams(p, f"/c/{code}/events") for p in phones]
     for live in lives:
@@ -310,7 +312,7 @@ def test_a_change_is_read_once_and_drawn_once_per_ballot_however_many_phones(app
     for live in lives:
         live.event("vote", where=lambda d: "The AI would play" in d)
 
-    reads, drawings = [], []
+    reads, drawings, contexts = [], [], []
     for name in ("_read_sqlite", "_read_redis"):
         def counted(*args, _read=getattr(reading, name)):
             reads.append(args[1])
@@ -318,18 +320,25 @@ def test_a_change_is_read_once_and_drawn_once_per_ballot_however_many_phones(app
         monkeypatch.setattr(reading, name, counted)
 
     def drawing(template, block, **context):
-        if block == "vote":
-            drawings.append(context.get("ballot"))
+        drawings.append((block, context.get("ballot")))
         return render_block(template, block, **context)
     render_block = views.render_block
     monkeypatch.setattr(views, "render_block", drawing)
+
+    def context(environ, _context=app.request_context):
+        if environ.get("PATH_INFO", "").endswith("/events"):
+            contexts.append(environ["PATH_INFO"])
+        return _context(environ)
+    monkeypatch.setattr(app, "request_context", context)
 
     teacher.post(f"/class/{code}/sync", data={"link": "/connect4?mode=human-human&moves=44332"})
     for live, choice in zip(lives, ballots):
         after = live.event("vote", where=lambda d: "would have played" in d)
         assert (f"You voted column {choice}." in after) if choice else "You voted" not in after
     assert reads == [code]
-    assert sorted(drawings, key=str) == ["2", "3", "4", None]
+    assert sorted(drawings, key=str) == [("board", None), ("vote", "2"), ("vote", "3"),
+                                         ("vote", "4"), ("vote", None)]
+    assert len(contexts) == len(drawings)
 
 
 def test_a_class_board_page_reads_its_bar_once_and_other_pages_never(app, monkeypatch):

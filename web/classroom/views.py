@@ -467,7 +467,10 @@ def teacher_events(code):
     followers' count and nicknames ("followers", "names"), each to its own place in the bar."""
     state = teacher_class(code, ended_ok=True)
 
-    def render(state, kinds):
+    def render(state, kinds, in_context):
+        return in_context(lambda: draw(state, kinds))
+
+    def draw(state, kinds):
         if state.closed:
             return sse("closed", render_template("_class_ended.html", code=state.code))
         page = teacher_page(state)
@@ -536,33 +539,38 @@ def student_events(code):
     says so (no 410 to an event source, which would try again and again)."""
     state = the_class(code, ended_ok=True)
     sid = student_id()
+    # what the phone's events are drawn with, taken once: the drawings its streams share are
+    # then handed over without a request context (each costs one only when it draws)
+    the_hub, the_store, locale = hub(), store(), str(get_locale())
 
-    def render(state, kinds):
+    def render(state, kinds, in_context):
         if state.closed:
-            return sse("closed", render_template("_class_ended.html", code=state.code,
-                                                 explore=ClassView(state).explore_url))
+            return in_context(lambda: sse("closed", render_template(
+                "_class_ended.html", code=state.code, explore=ClassView(state).explore_url)))
         out = ""
         if "board" in kinds:            # the board alone: the same for every phone
-            out += hub().cached((state.code, state.version, str(get_locale())),
-                                lambda: sse("board", render_block(
-                                    "class_student.html", "board", view=ClassView(state))))
+            out += the_hub.cached((state.code, state.version, locale), lambda: in_context(
+                lambda: sse("board", render_block("class_student.html", "board",
+                                                  view=ClassView(state)))))
         # a closed round's words depend on the board too ("would play" / "would have played")
         if "vote" in kinds or ("board" in kinds and state.round and not state.vote_open):
-            out += phone_vote(state, sid)
+            out += phone_vote(the_hub, the_store, state, sid, locale, in_context)
         return out
 
     return stream(state, render, follower=sid or secrets.token_hex(8),
                   kinds={"board", "vote", "closed"})
 
 
-def phone_vote(state: ClassState, sid: str | None) -> str:
+def phone_vote(the_hub: Hub, the_store: ClassStore, state: ClassState, sid: str | None,
+               locale: str, in_context) -> str:
     """Student ``sid``'s vote area as a live event, drawn from one read of the class that
     every phone's stream in this worker shares (every ballot and answer in it: each phone
     takes its own), and drawn once for all the phones that show the same (the same ballot,
     the same answer, the same language): a change costs a read and a few drawings, however
     many phones follow. A vote ended by its timer, which no event tells, is read apart."""
-    shared = hub().latest(state.code, lambda code: Shared(read_class(
-        store(), code, every_answer=True, every_ballot=True)), what=("phones", state.vote_open))
+    shared = the_hub.latest(state.code, lambda code: Shared(read_class(
+        the_store, code, every_answer=True, every_ballot=True)),
+        what=("phones", state.vote_open))
     data = shared.value.for_student(sid) if shared.value is not None else None
 
     def draw():
@@ -572,7 +580,7 @@ def phone_vote(state: ClassState, sid: str | None) -> str:
             "class_student.html", "vote", page=page, view=page.view, ballot=page.ballot),
             wait=STREAM_WAIT))
     key = (data.ballot, data.mine) if data else "unread"
-    return shared.drawn((key, str(get_locale())), draw)
+    return shared.drawn((key, locale), lambda: in_context(draw))
 
 
 @bp.post("/c/<code>/vote")
@@ -668,16 +676,18 @@ def sse(event: str, html: str) -> str:
 
 
 def stream(state: ClassState, render, *, follower: str | None, kinds=None) -> Response:
-    """A live stream of ``state``'s class: what ``render(state, kinds)`` gives now, then again
-    on each change of one of ``kinds`` (all by default), and a "beat" event every
+    """A live stream of ``state``'s class: what ``render(state, kinds, in_context)`` gives
+    now, then again on each change of one of ``kinds`` (all by default), and a "beat" event every
     ``HEARTBEAT`` seconds (its data: the period in ms), by which the page tells a live stream
     from a stalled one (a phone asleep, Wi-Fi gone half-open: static/app.js opens another),
     until the class ends. A vote with a time limit is shown closed at its end without
     anyone's request: the stream wakes then. It waits on an event in a greenlet: no search
     slot, no worker held. ``follower`` counts in the teacher's "following" figure while the
-    stream is open (told to the store every ``FOLLOWER_REFRESH`` s). Each rendering runs in a
-    request context of its own, made from this request (its language, its links), entered and
-    left within one event: the stream holds no context while it waits."""
+    stream is open (told to the store every ``FOLLOWER_REFRESH`` s). ``render`` runs outside
+    any context and draws through ``in_context(draw)``: ``draw()`` in a request context of its
+    own, made from this request (its language, its links), entered and left within one
+    drawing: the stream holds no context while it waits, and a drawing it shares with the
+    worker's other streams (already made) costs it none."""
     the_hub, the_store = hub(), store()
     code = state.code
     if request.method == "HEAD":           # no stream to send: no slot to take, no follower
@@ -713,9 +723,12 @@ def stream(state: ClassState, render, *, follower: str | None, kinds=None) -> Re
     refresh = min(FOLLOWER_REFRESH, 3 * beat)
     beat_event = f"event: beat\ndata: {int(beat * 1000)}\n\n"
 
-    def rendered(current, came):
+    def in_context(draw):
         with app.request_context(environ):
-            return render(current, came)
+            return draw()
+
+    def rendered(current, came):
+        return render(current, came, in_context)
 
     left = []
 
