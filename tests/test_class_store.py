@@ -84,6 +84,24 @@ def test_a_board_change_reaches_a_listener_and_the_same_board_sends_nothing(stor
     assert listener.next(state.code) == "vote"
 
 
+def test_sqlite_wakes_its_listener_at_a_commit_not_at_its_next_poll(tmp_path):
+    """The events table is read when SQLite's log changes (a stat), not only every ``poll``
+    seconds: with a poll of an hour, a board change still reaches the listener (within the
+    test's bound against a hang, 30 s)."""
+    from web.classroom.store import SqliteStore
+
+    store = SqliteStore(tmp_path / "classes.sqlite3", poll=3600.0)
+    listener = Listener(store)
+    try:
+        for moves in ("3", "31", "312"):
+            state, _ = store.create("nim", "n=11")
+            store.set_board(state.code, "nim", f"n=11&moves={moves}")
+            assert listener.next(state.code) == "board"
+    finally:
+        listener.close()
+        store.close()
+
+
 def test_each_student_is_counted_once_per_round(store, listener):
     code = store.create("connect4", "")[0].code
     assert not store.vote(code, 1, "s1", "4")      # no round open yet

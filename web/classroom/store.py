@@ -9,7 +9,9 @@ a server restarted mid-lesson loses no move or ballot.
 
 - ``SqliteStore`` (the default, ``CLASS_DB``): an embedded database file, so ``scripts/serve``
   needs nothing else. The workers of one machine share the file; a change is also written to
-  an ``events`` table, which each worker reads every ``poll`` seconds to wake its streams.
+  an ``events`` table, which each worker reads as soon as the database's write-ahead log
+  changes (a ``stat`` every ``WAL_WATCH`` seconds), and every ``poll`` seconds anyway, to wake
+  its streams.
 - ``RedisStore`` (when ``REDIS_URL`` is set): hashes and sets with an expiry, and Redis
   pub/sub for the fan-out, so instances on several machines serve one class.
 
@@ -58,6 +60,7 @@ UNUSED_TTL = int(os.environ.get("CLASS_UNUSED_TTL", 15 * 60))
 LIVE_PER_ADDRESS = int(os.environ.get("CLASS_LIVE_PER_ADDRESS", 20))
 ADDRESS_FULL = "address full"   # create()'s answer when the address holds LIVE_PER_ADDRESS
 BUSY_TIMEOUT = 1.5          # seconds a store call waits for a lock held elsewhere, then 503
+WAL_WATCH = 0.02            # seconds between two looks (a stat) at SQLite's log for changes
 EVENT_KINDS = ("board", "vote", "tally", "followers", "closed", "tournament")
 
 
@@ -710,11 +713,30 @@ class SqliteStore(ClassStore):
             "SELECT COUNT(*) FROM followers WHERE code = ? AND seen > ?",
             (code, self.clock() - FOLLOWER_TIMEOUT)).fetchone()[0])
 
+    def _log_mark(self):
+        """What a commit changes in the write-ahead log beside the file (its time, size and
+        inode; the log restarts from its beginning after a checkpoint, and its time changes
+        then too): a ``stat``, no query."""
+        try:
+            st = os.stat(self.path + "-wal")
+        except OSError:
+            return None
+        return st.st_mtime_ns, st.st_size, st.st_ino
+
     def listen(self, callback, stop):
-        """Reads the events table every ``poll`` seconds; a failing store is tried again each
-        second, and every stream re-reads its class when it answers again."""
-        last = None
+        """Reads the events table when the write-ahead log changed (looked at every
+        ``WAL_WATCH`` seconds: a change reaches the streams of every worker within ~20 ms
+        for the price of a ``stat``), and every ``poll`` seconds anyway; a failing store is
+        tried again each second, and every stream re-reads its class when it answers
+        again."""
+        last, mark, read_at = None, None, 0.0
         while not stop.is_set():
+            now = self._log_mark()
+            if last is not None and now == mark and time.monotonic() - read_at < self.poll:
+                stop.wait(min(WAL_WATCH, self.poll))
+                continue
+            # taken before the read: a commit made after it changes the mark again
+            mark, read_at = now, time.monotonic()
             try:
                 if last is None:
                     last = self._call(lambda db: db.execute(
@@ -729,7 +751,7 @@ class SqliteStore(ClassStore):
                 continue
             for last, code, kind in rows:
                 callback(code, kind)
-            stop.wait(self.poll)
+            stop.wait(min(WAL_WATCH, self.poll))
 
     def close(self):
         if self._pid == os.getpid():
