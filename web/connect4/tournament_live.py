@@ -231,7 +231,10 @@ def events(code):
     teacher, voter = is_teacher(state), cv.student_id()
     shown = [None]                        # the featured game this page has
 
-    def render(state, kinds):
+    def render(state, kinds, in_context):
+        return in_context(lambda: draw(state))
+
+    def draw(state):
         if state.closed:
             return cv.sse("closed", render_template("_class_ended.html", code=state.code))
         # read once per worker for all the class's pages woken by the same event
