@@ -2,7 +2,7 @@
 """The compiled depth-limited search (``ai.games.connect4.compiled_search``) beside the pure
 Python loop it replaces (``ai.games.connect4.fast_search``) and the exact solver's kernel.
 
-Two sections, in one process, interleaved so that both sides see the same load:
+Three sections, in one process, interleaved so that both sides see the same load:
 
 1. **The default level's reply.** On the positions of ``bench/data/level-positions.txt``
    (positions of games between the levels, kept apart from the tests; the first ``--positions``
@@ -11,7 +11,12 @@ Two sections, in one process, interleaved so that both sides see the same load:
    aside), with the compiled search and with the Python loop (the rules' fast hook pointed at
    ``fast_search`` for that run); each position best of ``--repeat``. Checks that both give
    the same move, value and node count.
-2. **Nodes per second**: the default level's search alone (iterative deepening to 9 plies,
+2. **The whole request**: the same reply as the page asks for it (htmx's
+   ``GET /connect4/ai?moves=...&mode=...&level=<default>``, through the app in this process:
+   parsing, the search, the rendering of the ``game`` block), its CPU time, each request cold
+   (the worker's recent searches emptied first; the level's shipped book of first replies
+   stays, as in production); compiled and pure Python, best of ``--repeat`` each.
+3. **Nodes per second**: the default level's search alone (iterative deepening to 9 plies,
    threats) on the same positions, compiled and in Python; and the exact solver's compiled
    kernel on Pons' set ``Test_L2_R1`` (``bench/data``, its 1,000 positions), its table reset
    per position.
@@ -60,14 +65,16 @@ def state_of(game, moves: str):
 
 @contextmanager
 def python_loop(game):
-    """The rules' fast hook pointed at the pure-Python loop, as before the compiled search."""
-    def hook(**options):
-        return fast_search.alphabeta if fast_search.supports(game, **options) else None
-    game.fast_alphabeta = hook
+    """The rules' fast hook pointed at the pure-Python loop, as before the compiled search
+    (on the rules' class: the app builds its own rules)."""
+    def hook(self, **options):
+        return fast_search.alphabeta if fast_search.supports(self, **options) else None
+    own = type(game).fast_alphabeta
+    type(game).fast_alphabeta = hook
     try:
         yield
     finally:
-        del game.fast_alphabeta
+        type(game).fast_alphabeta = own
 
 
 def percentile(values, q):
@@ -106,6 +113,39 @@ def section_reply(game, states, repeat, out):
         row[name] = {"p50_ms": percentile(xs, 50) * 1e3, "p95_ms": percentile(xs, 95) * 1e3,
                      "mean_ms": sum(xs) / len(xs) * 1e3, "max_ms": max(xs) * 1e3}
     out["reply"] = row
+
+
+def section_request(game, moves_list, repeat, out):
+    from app import create_app
+    app = create_app({"TESTING": True, "CLIENT_SEARCH_SECONDS": 1e9})
+    client = app.test_client()
+    hx = {"HX-Request": "true"}
+
+    def url(moves):
+        # the AI plays the side to move: second after an odd number of moves, else first
+        mode = "human-ai" if len(moves) % 2 else "ai-human"
+        return f"/connect4/ai?moves={moves}&mode={mode}&level={DEFAULT_LEVEL}"
+
+    def request(moves):
+        app.extensions.pop("recent_searches", None)
+        r = client.get(url(moves), headers=hx)
+        assert r.status_code == 200, (moves, r.status_code)
+        return r
+    request(moves_list[0])
+    with python_loop(game):
+        request(moves_list[0])
+    compiled, python = [], []
+    for moves in moves_list:
+        t_c, _ = cpu_of(lambda: request(moves), repeat)
+        with python_loop(game):
+            t_p, _ = cpu_of(lambda: request(moves), repeat)
+        compiled.append(t_c)
+        python.append(t_p)
+    row = {"positions": len(moves_list)}
+    for name, xs in (("compiled", compiled), ("python", python)):
+        row[name] = {"p50_ms": percentile(xs, 50) * 1e3, "p95_ms": percentile(xs, 95) * 1e3,
+                     "mean_ms": sum(xs) / len(xs) * 1e3, "max_ms": max(xs) * 1e3}
+    out["request"] = row
 
 
 def section_nps(game, states, repeat, out):
@@ -147,17 +187,20 @@ def main(argv=None):
                         help="how many positions of bench/data/level-positions.txt (default 300)")
     parser.add_argument("--repeat", type=int, default=3, metavar="K",
                         help="each timing the best of K runs (default 3)")
-    parser.add_argument("--sections", default="1,2", help="which sections (default 1,2)")
+    parser.add_argument("--sections", default="1,2,3", help="which sections (default 1,2,3)")
     parser.add_argument("--json", action="store_true", help="one JSON document")
     args = parser.parse_args(argv)
     game = Connect4()
     compiled_search.warm_up(Connect4())
-    states = [state_of(game, m) for m in read_positions(POSITIONS, args.positions)]
+    moves_list = read_positions(POSITIONS, args.positions)
+    states = [state_of(game, m) for m in moves_list]
     out = {"load": os.getloadavg(), "positions_file": os.path.relpath(POSITIONS, ROOT)}
     sections = set(args.sections.split(","))
     if "1" in sections:
         section_reply(game, states, args.repeat, out)
     if "2" in sections:
+        section_request(game, moves_list, args.repeat, out)
+    if "3" in sections:
         section_nps(game, states, args.repeat, out)
     out["load_after"] = os.getloadavg()
     if args.json:
@@ -168,6 +211,14 @@ def main(argv=None):
         r = out["reply"]
         print(f"\nDefault level ({DEFAULT_LEVEL}) reply, CPU per position, {r['positions']} "
               f"positions ({r['searched']} searched), {r['different_replies']} different replies")
+        for name in ("compiled", "python"):
+            x = r[name]
+            print(f"  {name:9} p50 {x['p50_ms']:7.2f} ms  p95 {x['p95_ms']:7.2f} ms  "
+                  f"mean {x['mean_ms']:7.2f} ms  max {x['max_ms']:7.2f} ms")
+    if "request" in out:
+        r = out["request"]
+        print(f"\nThe whole request (GET /connect4/ai, htmx, in-process), CPU per request, "
+              f"{r['positions']} positions")
         for name in ("compiled", "python"):
             x = r[name]
             print(f"  {name:9} p50 {x['p50_ms']:7.2f} ms  p95 {x['p95_ms']:7.2f} ms  "

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from flask import url_for
 from flask_babel import gettext
 
 from ai.course.search import ALGORITHMS
@@ -18,6 +17,7 @@ from ai.levels import DEFAULT_LEVEL, LEVELS
 
 from .games import GAMES, GameSpec
 from .i18n import ALGORITHM_LABELS
+from .links import endpoint_url
 from .params import (BadRequest, label, read_choice, read_class_code, read_decimal, read_flag,
                      read_int, read_param, WINDOWS)
 from .notation import read_notation
@@ -103,7 +103,15 @@ class Settings:
                 "human-human": False, "ai-ai": True}[self.mode]
 
     def params(self) -> dict:
-        """URL parameters that differ from the defaults (short links)."""
+        """URL parameters that differ from the defaults (short links): worked out once per
+        settings (a game's page draws some fifty links), a new dict each time."""
+        kept = self.__dict__.get("_kept_params")
+        if kept is None:
+            kept = self._params()
+            object.__setattr__(self, "_kept_params", kept)   # not a field: equality ignores it
+        return dict(kept)
+
+    def _params(self) -> dict:
         default = default_settings(self.spec)
         out = {}
         names = ["mode", "level"]
@@ -265,7 +273,8 @@ class GameLink:
     def url(self, action: str = "show", upto=None, **extra) -> str:
         """The link to ``action`` (a view of the play blueprint: show, move, ai, tree,
         tree_svg, compare, peek) on this game showing ``upto`` moves (default: as shown)."""
-        return url_for(f"play.{action}", game=self.settings.game, **self.query(upto, **extra))
+        return endpoint_url(f"play.{action}", {"game": self.settings.game},
+                            self.query(upto, **extra))
 
     def _human_turn(self, i) -> bool:
         return self.rules.is_terminal(self.states[i]) or not self.settings.ai_plays(

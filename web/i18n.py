@@ -59,8 +59,11 @@ def select_locale() -> str:
 def kept_lang() -> str | None:
     """The language to keep in every link: the page's, unless it is the default one and
     nobody asked for it."""
-    lang = str(get_locale())
-    return lang if lang != "en" or request.args.get("lang") else None
+    kept = g.get("_kept_lang", False)       # once per request: every link asks
+    if kept is False:
+        lang = str(get_locale())
+        kept = g._kept_lang = lang if lang != "en" or request.args.get("lang") else None
+    return kept
 
 
 def add_lang(endpoint, values) -> None:
