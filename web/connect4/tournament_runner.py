@@ -49,6 +49,7 @@ SWISS_ABOVE = pairing.ROUND_ROBIN_MAX   # entrants (a class and the bosses): a r
 MAX_LIVE_ENTRANTS = 200     # a Swiss beyond
 LEASE = 30.0                # seconds of the store's clock a runner holds a tournament
 IDLE = 1.0                  # seconds between two looks for a running tournament
+BATCH = 32                  # games a runner plays of one tournament before looking again
 RESULTS = {1.0: "1-0", 0.5: "½-½", 0.0: "0-1"}
 UPDATES = 100               # wakes of the live pages in a whole tournament, about
 
@@ -250,10 +251,11 @@ class Runner:
         return self.lane(fn) if self.lane else fn()
 
     def step(self) -> int:
-        """One game of each running tournament this runner can hold."""
+        """A few games (``BATCH``) of each running tournament this runner can hold: the
+        tournament is read once a batch, not once a game (thousands of games each time)."""
         played = 0
         for code in self.tournaments.running():
-            played += self.advance(code, 1)
+            played += self.advance(code, BATCH)
         return played
 
     def kick(self) -> None:
