@@ -61,9 +61,9 @@ LIVE_PER_ADDRESS = int(os.environ.get("CLASS_LIVE_PER_ADDRESS", 20))
 ADDRESS_FULL = "address full"   # create()'s answer when the address holds LIVE_PER_ADDRESS
 BUSY_TIMEOUT = 1.5          # seconds a store call waits for a lock held elsewhere, then 503
 # seconds between two looks (a stat) at SQLite's log for changes: each look wakes the worker's
-# listener; three workers' looks cost ~6 ms of CPU a second at 0.05 (~23 at 0.02: the
-# "upkeep" of bench/class_load.py, loaded), for a change seen ~25 ms after its commit on
-# average (~50 with the 0.1 s poll alone)
+# listener; three workers' looks cost ~6 ms of CPU a second at 0.05 (~25 at 0.02: the
+# "upkeep" of bench/class_load.py, loaded; docs/benchmarks.md), for a change seen ~25 ms
+# after its commit on average (~50 with the 0.1 s poll alone)
 WAL_WATCH = 0.05
 EVENT_KINDS = ("board", "vote", "tally", "followers", "closed", "tournament")
 
