@@ -49,6 +49,12 @@ def _translations():
     return t
 
 
+def _gettext(string: str, **variables) -> str:
+    """Flask-Babel's ``Domain.gettext``, with the catalogue looked up once per request."""
+    s = _translations().ugettext(string)
+    return s if not variables else s % variables
+
+
 def select_locale() -> str:
     lang = request.args.get("lang")
     if lang in LANGUAGES:
@@ -145,7 +151,12 @@ def catalogue_dirs() -> list[Path]:
 def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES",
                           ";".join(str(d) for d in catalogue_dirs()))
-    Babel(app, locale_selector=select_locale)
+    babel = Babel(app, locale_selector=select_locale)
+    # Flask-Babel's own gettext, which its lazy strings call (the levels', algorithms' and
+    # settings' labels: some thirty a game's page), finds the context, the locale and the
+    # catalogue again at each call: through the page's catalogue instead (see get_locale).
+    with app.app_context():             # (the domain reads the app's settings)
+        babel.domain_instance.gettext = _gettext
     app.jinja_env.policies["ext.i18n.trimmed"] = True
     # Flask-Babel's callables, with the catalogue looked up once per request (see get_locale).
     app.jinja_env.install_gettext_callables(
