@@ -82,7 +82,7 @@ def use_lab_values(lab: dict) -> None:
     """This request writes a lab tree's values (``web.exercise.parse_lab``): where the tree is
     searched with the course's window [−maxScore, +maxScore], maxScore being its largest leaf,
     the course's notation writes ±maxScore as +M and −M, as the projector writes the game's
-    (the 5-matches tree: α = −M, β = +M on the lab, the projector and the phones alike).
+    (the course's 5-stick lesson tree: α = −M, β = +M on the lab, the projector and the phones alike).
 
     The course's depth-2 tree (seed 003: its leaves scored +maxScore − remaining/5, with
     maxScore = 1) writes those estimates as the course and the game's tree on the projector
