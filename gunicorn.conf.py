@@ -103,6 +103,16 @@ def when_ready(server):
                   f"phones): {network.SERVE_ON_NETWORK}", flush=True)
 
 
+def post_worker_init(worker):
+    """In each worker, its app made: the app's background tasks that must not wait for a
+    request (``app.extensions["after_boot"]``: a class tournament a restart left unfinished
+    resumes with no page open, ``web.connect4.tournament_live.after_boot``). Each starts a
+    thread (a greenlet: gevent has patched threading) that runs once the worker serves."""
+    app = worker.wsgi
+    for start in getattr(app, "extensions", {}).get("after_boot", []):
+        start(app)
+
+
 def worker_exit(server, worker):
     """In a worker that stops: the objects frozen in the master (``on_starting``) are
     collected now, while gevent is still whole (at the interpreter's end, logging's handlers

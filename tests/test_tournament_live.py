@@ -110,3 +110,50 @@ def test_beyond_a_class_the_schedule_is_a_swiss_paired_round_by_round(monkeypatc
     assert sorted(map(key, games.values())) == sorted(map(key, cli["games"]))
     rows = R.results(spec, games, rate=True)[0]
     assert rows == [{k: v for k, v in r.items() if k != "nodes"} for r in cli["standings"]]
+
+
+def manual(runner):
+    """``runner`` whose loop is started by hand (``kick``: a thread, in a server): the kicks
+    counted, the loop's steps played below, to the end."""
+    runner.kicks = 0
+
+    def kick():
+        runner.kicks += 1
+    runner.kick = kick
+    return runner
+
+
+def drain(runner):
+    while runner.step():
+        pass
+
+
+def test_a_restarted_server_resumes_by_itself_with_no_page_open(class_config, clock):
+    first = open_store(class_config, clock=clock)
+    code, _ = started(first)
+    assert R.Runner(first).advance(code, 2) == 2
+    first.close()                                   # the worker dies mid-tournament
+
+    second = open_store(class_config, clock=clock)  # a restarted server: no page is opened
+    runner = manual(R.Runner(second))
+    assert runner.resume() == [] and runner.kicks == 0   # the dead worker's lease holds
+    drain(runner)
+    assert runner.played == 0 and sorted(tournaments_of(second).get(code).games) == [0, 1]
+    clock.now += R.LEASE + 1                        # its lease runs out
+    other = manual(R.Runner(second))                # another worker of the restarted server
+    assert runner.resume() == [code] and runner.kicks == 1
+    assert other.resume() == [] and other.kicks == 0     # the lease keeps it to one worker
+    drain(runner)
+    drain(other)
+    assert runner.played == 4 and other.played == 0      # exactly the missing games
+    t = tournaments_of(second).get(code)
+    assert sorted(t.games) == list(range(6)) and t.spec["state"] == "done"
+    assert runner.resume() == [] and runner.kicks == 1   # finished: nothing to resume
+    second.close()
+
+
+def test_with_no_tournament_resuming_starts_nothing(store):
+    runner = manual(R.Runner(store))
+    assert runner.resume() == [] and runner.kicks == 0
+    store.create("connect4", "")
+    assert runner.resume() == [] and runner.kicks == 0

@@ -78,8 +78,8 @@ def close_entries(code: str) -> None:
         answers.change(code, now.seq, open=False)
 
 
-def runner() -> R.Runner:
-    app = current_app
+def runner(app=None) -> R.Runner:
+    app = app or current_app
     made = app.extensions.get("tournament_runner")
     if made is None:
         made = app.extensions["tournament_runner"] = R.Runner(app.extensions["class_store"],
@@ -92,6 +92,14 @@ def kick() -> None:
     a running tournament starts it again). Tests play the games themselves."""
     if current_app.config.get("TOURNAMENT_RUNNER", "thread") == "thread":
         runner().kick()
+
+
+def after_boot(app) -> None:
+    """Once a worker has booted (gunicorn's ``post_worker_init``): its runner looks in the
+    store for the tournaments a restart left unfinished, and then now and then, and plays
+    them with no page opened (``Runner.watch``)."""
+    if app.config.get("TOURNAMENT_RUNNER", "thread") == "thread":
+        runner(app).watch()
 
 
 def is_teacher(state) -> bool:
@@ -467,3 +475,4 @@ def init_app(app) -> None:
     from . import tournament_results
     app.register_blueprint(bp)
     app.register_blueprint(tournament_results.bp)
+    app.extensions.setdefault("after_boot", []).append(after_boot)

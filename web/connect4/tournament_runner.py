@@ -23,9 +23,15 @@ so plain pages and the class's live pages never wait for it), writes each game, 
 class's live pages every few games (about ``UPDATES`` times in all: their standings are
 counted without the rating, at once), and marks the tournament ``done`` when none is
 missing, with its final standings, rated (a fit of seconds, done once, in the lane). A worker's runner wakes when a page of a
-tournament is opened (``kick``): after a restart the projector's live page reconnects by
-itself, and the runner that comes with it finds the lease run out and plays on. Tests call
-``Runner.advance`` themselves (``TOURNAMENT_RUNNER = "manual"``).
+tournament is opened (``kick``).
+
+**Resuming after a restart** with no page open (``Runner.watch``, started in each worker once
+it has booted: ``tournament_live.after_boot``): at once, then every ``RESUME_EVERY`` seconds,
+the worker looks in the store for the running tournaments no runner holds (``resume``: the
+lease free or run out, a dead worker's) and takes their lease, the lease keeping two workers
+from playing the same one; its runner's loop starts only when it took one. A look is one read
+of the store (off the event loop, as every store call); with no tournament nothing else runs.
+Tests call ``Runner.advance`` or ``resume`` themselves (``TOURNAMENT_RUNNER = "manual"``).
 """
 from __future__ import annotations
 
@@ -49,6 +55,7 @@ SWISS_ABOVE = pairing.ROUND_ROBIN_MAX   # entrants (a class and the bosses): a r
 MAX_LIVE_ENTRANTS = 200     # a Swiss beyond
 LEASE = 30.0                # seconds of the store's clock a runner holds a tournament
 IDLE = 1.0                  # seconds between two looks for a running tournament
+RESUME_EVERY = 30.0         # seconds between two looks for a tournament nobody plays
 BATCH = 32                  # games a runner plays of one tournament before looking again
 RESULTS = {1.0: "1-0", 0.5: "½-½", 0.0: "0-1"}
 UPDATES = 100               # wakes of the live pages in a whole tournament, about
@@ -215,6 +222,7 @@ class Runner:
         self.lane = lane                 # runs a game: lane(fn) -> fn(); None: right here
         self.played = 0                  # games this runner played (tests count them)
         self._thread = None
+        self._watch_pid = None
         self._stop = threading.Event()
         self._wake = threading.Event()
 
@@ -257,6 +265,36 @@ class Runner:
         for code in self.tournaments.running():
             played += self.advance(code, BATCH)
         return played
+
+    def resume(self) -> list[str]:
+        """The running tournaments no runner holds (the lease free or run out: a restarted
+        server's, a dead worker's), their lease now this runner's, and its loop started
+        (``kick``) to play them; nothing started when there is none."""
+        taken = [code for code in self.tournaments.running()
+                 if self.tournaments.claim(code, self.owner, LEASE)]
+        if taken:
+            self.kick()
+        return taken
+
+    def watch(self, every: float = RESUME_EVERY) -> None:
+        """``resume`` in the background, at once and then every ``every`` seconds (a thread:
+        a greenlet under gevent, its store calls off the loop; the first look comes once the
+        worker serves, not during its boot)."""
+        if self._watch_pid == os.getpid():
+            return
+        self._watch_pid = os.getpid()
+        threading.Thread(target=self._watch, args=(every,), name="tournament-resume",
+                         daemon=True).start()
+
+    def _watch(self, every: float) -> None:
+        while not self._stop.is_set():
+            try:
+                self.resume()
+            except StoreError:
+                pass                     # the store is away: the next look
+            except Exception:
+                log.exception("tournament resume")
+            self._stop.wait(every)
 
     def kick(self) -> None:
         """Start this process's loop if it is not running, and wake it."""
