@@ -236,3 +236,29 @@ def test_a_link_reopens_the_standings_after_the_class_has_gone(app, monkeypatch)
                 "/connect4/tournament/results?t=%%%", "/connect4/tournament/results?t=" + "A" * 7000):
         r = other.get(bad + ("&" if "?" in bad else "?") + "lang=fr")
         assert r.status_code == 400 and "ce lien" in r.get_data(as_text=True).lower(), bad
+
+
+def test_a_swiss_shows_who_sat_a_round_out(app, monkeypatch):
+    monkeypatch.setattr(R, "SWISS_ABOVE", 2)      # three entrants: a Swiss, one bye a round
+    teacher, code, _ = start_class(app)
+    lines = "Ada:cells=1,open3=8\nBob:open2=4,open3=16\nCyd:cells=2"
+    assert start(teacher, code, lines=lines, boss=[]).status_code == 303
+    store = app.extensions["class_store"]
+    spec = tournaments_of(store).get(code).spec
+    assert spec["schedule"] == "swiss"
+    [(_, sat)] = R.sat_out(spec, {})              # round 1 is paired at the start
+    html = teacher.get(f"/connect4/tournament/live/{code}?lang=fr").get_data(as_text=True)
+    rows = {re.sub(r"\s+", " ", text(row)).strip() for row in
+            re.findall(r'<th scope="row">(.*?)</th>', html)}
+    assert [r for r in rows if "exempté" in r] == [f"{sat} exempté à la ronde 1"]
+    assert "Exemptés (une exemption compte comme un match nul) : ronde 1, " + sat in text(html)
+    assert "match nul)\u202f:" in html
+    play(app, code, 2)                            # round 1 played: round 2 paired, its bye
+    t = tournaments_of(store).get(code)
+    byes = R.sat_out(t.spec, t.games)
+    assert [r for r, _ in byes] == [0, 1] and byes[1][1] != sat
+    page = text(teacher.get(f"/connect4/tournament/live/{code}").get_data(as_text=True))
+    assert f"round 1, {sat} · round 2, {byes[1][1]}" in page
+    # the bye counts as a drawn match: each opening's two games' half, 1 point a round here
+    row = next(r for r in R.results(t.spec, t.games)[0] if r["name"] == sat)
+    assert row["points"] >= 1

@@ -7,7 +7,8 @@ Teacher (the class's secret, as every teacher action of class mode):
 - the page, before a start: the entrants (the heuristics the class sent from the workshop,
   ``submitted``; heuristics typed one a line, ``NAME:weights``; the app's levels as bosses,
   ticked), the depth and the openings; ``POST .../start`` starts it (entries close);
-- while it runs and after: progress, the standings as games finish (server-sent events,
+- while it runs and after: progress, the standings as games finish (a Swiss's byes: who sat
+  each round out, ``R.sat_out``) (server-sent events,
   ``GET .../events``, as the class's own live pages), one game played out on a board (the
   latest finished), the crosstable; the CSV (``.../standings.csv``, ``web.spreadsheet``), and
   a link that reopens the standings (``.../standings``, as long as the class is kept);
@@ -124,7 +125,12 @@ class Live:
         final = spec.get("final")
         self.rated = bool(final)
         self.rows, self.cross = ((final["standings"], final["crosstable"]) if final else
-                                 _provisional(spec, self.games))
+                                 _provisional(spec, self.games)[:2])
+        # a Swiss's byes: (round, from 1, name), and each entrant's rounds sat out
+        self.byes = [(r + 1, name) for r, name in _provisional(spec, self.games)[2]]
+        self.byes_of: dict[str, list[int]] = {}
+        for r, name in self.byes:
+            self.byes_of.setdefault(name, []).append(r)
         self.played, self.total = len(self.games), R.total_games(spec)
         self.percent = int(100 * self.played / max(self.total, 1))
         self.done = spec["state"] == "done"
@@ -198,12 +204,13 @@ class Live:
 _counted: "OrderedDict[tuple, tuple]" = OrderedDict()
 
 
-def _provisional(spec: dict, games: dict) -> tuple[list[dict], list[dict]]:
-    """The standings so far, without the rating, counted once per worker for all the
-    class's pages (the projector and every phone woken by the same games)."""
+def _provisional(spec: dict, games: dict) -> tuple[list[dict], list[dict], list]:
+    """The standings so far, without the rating, and a Swiss's byes (``R.sat_out``),
+    counted once per worker for all the class's pages (the projector and every phone woken
+    by the same games)."""
     key = (spec["id"], len(games))
     if key not in _counted:
-        _counted[key] = R.results(spec, games)
+        _counted[key] = (*R.results(spec, games), R.sat_out(spec, games))
         while len(_counted) > 32:
             _counted.popitem(last=False)
     return _counted[key]

@@ -201,11 +201,20 @@ def results(spec: dict, games: dict[int, dict], rate: bool = False
     byes = None
     if spec["schedule"] == "swiss":             # a bye: a drawn match, 2k games' half
         byes = {}
-        for _pairs, bye in swiss_pairings(spec, games):
-            if bye is not None:
-                byes[names[bye]] = byes.get(names[bye], 0) + len(spec["openings"])
+        for _round, name in sat_out(spec, games):
+            byes[name] = byes.get(name, 0) + len(spec["openings"])
     return standings(names, [Result(g["first"], g["second"], _score(g))
                              for _, g in sorted(games.items())], byes, rate=rate)
+
+
+def sat_out(spec: dict, games: dict[int, dict]) -> list[tuple[int, str]]:
+    """(round, from 0, entrant's name) of each bye of a Swiss so far (an odd number of
+    entrants: one sits each round out, scored as a drawn match); none in a round robin."""
+    if spec["schedule"] != "swiss":
+        return []
+    names = [e["name"] for e in spec["entrants"]]
+    return [(r, names[bye]) for r, (_pairs, bye) in enumerate(swiss_pairings(spec, games))
+            if bye is not None]
 
 
 def tell_every(spec: dict) -> int:
