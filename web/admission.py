@@ -31,7 +31,7 @@ import secrets
 import threading
 import time
 
-from flask import Flask, current_app, request
+from flask import Flask, copy_current_request_context, current_app, g, request
 from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
 
 from .params import BadRequest
@@ -147,6 +147,20 @@ def admitted(fn, *, heavy: bool, inline: bool = False, lane=None, charged: bool 
             spent.append((now, time.monotonic() - start))
 
 
+def in_this_request(fn):
+    """``fn`` made to run in another thread as part of this request: its request context
+    (``flask.copy_current_request_context``) and what the request noted in ``flask.g`` (the
+    notation a class writes in, the lab's ±M, Nim's estimate: the thread's application context
+    would start with an empty ``g``, and the page would be written otherwise)."""
+    noted = dict(vars(g._get_current_object()))
+
+    @copy_current_request_context
+    def inner():
+        vars(g._get_current_object()).update(noted)
+        return fn()
+    return inner
+
+
 def offload(fn):
     """``fn()`` off the event loop (a native thread under gevent), for a view that holds its
     lane already (``in_lane``)."""
@@ -180,12 +194,14 @@ def in_lane(*, heavy: bool = False, lane=None, charged: bool = True):
     return wrap
 
 
-#: Views that draw a search tree on the loop (the tree panel: up to the drawing limit's nodes,
-#: tens of ms for the largest; a tic-tac-toe tree page is cheap to ask for), and the parameter
-#: that makes them draw one (None: always): they take the trees' lane (``TREE_SLOTS`` per
-#: worker) while they do, so 20 at once are drawn one after another with plain pages in
-#: between, and refused (503, Retry-After) past ``LIGHT_WAIT``. A move's or the AI's answer
-#: (``play.move``, ``play.ai``) waits for its search in the light lane and keeps its game.
+#: Views that draw a search tree (the tree panel: up to the drawing limit's nodes, tens of ms
+#: for the largest; a tic-tac-toe tree page is cheap to ask for), and the parameter that makes
+#: them draw one (None: always): they take the trees' lane (``TREE_SLOTS`` per worker) for the
+#: whole request, so 20 at once are drawn one after another, and refused (503, Retry-After)
+#: past ``LIGHT_WAIT``; their drawing (the geometry and the template) runs off the loop
+#: (``drawn_in_lane``), so plain pages do not wait behind it. A move's or the AI's answer
+#: (``play.move``, ``play.ai``) waits for its search in the light lane, then for the trees'
+#: lane to draw its tree panel, if shown, and keeps its game when refused.
 DRAWS_TREE = {"play.tree": None, "play.tree_svg": None, "play.show": "tree"}
 
 
@@ -193,7 +209,13 @@ def in_lane_when_drawing(view, flag: str | None):
     """``view`` in the trees' lane when the request draws a tree (``flag`` set, or always).
     Not charged to the client: the search behind the tree is admitted and charged on its own
     (``web.ai_move``), and a tree the recent searches keep is drawn without one."""
-    laned = in_lane(lane=_trees, charged=False)(view)
+    def holding(*args, **kwargs):
+        g.holds_trees_lane = True           # its drawing needs no second slot (drawn_in_lane)
+        try:
+            return view(*args, **kwargs)
+        finally:
+            g.holds_trees_lane = False
+    laned = in_lane(lane=_trees, charged=False)(holding)
 
     @functools.wraps(view)
     def inner(*args, **kwargs):
@@ -210,11 +232,15 @@ PHONE_WAIT = 10.0
 
 def drawn_in_lane(draw, *, wait: float | None = None):
     """``draw()`` (a page's drawing that grows with its input: a class exercise's tree on a
-    phone, up to the lab's 400 nodes, tens to hundreds of ms) in the trees' lane and off the
-    loop, so that plain pages never wait behind it; Busy (503) when no slot came within
-    ``wait`` seconds (``LIGHT_WAIT`` by default). Not charged to the client: a phone that
-    follows its class asks for nothing. ``draw`` carries its own request context
-    (``flask.copy_current_request_context``)."""
+    phone, up to the lab's 400 nodes, a game's tree panel, Nim's whole tree: tens to hundreds
+    of ms) in the trees' lane and off the loop, so that plain pages never wait behind it; Busy
+    (503) when no slot came within ``wait`` seconds (``LIGHT_WAIT`` by default). A view that
+    holds the trees' lane already (``DRAWS_TREE``) draws in its own slot. Not charged to the
+    client: a phone that follows its class asks for nothing, and the search behind a tree is
+    charged on its own. ``draw`` runs in this request (``in_this_request``)."""
+    draw = in_this_request(draw)
+    if g.get("holds_trees_lane"):
+        return _offload(draw)
     if not _trees.acquire(timeout=LIGHT_WAIT if wait is None else wait):
         raise Busy("the server is busy with other searches: try again in %(s)s s", 503, 2, s=2)
     try:

@@ -21,6 +21,7 @@ from ai.games.connect4.position import cell_value_terms, columns_of, format_colu
 from ai.teach.tree_view import Shown, unfold, walk
 from ai.games.tictactoe.course import whole_tree as tictactoe_tree
 
+from .admission import drawn_in_lane
 from .games import GameSpec
 from .tree_panel import SMALL_TREE_NODES, TreePanel, tree_panel
 from .i18n import tr
@@ -315,4 +316,6 @@ def _thumbnail(game: GameSpec, args: dict) -> Response:
     panel.view = unfold(tree, (), levels=99 if small else 1)
     panel.spine, panel.path = False, ()
     panel.shown = {v.node.id: Shown() for v in walk(panel.view)}
-    return Response(render_template("figure_thumb.svg", panel=panel), mimetype="image/svg+xml")
+    # drawn in the trees' lane off the loop, as the tree panel is (Busy: a 503 in words)
+    return Response(drawn_in_lane(lambda: render_template("figure_thumb.svg", panel=panel)),
+                    mimetype="image/svg+xml")

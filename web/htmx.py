@@ -8,6 +8,7 @@ from urllib.parse import parse_qs, urlsplit
 from flask import Response, current_app, render_template, request
 from jinja2 import Environment, nodes
 
+from .admission import drawn_in_lane
 from .page_bar import class_bar
 
 
@@ -57,15 +58,23 @@ def render_block(template: str, block: str, **context) -> str:
 
 
 def render(template: str, *, block: str, status: int = 200, push_url: str | None = None,
-           replace_url: str | None = None, **context) -> Response:
+           replace_url: str | None = None, tree: bool = False, **context) -> Response:
     """``template`` whole, or its ``block`` alone for htmx; ``push_url`` becomes the
     address bar's link as a new history entry (``HX-Push-Url``), ``replace_url`` in place of
     the current one (``HX-Replace-Url``: Back then skips it). A whole page showing a class's
-    board (its game link ``g`` has ``cls=``) gets the class's bar, read here, once."""
+    board (its game link ``g`` has ``cls=``) gets the class's bar, read here, once. ``tree``:
+    the page draws a search tree (its work grows with the tree): drawn in the trees' lane, off
+    the loop (``web.admission.drawn_in_lane``; Busy when the lane is full), the class's bar
+    read here first."""
     if is_htmx():
-        body = render_block(template, block, **context)
+        def draw():
+            return render_block(template, block, **context)
     else:
-        body = render_template(template, **{**class_bar(context.get("g")), **context})
+        whole = {**class_bar(context.get("g")), **context}
+
+        def draw():
+            return render_template(template, **whole)
+    body = drawn_in_lane(draw) if tree else draw()
     response = Response(body, status=status, mimetype="text/html")
     response.headers["Vary"] = "HX-Request"
     if push_url and is_htmx():

@@ -2,7 +2,7 @@
 or answer and be checked), and how trees grow (``/tree/growth``)."""
 from __future__ import annotations
 
-from flask import Blueprint, copy_current_request_context, request
+from flask import Blueprint, request
 
 from ai.teach.exercise import Answer, check as check_answer
 from ai.teach.exercise_tree import RANDOM_DEPTHS
@@ -10,7 +10,7 @@ from ai.teach.growth import growth
 
 from .charts import growth_chart
 from .i18n import num
-from .admission import in_lane, offload
+from .admission import in_lane, in_this_request, offload
 from .exercise import (COURSE_TREE_TITLES, LAB_EXAMPLES, LabPanel, new_seed, parse_answer,
                        parse_kept_lab, parse_lab, remember_tries, source_params,
                        with_remembered_tries)
@@ -46,12 +46,14 @@ def lab():
     except BadRequest as err:
         lab, args = parse_kept_lab(request.args)
         use_lab_values(lab)         # the tree kept is written as when the link was right: ±M
-        return render("lab.html", block="lab", status=400, error=tr(err), lab=lab,
-                      panel=LabPanel(lab["solved"], args, exercise=lab["mode"] == "exercise"),
-                      report=None, answer=Answer(), **lab_links(lab))
+        # the tree kept (up to 400 nodes) drawn off the loop too
+        return offload(in_this_request(lambda: render(
+            "lab.html", block="lab", status=400, error=tr(err), lab=lab,
+            panel=LabPanel(lab["solved"], args, exercise=lab["mode"] == "exercise"),
+            report=None, answer=Answer(), **lab_links(lab))))
     # drawn off the loop too: a tree of 300 nodes takes tens of ms to draw, which on the loop
     # made every plain page of the worker wait (issue 22's lab attack)
-    response = offload(copy_current_request_context(
+    response = offload(in_this_request(
         lambda: render("lab.html", block="lab", error=None, lab=lab, panel=panel, report=report,
                        answer=answer, **lab_links(lab))))
     if report is not None:       # its wrong tries kept by the browser, not only by the link

@@ -23,7 +23,7 @@ from markupsafe import escape
 from ai.teach.compare import compare as compare_algorithms, variants_for
 from ai.heuristics import make_heuristic
 
-from .admission import Busy, admitted
+from .admission import Busy, admitted, drawn_in_lane
 from .ai_move import ai_move
 from .charts import comparison_charts
 from .game_link import GameLink, parse_game, parse_game_keeping_what_is_right
@@ -32,7 +32,7 @@ from .htmx import current_page_args, is_htmx, render
 from .i18n import tr
 from .params import BadRequest, as_bad_request, read_int
 from .review import teaching_warning
-from .tree_panel import board_game, tree_panel
+from .tree_panel import TreePanel, board_game, tree_panel
 
 bp = Blueprint("play", __name__)
 
@@ -52,9 +52,11 @@ def game_page(g: GameLink, *, status=200, error=None, error_param=None, ai=None,
     asking = g.ai_to_move and g.live and (g.settings.mode != "ai-ai" or g.settings.autoplay)
     if g.settings.show_tree and error is None and not (asking and result is None):
         panel = tree_panel(g, args if args is not None else {}, result)
+    # a tree drawn (tens of ms for the largest) is drawn in the trees' lane, off the loop
     return render(g.spec.template, block="game", status=status, push_url=push_url, g=g,
                   error=error, error_param=error_param, ai=ai, panel=panel, teach=teach,
-                  board=board_game(g, panel), **game_extras(g, panel))
+                  board=board_game(g, panel), tree=isinstance(panel, TreePanel),
+                  **game_extras(g, panel))
 
 
 @bp.errorhandler(BadRequest)
@@ -155,7 +157,7 @@ def tree(game: GameSpec):
     return render(game.template, block="tree", push_url=None if stepping else page_url,
                   replace_url=page_url if stepping else None, g=g, panel=panel,
                   error=None, ai=None, board=board_game(g, panel), oob_board=is_htmx(),
-                  **game_extras(g, panel))
+                  tree=True, **game_extras(g, panel))
 
 
 @bp.get("/<game:game>/tree.svg")
@@ -171,7 +173,8 @@ def tree_svg(game: GameSpec):
         raise BadRequest("this search explored %(n)s nodes: too many to draw (at most %(most)s)",
                          n=panel.result.stats.nodes, most=panel.limit)
     name = f"{game.name}-{g.moves_text() or 'start'}-tree.svg"
-    return Response(render_template("tree.svg", panel=panel), mimetype="image/svg+xml",
+    return Response(drawn_in_lane(lambda: render_template("tree.svg", panel=panel)),
+                    mimetype="image/svg+xml",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 

@@ -9,6 +9,7 @@ from ai.games.nim.tree import checked_tree
 from ai.teach.tree_layout import compact_geometry
 from ai.teach.tree_view import unfold
 
+from ..admission import Busy, drawn_in_lane, refuse
 from ..course import dictionary_lines
 from ..htmx import render
 from ..i18n import tr
@@ -33,12 +34,19 @@ def theory():
     except BadRequest as err:
         n, k, variant, error, status = 5, 3, "normal", tr(err), 400
     game = Nim(n, k, variant)
-    result, agree = checked_tree(game)
-    # seed 000's Listing VIII.1 (constrarbreNIM): the same tree as the course's dictionary
-    dictionary = dictionary_lines(n, k) if n <= DICTIONARY_MAX_N else []
-    view = unfold(result.tree, (), levels=99)
-    return render("games/nim/theory.html", block="theory", status=status, error=error, game=game,
-                  result=result, view=view, agree=agree,
-                  geo=compact_geometry(view, projector=projector_on()),
-                  n_nodes=len(result.tree.nodes), remaining_of=lambda v: n - sum(v.path),
-                  dictionary=dictionary)
+
+    def draw():
+        result, agree = checked_tree(game)
+        # seed 000's Listing VIII.1 (constrarbreNIM): the same tree as the course's dictionary
+        dictionary = dictionary_lines(n, k) if n <= DICTIONARY_MAX_N else []
+        view = unfold(result.tree, (), levels=99)
+        return render("games/nim/theory.html", block="theory", status=status, error=error,
+                      game=game, result=result, view=view, agree=agree,
+                      geo=compact_geometry(view, projector=projector_on()),
+                      n_nodes=len(result.tree.nodes), remaining_of=lambda v: n - sum(v.path),
+                      dictionary=dictionary)
+    # the whole tree (up to 8 matches: 80 KB, tens of ms) drawn in the trees' lane, off the loop
+    try:
+        return drawn_in_lane(draw)
+    except Busy as err:
+        raise refuse(err) from None
