@@ -129,3 +129,62 @@ def test_a_class_exercise_fits_a_phone_and_its_verdict_comes_into_view(
     expect(verdict).to_contain_text("pour l’instant")
     expect(verdict).to_be_in_viewport(ratio=1)          # whole, in sight, not above the fold
     phone.screenshot(path=str(artifacts / "values-phone-exercise-verdict.png"))
+
+
+TREE_TEXT = """() => [...document.querySelectorAll('svg.tree-svg text')]
+    .filter(t => t.textContent.trim() && t.getBoundingClientRect().width)
+    .map(t => [t.textContent.trim(),
+               parseFloat(getComputedStyle(t).fontSize) * Math.hypot(t.getScreenCTM().a,
+                                                                     t.getScreenCTM().b)])"""
+
+
+def test_the_tree_s_labels_read_at_18_px_beside_the_class_s_question(
+        contexts, live_server, artifacts):  # noqa: F811
+    """Issue 36, on the projector (1920x1080, proj=1): with the class's question beside it,
+    the 5-matches tree was fitted into its 822 px panel, 1,267 units wide, and wrote "α −M"
+    and "β +M" under the root in 13 px (10 px with three phones' bar): every text of the tree
+    is 18 px or more now, at the step the question is asked, after its reveal and further
+    on (the tree's box scrolls across, the step's node in view)."""
+    teacher = contexts(PROJECTOR, locale="fr-FR")
+    start_class(teacher, live_server + LESSON + "&proj=1")
+    teacher.keyboard.press(" ")
+    expect(teacher).to_have_url(re.compile(r"step=0"))
+    teacher.keyboard.press(" ")
+    expect(teacher).to_have_url(re.compile(r"step=1"))
+    teacher.get_by_role("button", name=re.compile("Que vaut α ici")).click()
+    expect(teacher.locator(".class-question .vote-title")).to_contain_text("min 4 (après 1)")
+    asked = teacher.evaluate(TREE_TEXT)
+    assert {"α −M", "β +M"} <= {text for text, _ in asked}, asked
+    teacher.keyboard.press("r")
+    expect(teacher.locator(".right-answer")).to_contain_text("Bonne réponse\u202f: −M")
+    revealed = teacher.evaluate(TREE_TEXT)
+    teacher.screenshot(path=str(artifacts / "values-projector-labels-revealed.png"))
+    for step in range(2, 13):           # each step drawn before the next press
+        teacher.keyboard.press(" ")
+        expect(teacher).to_have_url(re.compile(rf"step={step}\b"))
+        expect(teacher.locator("#tree-panel .step-count")).to_have_text(f"étape {step} sur 22")
+        teacher.wait_for_load_state("networkidle")
+    expect(teacher.locator(".tnode.current")).to_be_in_viewport()
+    stepped = teacher.evaluate(TREE_TEXT)
+    teacher.screenshot(path=str(artifacts / "values-projector-labels-step12.png"))
+    assert len(stepped) > len(asked)
+    small = [(text, round(px, 1)) for text, px in asked + revealed + stepped if px < 18 - 0.05]
+    assert not small, small
+
+
+def test_the_lab_s_depth_2_tree_on_the_projector_in_the_course_s_notation(
+        browser, live_server, artifacts):
+    """The lab under gunicorn draws its tree in a thread of the pool: it wrote the course's
+    5-matches depth-2 tree with -1 and 0,4 there (its ±M set in the request's greenlet was
+    not in that thread's ``g``), where the course writes −M and M − 3/5; its labels 18 px or
+    more on the projector."""
+    page = browser.new_page(viewport=PROJECTOR)
+    page.goto(live_server + "/tree?ex=nim5d2&notation=course&lang=fr&proj=1")
+    texts = page.evaluate(TREE_TEXT)
+    page.screenshot(path=str(artifacts / "values-lab-depth-2-projector.png"))
+    page.close()
+    written = {text for text, _ in texts}
+    assert {"M − 3/5", "M − 1/5", "α −M", "β +M"} <= written, written
+    assert not {"0,4", "α -1", "β 1"} & written, written
+    small = [(text, round(px, 1)) for text, px in texts if px < 18 - 0.05]
+    assert not small, small

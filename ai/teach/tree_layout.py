@@ -18,6 +18,11 @@ from typing import Callable
 
 from .tree_view import ViewNode, fit_text, text_width, walk, width, wrap_text
 
+READABLE_PX = 18          # the least size of a tree's text on a projector, read from the back
+#                           of a room (the size the project's projector tests ask of any text)
+PROJECTOR_TEXT_PX = 20    # the projector's smallest tree text at the picture's natural size
+#                           (static/app.css: α and β, "N nodes", TT)
+
 
 @dataclass(frozen=True)
 class NodeSpot:
@@ -72,6 +77,8 @@ class TreeGeometry:
     value_size: int             # the nodes' values' font size
     nodes: dict = field(default_factory=dict)     # node id -> NodeSpot
     edges: dict = field(default_factory=dict)     # child's node id -> EdgeSpot
+    least_width: int = 0        # on a projector, the narrowest a picture that fits its panel
+    #                             is drawn: its smallest text at READABLE_PX (0: no limit)
 
     def ab_y(self, spot: NodeSpot, line: int) -> int:
         """The baseline of the ``line``-th label under ``spot`` (1: alpha, 2: beta)."""
@@ -127,17 +134,26 @@ def tree_geometry(view: ViewNode, shown: dict, *, spine: bool = False, counted: 
     lh = 26 if projector else 18
     fs = 21 if big else 13
     r = 27 if projector else 21
-    value_size = 22 if big else 15
+    # the lab's trees (a name above each node: the lab and a class's exercise) write their
+    # text at 17 px off the projector (static/app.css .lab-tree), the others at 15
+    value_size = 22 if big else 17 if names else 15
     drawn = [v for v in walk(view) if v.node.id in shown]
-    if not counted and not hide:
-        # a node wide enough for its longest value at full size ("≤ −14", "W13"), up to 1.6
-        # times the usual; past that the value is drawn smaller to stay inside (fit_text)
-        widest = max((text_width(value_label(shown[v.node.id]), value_size) for v in drawn
-                      if shown[v.node.id].value is not None and not shown[v.node.id].pruned),
-                     default=0)
-        r = max(r, min(math.ceil((widest + 8) / 2), int(r * 1.6)))
+
+    def written(s) -> str:
+        """A value as its node writes it: a question's leaves and a pruned leaf plain."""
+        return str(plain_value(s.value) if hide or s.pruned else value_label(s))
+
+    if not counted:
+        # a node wide enough for its longest value at full size ("≤ −14", "W13", "M − 1/5"),
+        # up to 1.9 times the usual; past that the value is drawn smaller to stay inside
+        # (fit_text). A question's leaves and the pruned ones count too: the course's depth-2
+        # tree writes its leaves "M − 1/5", which spilled over their neighbours (and 1.6 times
+        # the usual wrote them at 14 px on a phone)
+        widest = max((text_width(written(shown[v.node.id]), value_size) for v in drawn
+                      if shown[v.node.id].value is not None), default=0)
+        r = max(r, min(math.ceil((widest + 8) / 2), int(r * 1.9)))
     ux = (158 if projector else 124) if spine else (150 if projector else 112) if counted \
-        else (94 if projector else 72)
+        else max(94 if projector else 72, 2 * r + 20)      # nodes apart, however wide
     if spine:           # the row of moves: columns wide enough for the sizes under them
         size_font = 20 if big else 13
         wide = max((text_width(size_label(shown[c.node.id].searched), size_font)
@@ -186,8 +202,8 @@ def tree_geometry(view: ViewNode, shown: dict, *, spine: bool = False, counted: 
         nr = radius(v)
         lines = not hide and not s.pruned and (not spine or v.y <= 1)
         scale = 1.0
-        if not hide and not s.pruned and not counted:
-            scale = round(fit_text(str(value_label(s)), 2 * nr - 8, value_size) / value_size, 3)
+        if not counted and s.value is not None:
+            scale = round(fit_text(written(s), 2 * nr - 8, value_size) / value_size, 3)
         geometry.nodes[v.node.id] = NodeSpot(
             x=mx + v.x * ux, y=row_y(v.y), r=nr, window=lines and s.alpha is not None,
             size_side=spine and v.y > 1, scale=scale,
@@ -222,6 +238,12 @@ def tree_geometry(view: ViewNode, shown: dict, *, spine: bool = False, counted: 
             else:
                 lx, ly = child.x, child.y - child.r - 5
             geometry.edges[c.node.id] = EdgeSpot(spot.x, y1, child.x, y2, lx, ly)
+    if big and fit:
+        # A tree that fits is drawn smaller when its panel is narrower than the tree: on a
+        # projector, never so small that a text reads under READABLE_PX (the 5-matches
+        # lesson's tree beside the class's question, 1,267 units in 822 px, wrote its α and
+        # β in 13 px); narrower, its box scrolls across, the current step's node kept in view
+        geometry.least_width = math.ceil(geometry.width * READABLE_PX / PROJECTOR_TEXT_PX)
     return geometry
 
 
