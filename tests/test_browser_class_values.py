@@ -155,15 +155,15 @@ def test_the_tree_s_labels_read_at_18_px_beside_the_class_s_question(
     expect(teacher.locator(".class-question .vote-title")).to_contain_text("min 4 (après 1)")
     asked = teacher.evaluate(TREE_TEXT)
     assert {"α −M", "β +M"} <= {text for text, _ in asked}, asked
-    teacher.keyboard.press("r")
+    reveal = teacher.locator('.class-bar [data-key="class-reveal"]')
+    expect(reveal).to_be_visible()
+    reveal.click()
     expect(teacher.locator(".right-answer")).to_contain_text("Bonne réponse\u202f: −M")
     revealed = teacher.evaluate(TREE_TEXT)
     teacher.screenshot(path=str(artifacts / "values-projector-labels-revealed.png"))
-    for step in range(2, 13):           # each step drawn before the next press
-        teacher.keyboard.press(" ")
-        expect(teacher).to_have_url(re.compile(rf"step={step}\b"))
+    for step in range(2, 13):           # the tree's own forward button, step after step
+        teacher.locator('#tree-panel [data-key="step"]').click()
         expect(teacher.locator("#tree-panel .step-count")).to_have_text(f"étape {step} sur 22")
-        teacher.wait_for_load_state("networkidle")
     expect(teacher.locator(".tnode.current")).to_be_in_viewport()
     stepped = teacher.evaluate(TREE_TEXT)
     teacher.screenshot(path=str(artifacts / "values-projector-labels-step12.png"))
