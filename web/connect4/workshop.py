@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from flask import Blueprint, copy_current_request_context, request, url_for
+from flask import Blueprint, request, url_for
 from flask_babel import lazy_gettext as _l
 
 from ai.course.scores import WIN_THRESHOLD
@@ -33,7 +33,7 @@ from ai.levels import LEVELS
 from ai.teach.tree_view import mark_changed, walk
 from ai.messages import GameError
 
-from ..admission import in_lane, offload
+from ..admission import in_lane, in_this_request, offload
 from ..game_link import parse_game
 from ..games import GAMES
 from ..htmx import render
@@ -310,10 +310,10 @@ def page():
         return render("games/connect4/workshop.html", block="workshop", status=400,
                       error=tr(err), w=None, panel=None)
     w = Workshop(weights, prev, moves, depth, state, class_code=code)
-    offload(copy_current_request_context(w.compute))     # its links need the request
+    offload(in_this_request(w.compute))     # its links need the request, and g's notes
     panel = workshop_tree(w)          # its search in the heavy lane (web.ai_move.searched)
     if panel is not None:             # which drawn values the change changed
         offload(lambda: mark_tree(panel, w))
-    return offload(copy_current_request_context(
+    return offload(in_this_request(
         lambda: render("games/connect4/workshop.html", block="workshop", error=None, w=w,
                        panel=panel, value_text=value_text)))
