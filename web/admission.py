@@ -24,7 +24,6 @@ Outside gevent (tests, ``flask run``) searches run inline with the same accounti
 from __future__ import annotations
 
 import collections
-import contextvars
 import functools
 import os
 import re
@@ -73,11 +72,7 @@ def refuse(err: Busy):
 
 
 def _offload(fn):
-    """``fn()`` in a native thread when gevent runs the server, else right here. The thread
-    runs in a copy of this greenlet's context: the request's app context and its ``g``
-    come along (what the view set there, the lab's maxScore written ±M, the class's
-    notation), where a thread of the pool had none, and ``copy_current_request_context``
-    pushed a new app context, a ``g`` of its own (the lab wrote -1 for −M under gunicorn)."""
+    """``fn()`` in a native thread when gevent runs the server, else right here."""
     try:
         from gevent import monkey
     except ImportError:
@@ -92,7 +87,7 @@ def _offload(fn):
         except Exception as err:
             return False, err
 
-    done, value = gevent.get_hub().threadpool.apply(contextvars.copy_context().run, (run,))
+    done, value = gevent.get_hub().threadpool.apply(run)
     if done:
         return value
     raise value
