@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from .store import MAX_BALLOTS, RedisStore, SqliteStore, StoreError, Vote
+from .store import MAX_BALLOTS, RedisStore, SqliteSideTables, Vote
 
 MAX_ANSWER_TEXT = 16000       # characters of one stored answer (an exercise's form, encoded)
 MAX_HISTORY = 200             # activities kept per class (a lesson has a few dozen)
@@ -115,34 +115,9 @@ SCHEMA = (
 )
 
 
-class SqliteAnswers(Answers):
-    def __init__(self, store: SqliteStore):
-        self.store = store
-        self._made = False
-
-    def _ready(self, db) -> None:
-        if not self._made:
-            for sql in SCHEMA:            # inside the caller's transaction: all or nothing
-                db.execute(sql)
-            self._made = True
-
-    def _read(self, fn):
-        def run(db):
-            tables = {r[0] for r in db.execute(
-                "SELECT name FROM sqlite_master WHERE name IN "
-                "('activities', 'answers', 'class_settings')")}
-            return fn(db) if len(tables) == 3 else fn(None)
-        return self.store._call(run)
-
-    def _write(self, fn):
-        def run(db):
-            self._ready(db)
-            return fn(db)
-        try:
-            return self.store._write(run)
-        except StoreError:
-            self._made = False            # the file may have changed: check it again
-            raise
+class SqliteAnswers(SqliteSideTables, Answers):
+    SCHEMA = SCHEMA
+    TABLES = ("activities", "answers", "class_settings")
 
     @staticmethod
     def _current(db, code) -> Activity | None:

@@ -102,10 +102,7 @@ def _read_sqlite(store, code, voter, every_answer, every_ballot) -> ClassData | 
         data = dict(state=state, tally=tally, ballot=row[0] if row else None,
                     followers=followers, names=names, now=now, ballots=ballots,
                     crowd=flag)
-        tables = {t[0] for t in db.execute(
-            "SELECT name FROM sqlite_master WHERE name IN "
-            "('activities', 'answers', 'class_settings')")}
-        if len(tables) < 3:           # no activity was ever started in this store
+        if not answers._there(db):    # no activity was ever started in this store
             return ClassData(**data)
         activity = answers._current(db, code)
         settings = dict(db.execute("SELECT key, value FROM class_settings WHERE code = ?",

@@ -864,6 +864,46 @@ _STATE_FIELDS = ("game", "query", "version", "round", "vote_open", "vote_query",
                  "closed", "secret_hash", "expires")
 
 
+class SqliteSideTables:
+    """Tables a class-mode feature keeps beside the classes' in a ``SqliteStore`` (its
+    ``SCHEMA``, which makes the ``TABLES``), made by its first write inside that write's own
+    transaction (all or nothing): reading never changes a store no one wrote them in, and a
+    read before them calls ``fn(None)``."""
+    SCHEMA: tuple[str, ...] = ()
+    TABLES: tuple[str, ...] = ()
+
+    def __init__(self, store: SqliteStore):
+        self.store = store
+        self._made = False
+
+    def _ready(self, db) -> None:
+        if not self._made:
+            for sql in self.SCHEMA:       # inside the caller's transaction: all or nothing
+                db.execute(sql)
+            self._made = True
+
+    def _there(self, db) -> bool:
+        """All the ``TABLES`` are in the store (read in the caller's connection ``db``)."""
+        marks = ", ".join("?" * len(self.TABLES))
+        n = db.execute(f"SELECT COUNT(*) FROM sqlite_master WHERE name IN ({marks})",
+                       self.TABLES).fetchone()[0]
+        return n == len(self.TABLES)
+
+    def _read(self, fn):
+        return self.store._call(lambda db: fn(db if self._there(db) else None))
+
+    def _write(self, fn):
+        def run(db):
+            self._ready(db)
+            return fn(db)
+        try:
+            return self.store._write(run)
+        except Exception:
+            # rolled back with the tables it made, or the file changed: check them again
+            self._made = False
+            raise
+
+
 class RedisStore(ClassStore):
     """State in Redis hashes that expire with the class, fan-out by pub/sub (one channel per
     class, every worker subscribed to the pattern): instances on several machines serve one

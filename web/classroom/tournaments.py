@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from .store import RedisStore, SqliteStore
+from .store import RedisStore, SqliteSideTables
 
 EVENT = "tournament"
 MAX_GAMES = 20_000            # games kept per class (a Swiss of 200 entrants is far fewer)
@@ -92,33 +92,9 @@ SCHEMA = (
 )
 
 
-class SqliteTournaments(Tournaments):
-    def __init__(self, store: SqliteStore):
-        self.store = store
-        self._made = False
-
-    def _ready(self, db) -> None:
-        if not self._made:
-            for sql in SCHEMA:
-                db.execute(sql)
-            self._made = True
-
-    def _read(self, fn):
-        def run(db):
-            n = db.execute("SELECT COUNT(*) FROM sqlite_master WHERE name IN "
-                           "('tournaments', 'tournament_games')").fetchone()[0]
-            return fn(db if n == 2 else None)
-        return self.store._call(run)
-
-    def _write(self, fn):
-        def run(db):
-            self._ready(db)
-            return fn(db)
-        try:
-            return self.store._write(run)
-        except Exception:
-            self._made = False
-            raise
+class SqliteTournaments(SqliteSideTables, Tournaments):
+    SCHEMA = SCHEMA
+    TABLES = ("tournaments", "tournament_games")
 
     def _live(self, db, code) -> bool:
         state = self.store._row(db, code)
