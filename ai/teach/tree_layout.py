@@ -240,8 +240,8 @@ def tree_geometry(view: ViewNode, shown: dict, *, spine: bool = False, counted: 
             geometry.edges[c.node.id] = EdgeSpot(spot.x, y1, child.x, y2, lx, ly)
     if big and fit:
         # A tree that fits is drawn smaller when its panel is narrower than the tree: on a
-        # projector, never so small that a text reads under READABLE_PX (the 5-matches
-        # lesson's tree beside the class's question, 1,267 units in 822 px, wrote its α and
+        # projector, never so small that a text reads under READABLE_PX (a lesson's
+        # tree beside the class's question, 1,267 units in 822 px, wrote its α and
         # β in 13 px); narrower, its box scrolls across, the current step's node kept in view
         geometry.least_width = math.ceil(geometry.width * READABLE_PX / PROJECTOR_TEXT_PX)
     return geometry
