@@ -16,6 +16,43 @@ pytestmark = pytest.mark.browser
 
 SENT = [("Zoé", "cells=1"), ("Max", "center=1"), ("Inès", "cells=1,open3=8")]
 
+# For 2 s of the featured game's play-out, frame by frame: the part of each disc one sees (its
+# box cut by any ancestor that clips) lies in the featured board if it is one of its stones,
+# else in the game's heading (the colours' keys); a disc once drew over the standings' header.
+DISCS_AT_HOME = """async () => {
+  const box = r => ({left: r.left, top: r.top, right: r.right, bottom: r.bottom});
+  const seen = el => {
+    let v = box(el.getBoundingClientRect());
+    for (let a = el.parentElement; a; a = a.parentElement) {
+      if (getComputedStyle(a).overflow === 'visible') continue;
+      const c = a.getBoundingClientRect();
+      v = {left: Math.max(v.left, c.left), top: Math.max(v.top, c.top),
+           right: Math.min(v.right, c.right), bottom: Math.min(v.bottom, c.bottom)};
+    }
+    return v;
+  };
+  const within = (v, b) => v.left >= b.left - 1 && v.right <= b.right + 1
+                           && v.top >= b.top - 1 && v.bottom <= b.bottom + 1;
+  const out = {astray: [], dropping: 0, keys: 0};
+  const t0 = performance.now();
+  while (performance.now() - t0 < 2000) {
+    await new Promise(r => requestAnimationFrame(r));
+    const game = document.querySelector('.tl-featured');
+    const board = game.querySelector('.tl-board').getBoundingClientRect();
+    const heading = game.querySelector('h2').getBoundingClientRect();
+    out.keys = game.querySelectorAll('h2 .disc').length;
+    for (const d of document.querySelectorAll('.tl-right .disc')) {
+      if (Number(getComputedStyle(d).opacity) === 0) continue;
+      const v = seen(d);
+      if (v.right <= v.left || v.bottom <= v.top) continue;      // wholly clipped
+      if (d.getAnimations().some(a => a.playState === 'running')) out.dropping++;
+      const home = d.closest('.tl-board') ? board : heading;
+      if (!within(v, home) && out.astray.length < 5) out.astray.push([d.className, v, box(home)]);
+    }
+  }
+  return out;
+}"""
+
 
 def test_the_class_tournament_from_the_phones_to_the_finale(contexts, live_server, artifacts):
     teacher = contexts(PROJECTOR, locale="fr-FR")
@@ -52,6 +89,10 @@ def test_the_class_tournament_from_the_phones_to_the_finale(contexts, live_serve
     expect(teacher.locator(".tn-standings tbody tr")).to_have_count(5)
     expect(teacher.locator(".tl-featured")).to_contain_text("Partie 20")
     teacher.screenshot(path=artifacts / "tournament-live-projector.png")
+    teacher.reload()                          # the featured game played out again from its start
+    seen = teacher.evaluate(DISCS_AT_HOME)
+    assert seen["dropping"] and seen["keys"] == 2, seen     # it saw the play-out, and both keys
+    assert not seen["astray"], seen["astray"]
 
     # a phone that lost a game opens it at the move that lost it
     loser = None
