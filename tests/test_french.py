@@ -63,6 +63,7 @@ class Reader(HTMLParser):
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
         notation, hidden = self._state()
+        notation = notation or attrs.get("translate") == "no"   # its own attributes too (HTML)
         for name in ("aria-label", "title", "placeholder", "alt", "data-copied"):
             if attrs.get(name):
                 self.chunks.append((attrs[name], notation))
@@ -414,3 +415,42 @@ def test_the_whole_tree_is_the_course_s_arbre_des_etats(client):
     html = client.get("/nim/compare?n=20&lang=fr").get_data(as_text=True)
     assert "L’arbre des états à partir d’ici, jusqu’à la fin de la partie\u202f: 266\u202f079 sommets." in html
     assert "l’arbre des états complet" in client.get("/nim/theory?lang=fr").get_data(as_text=True)
+
+
+def test_the_class_tournament_pages_have_a_narrow_no_break_space_before_double_punctuation(
+        tmp_path, monkeypatch):
+    """The same on a class tournament's pages, which PAGES cannot reach (they need a class and
+    its tournament): the set-up, the live page while it runs (a phone's too) and once done,
+    the finale, the link's standings, and the page that says why there is no link."""
+    from app import create_app
+    from web.connect4 import tournament_results as TR
+    from web.connect4.tournament_live import runner
+    from test_classroom import start_class, student
+
+    app = create_app({"TESTING": True, "CLASS_DB": str(tmp_path / "c.sqlite3"), "REDIS_URL": "",
+                      "TOURNAMENT_RUNNER": "manual"})
+    try:
+        teacher, code, _ = start_class(app)
+        live = f"/connect4/tournament/live/{code}"
+        chunks = read(teacher, live, "fr")                                      # the set-up
+        teacher.post(live + "/start", data={"lines": "Ada:cells=1,open3=8\nBob:open2=4",
+                                            "boss": ["beginner"], "depth": "2", "openings": "2"})
+        with app.app_context():
+            runner().advance(code, 3)
+        chunks += read(teacher, live, "fr") + read(student(app, code), live, "fr")  # running
+        with app.app_context():
+            runner().advance(code)
+        page = teacher.get(live).get_data(as_text=True)
+        link = re.search(r'href="([^"]*)" id="tl-standings-link"', page).group(1)
+        teacher.post(live + "/finale", data={"action": "start"})
+        for _ in range(3):
+            teacher.post(live + "/finale", data={"action": "next"})
+        chunks += read(teacher, live, "fr") + read(teacher, link.replace("&amp;", "&"), "fr")
+        monkeypatch.setattr(TR, "MAX_LINK", 40)
+        chunks += read(teacher, live, "fr")                                     # no link
+        text = " ".join(t for t, _ in chunks)
+        assert "Partie 12\u202f:" in text and "Tableau croisé" in text and "pas de lien" in text
+        assert not [f for t in prose(chunks) for f in unspaced(t)]
+    finally:
+        app.extensions["class_hub"].stop()
+        app.extensions["class_store"].close()

@@ -262,3 +262,54 @@ def test_a_swiss_shows_who_sat_a_round_out(app, monkeypatch):
     # the bye counts as a drawn match: each opening's two games' half, 1 point a round here
     row = next(r for r in R.results(t.spec, t.games)[0] if r["name"] == sat)
     assert row["points"] >= 1
+
+
+def test_the_settings_write_the_openings_as_columns_not_as_a_number(app):
+    teacher, code, _ = start_class(app)
+    start(teacher, code)                            # one opening: 34
+    page = teacher.get(f"/connect4/tournament/live/{code}?lang=fr").get_data(as_text=True)
+    assert "ouverture\u202f: colonnes 3 puis 4, avec les deux couleurs" in page
+    assert "ouvertures 34" not in text(page)
+    page = text(teacher.get(f"/connect4/tournament/live/{code}").get_data(as_text=True))
+    assert "opening: columns 3 then 4, with both colours" in page
+
+
+def cap_results(n, k):
+    """A tournament of ``n`` entrants at ``k`` openings, every game given a result (the link
+    holds results, not moves: none is played)."""
+    import random
+    from ai.teach.tournament import Entrant
+    rng = random.Random(39)           # results as a real tournament's: no pattern to compress
+    spec = R.new_spec([Entrant(f"Élève {i:03d}", f"cells={rng.randint(1, 9)},open3="
+                               f"{rng.randint(1, 20)},open2={rng.randint(1, 9)}")
+                       for i in range(n)], 2, k)
+    games = {}
+    while len(known := R.plan(spec, games)) > len(games):
+        for i in range(len(games), len(known)):
+            _r, _o, a, b = known[i]
+            res = rng.choice(("1-0", "0-1", "½-½"))
+            games[i] = {"first": spec["entrants"][a]["name"], "second": spec["entrants"][b]["name"],
+                        "opening": "", "moves": "", "result": res, "winner": None}
+    return spec, games
+
+
+def test_no_link_is_offered_that_a_server_would_refuse_at_the_largest_field(app, monkeypatch):
+    from web.connect4 import tournament_live as L, tournament_results as TR
+    # "GET <link>&lang=fr HTTP/1.1" within gunicorn's request line
+    assert len("GET ") + TR.MAX_LINK + len("&lang=fr") + len(" HTTP/1.1") <= 4094
+    with app.test_request_context():
+        spec, games = cap_results(R.MAX_LIVE_ENTRANTS, L.MAX_OPENINGS)   # the page's cap
+        assert spec["schedule"] == "swiss" and len(games) == R.total_games(spec)
+        assert TR.link(spec, games) is None          # its token alone is past the limit
+        spec, games = cap_results(40, 2)             # a class at 2 openings: the link opens
+        url = TR.link(spec, games)
+        assert url and len(url) <= TR.MAX_LINK
+    assert app.test_client().get(url + "&lang=fr").status_code == 200
+    # the page says why there is no link
+    teacher, code, _ = start_class(app)
+    start(teacher, code)
+    play(app, code)
+    monkeypatch.setattr(TR, "MAX_LINK", 40)
+    html = teacher.get(f"/connect4/tournament/live/{code}?lang=fr").get_data(as_text=True)
+    assert 'id="tl-standings-link"' not in html
+    assert "pas de lien vers ce classement\u202f: trop de parties" in html

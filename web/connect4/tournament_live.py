@@ -45,7 +45,7 @@ from ..i18n import LEVEL_LABELS, tr
 from ..params import LABELS, BadRequest, label, read_int
 from ..spreadsheet import csv_response
 from . import tournament_runner as R
-from .tournament_results import token as results_token
+from .tournament_results import link as results_link, settings_line
 from .class_workshop import KIND as WORKSHOP, class_heuristics
 from .tournament_page import BOSSES, DEFAULT_DEPTH, DEFAULT_OPENINGS, read_entrants
 
@@ -122,6 +122,7 @@ class Live:
             return
         spec = self.spec
         self.by_name = {e["name"]: e for e in spec["entrants"]}
+        self.settings = settings_line(spec)
         final = spec.get("final")
         self.rated = bool(final)
         self.rows, self.cross = ((final["standings"], final["crosstable"]) if final else
@@ -149,11 +150,12 @@ class Live:
             return str(LEVEL_LABELS.get(name, name))
         return name
 
-    def standings_url(self) -> str:
+    def standings_url(self) -> str | None:
         """A link that reopens these standings: once the tournament is over, one that holds
-        them (``tournament_results``: it outlives the class); before, this page."""
+        them (``tournament_results``: it outlives the class), None if too long to open;
+        before, this page."""
         if self.done:
-            return url_for("tournament_results.page", t=results_token(self.spec, self.games))
+            return results_link(self.spec, self.games)
         return url_for(".page", code=self.code)
 
     def review_url(self, moves: str) -> str:

@@ -5,7 +5,8 @@ The link holds what decides the standings, not the games' moves: the entrants (n
 or level), the depth, the openings, the schedule, and each game's result, one character per
 game in the order the runner numbers them (``tournament_runner.plan``: who played whom follows
 from it, a Swiss's rounds included), the whole compressed (zlib) and written in base64url: a
-class of 40 and its bosses at 2 openings fits in about 2,000 characters. The page draws the
+class of 40 and its bosses at 2 openings fits in about 2,000 characters; a link longer than a
+server takes (``MAX_LINK``: a Swiss of 200 at 4 openings, ~4,700) is not offered (``link``). The page draws the
 standings (rated), the crosstable and the settings; every game replays from the entrants and
 the settings (the same games on any machine), so a game's moves are not needed to rank them.
 A link that is not one of these is a translated 400.
@@ -17,7 +18,7 @@ import json
 import zlib
 
 from flask import Blueprint, render_template, request, url_for
-from flask_babel import lazy_gettext as _l
+from flask_babel import gettext, lazy_gettext as _l, ngettext
 
 from ai.messages import N_
 
@@ -31,6 +32,9 @@ LABELS.update({"t": _l("Standings")})
 
 VERSION = 1
 MAX_TOKEN = 6000                 # characters: gunicorn takes request lines of 4094 at most
+# the longest link offered: "GET <link>&lang=fr HTTP/1.1" within gunicorn's 4094 characters
+# (a Swiss of 200 at 4 openings needs ~4,700 for its token alone: no link then, said why)
+MAX_LINK = 4000
 MAX_DATA = 200_000               # bytes once inflated
 RESULT_CHARS = {"1-0": "1", "½-½": "=", "0-1": "0"}
 CHAR_RESULTS = {c: r for r, c in RESULT_CHARS.items()}
@@ -46,6 +50,30 @@ def token(spec: dict, games: dict[int, dict]) -> str:
     raw = zlib.compress(json.dumps(data, separators=(",", ":"),
                                    ensure_ascii=False).encode(), 9)
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def opening_words(moves: str) -> str:
+    """An opening's moves as a teacher reads them ("columns 3 then 4"), not bare digits
+    ("34" read as a count on the projector)."""
+    cols = list(moves)
+    if len(cols) == 1:
+        return gettext("column %(c)s", c=cols[0])
+    return gettext("columns %(first)s then %(last)s", first=", ".join(cols[:-1]), last=cols[-1])
+
+
+def settings_line(spec: dict) -> str:
+    """The tournament's settings in a sentence: the depth and the openings, in words."""
+    words = " · ".join(opening_words(o["moves"]) for o in spec["openings"])
+    return ngettext("Depth %(d)s for every heuristic; opening: %(o)s, with both colours.",
+                    "Depth %(d)s for every heuristic; openings: %(o)s, each with both colours.",
+                    len(spec["openings"]), d=spec["depth"], o=words)
+
+
+def link(spec: dict, games: dict[int, dict]) -> str | None:
+    """The link that reopens these standings, or None when it would be longer than a server
+    takes (``MAX_LINK``): a link that does not open is not offered."""
+    url = url_for("tournament_results.page", t=token(spec, games))
+    return url if len(url) <= MAX_LINK else None
 
 
 BROKEN = N_("%(field)s: this link does not hold a tournament's standings (it was cut, or "
@@ -125,4 +153,5 @@ def page():
     return render_template("games/connect4/tournament_results.html", error=None, spec=spec,
                            played=len(games), total=R.total_games(spec), rows=rows,
                            cross=cross, by_name={e["name"]: e for e in spec["entrants"]},
-                           here=url_for(".page", t=request.args["t"]))
+                           here=url_for(".page", t=request.args["t"]),
+                           settings=settings_line(spec))
