@@ -150,7 +150,7 @@ def admitted(fn, *, heavy: bool, inline: bool = False, lane=None, charged: bool 
 def in_this_request(fn):
     """``fn`` made to run in another thread as part of this request: its request context
     (``flask.copy_current_request_context``) and what the request noted in ``flask.g`` (the
-    notation a class writes in, the lab's ±M, Nim's estimate: the thread's application context
+    notation a class writes in, the lab's ±M, a game's estimate: the thread's application context
     would start with an empty ``g``, and the page would be written otherwise)."""
     noted = dict(vars(g._get_current_object()))
 
@@ -232,12 +232,13 @@ PHONE_WAIT = 10.0
 
 def drawn_in_lane(draw, *, wait: float | None = None):
     """``draw()`` (a page's drawing that grows with its input: a class exercise's tree on a
-    phone, up to the lab's 400 nodes, a game's tree panel, Nim's whole tree: tens to hundreds
-    of ms) in the trees' lane and off the loop, so that plain pages never wait behind it; Busy
-    (503) when no slot came within ``wait`` seconds (``LIGHT_WAIT`` by default). A view that
-    holds the trees' lane already (``DRAWS_TREE``) draws in its own slot. Not charged to the
-    client: a phone that follows its class asks for nothing, and the search behind a tree is
-    charged on its own. ``draw`` runs in this request (``in_this_request``)."""
+    phone, up to the lab's 400 nodes, a game's tree panel, a whole tree beside a game's
+    theory: tens to hundreds of ms) in the trees' lane and off the loop, so that plain pages
+    never wait behind it; Busy (503) when no slot came within ``wait`` seconds (``LIGHT_WAIT``
+    by default). A view that holds the trees' lane already (``DRAWS_TREE``) draws in its own
+    slot. Not charged to the client: a phone that follows its class asks for nothing, and the
+    search behind a tree is charged on its own. ``draw`` runs in this request
+    (``in_this_request``)."""
     draw = in_this_request(draw)
     if g.get("holds_trees_lane"):
         return _offload(draw)
