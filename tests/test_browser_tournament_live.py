@@ -19,6 +19,7 @@ SENT = [("Zoé", "cells=1"), ("Max", "center=1"), ("Inès", "cells=1,open3=8")]
 # For 2 s of the featured game's play-out, frame by frame: the part of each disc one sees (its
 # box cut by any ancestor that clips) lies in the featured board if it is one of its stones,
 # else in the game's heading (the colours' keys); a disc once drew over the standings' header.
+# And a red stone, once dropped, is still red's diamond (the drop's end once made it a square).
 DISCS_AT_HOME = """async () => {
   const box = r => ({left: r.left, top: r.top, right: r.right, bottom: r.bottom});
   const seen = el => {
@@ -33,7 +34,7 @@ DISCS_AT_HOME = """async () => {
   };
   const within = (v, b) => v.left >= b.left - 1 && v.right <= b.right + 1
                            && v.top >= b.top - 1 && v.bottom <= b.bottom + 1;
-  const out = {astray: [], dropping: 0, keys: 0};
+  const out = {astray: [], dropping: 0, keys: 0, dropped: 0, squares: 0};
   const t0 = performance.now();
   while (performance.now() - t0 < 2000) {
     await new Promise(r => requestAnimationFrame(r));
@@ -46,6 +47,11 @@ DISCS_AT_HOME = """async () => {
       const v = seen(d);
       if (v.right <= v.left || v.bottom <= v.top) continue;      // wholly clipped
       if (d.getAnimations().some(a => a.playState === 'running')) out.dropping++;
+      if (d.matches('.tl-drop.p1') && d.getAnimations().every(a => a.playState === 'finished')) {
+        out.dropped++;                        // a red stone dropped keeps red's diamond shape
+        const t = getComputedStyle(d).transform;    // a diamond: a turned square
+        if (t === 'none' || Math.abs(new DOMMatrix(t).b) < 1e-6) out.squares++;
+      }
       const home = d.closest('.tl-board') ? board : heading;
       if (!within(v, home) && out.astray.length < 5) out.astray.push([d.className, v, box(home)]);
     }
@@ -93,6 +99,7 @@ def test_the_class_tournament_from_the_phones_to_the_finale(contexts, live_serve
     seen = teacher.evaluate(DISCS_AT_HOME)
     assert seen["dropping"] and seen["keys"] == 2, seen     # it saw the play-out, and both keys
     assert not seen["astray"], seen["astray"]
+    assert seen["dropped"] and not seen["squares"], seen
 
     # a phone that lost a game opens it at the move that lost it
     loser = None
