@@ -36,7 +36,10 @@ def app(tmp_path):
     # outran the 3 s budget and a test read "computing"); tests/test_hints.py sets its own to
     # see the best move answered first and the rest after
     return create_app({"TESTING": True, "CLASS_DB": str(tmp_path / "classes.sqlite3"),
-                       "HINTS_THEN_SECONDS": None, "HINTS_SECONDS": None})
+                       "HINTS_THEN_SECONDS": None, "HINTS_SECONDS": None,
+                       # a review's scores: the node budget decides, not the clock (at load
+                       # ~15 a tic-tac-toe review's first round came back with no score)
+                       "REVIEW_SECONDS": 600.0})
 
 
 @pytest.fixture()

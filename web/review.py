@@ -120,11 +120,20 @@ def ai_estimates(g: Game, deadline: float) -> dict:
     return out
 
 
-def build(g: Game, ply: int | None, fill: int = 0) -> ReviewPage:
+def score_seconds() -> float:
+    """A review round's first time guard: ``SCORE_SECONDS``, or the app's ``REVIEW_SECONDS``
+    (the tests raise it so that the node budget alone decides, however loaded the machine).
+    Read in the request, since ``build`` runs in a lane's thread."""
+    return current_app.config.get("REVIEW_SECONDS", SCORE_SECONDS)
+
+
+def build(g: Game, ply: int | None, fill: int = 0,
+          seconds: float = SCORE_SECONDS) -> ReviewPage:
     """The review of ``g``'s moves (bounded: round ``fill`` has 2**fill times the first
-    round's budget), with move ``ply`` explained."""
+    round's budget, ``seconds`` and ``SCORE_NODES``), with move ``ply`` explained."""
     import time
-    rev = review(g.rules, g.moves, time_limit=min(SCORE_SECONDS * 2 ** fill, MAX_SCORE_SECONDS),
+    rev = review(g.rules, g.moves, time_limit=min(seconds * 2 ** fill,
+                                                  max(seconds, MAX_SCORE_SECONDS)),
                  max_nodes=SCORE_NODES * 2 ** fill, lines=False)
     selected = None
     if ply is not None and 1 <= ply <= len(rev.items):
@@ -161,7 +170,8 @@ def page(game: GameSpec):
     except BadRequest as err:
         ply, fill, error = None, 0, error or err
     try:
-        view = admitted(lambda: build(g, ply, fill), heavy=True)
+        seconds = score_seconds()
+        view = admitted(lambda: build(g, ply, fill, seconds), heavy=True)
     except Busy as err:
         raise refuse(err) from None
     view.summary = _summary(view)
@@ -192,7 +202,8 @@ def learn(game: GameSpec):
     ``try``: a move tried there (kept the value: passed; else why not)."""
     g, error = read_game(game, request.args)
     try:
-        view = admitted(lambda: build(g, None), heavy=True)
+        seconds = score_seconds()
+        view = admitted(lambda: build(g, None, 0, seconds), heavy=True)
     except Busy as err:
         raise refuse(err) from None
     erring = [m for m in view.rev.items if m.cls in ("inaccuracy", "mistake", "blunder")]

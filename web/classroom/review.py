@@ -25,7 +25,7 @@ from jinja2_fragments.flask import render_block
 from ai.teach.review import why_text
 
 from ..admission import Busy, admitted
-from ..review import _summary, build, drawing, review_url
+from ..review import _summary, build, drawing, review_url, score_seconds
 from .view import ClassView
 
 KEY = "review"
@@ -86,7 +86,8 @@ def warm(view: ClassView, ply: int) -> None:
 
 def _render(view: ClassView, ply: int | None) -> str:
     g = view.g
-    r = admitted(lambda: build(g, ply, 2), heavy=True)
+    seconds = score_seconds()
+    r = admitted(lambda: build(g, ply, 2, seconds), heavy=True)
     r.summary = _summary(r)
     r.ai_values = {}
     if r.selected is not None:
