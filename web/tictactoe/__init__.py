@@ -16,8 +16,9 @@ from ..connect4.hints import ExactRun
 
 
 def init_app(app: Flask) -> None:
-    """Solve the game and count the course card's figures once, as the worker starts (~0.6 s
-    of CPU), so that no page waits for them (``SOLVER_WARM_UP``, as Connect-4's solver)."""
+    """Solve the game and count the course card's figures once, as the worker starts, so that
+    no page waits for them (``SOLVER_WARM_UP``, as Connect-4's solver); under gunicorn the
+    master has counted them before forking (the rules' ``prepare``), so this is a look-up."""
     if app.config.get("SOLVER_WARM_UP", True):
         whole_tree()
 
