@@ -12,8 +12,15 @@
 
   function press(selector) {
     var el = document.querySelector(selector);
-    if (el && !el.disabled) { el.click(); return true; }   // aria-disabled: refused visibly below
-    return false;
+    if (!el || el.disabled) return false;                  // aria-disabled: refused visibly below
+    // htmx wires a swapped-in fragment's links and forms only when it settles (20 ms on): a
+    // key pressed before, right after asking or revealing a class's question, clicked a bare
+    // link or form, which the browser followed as a full page load (the reveal's no-script
+    // redirect lost the tree's step, and the next Space pressed "Step by step": step 0).
+    // Wiring it now is what htmx does at the settle, which then finds it done.
+    if (window.htmx) { htmx.process(el.closest("form") || el); }
+    el.click();
+    return true;
   }
 
   function help() {
