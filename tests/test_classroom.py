@@ -5,6 +5,7 @@ ended classes get a clear page, nicknames and votes are limited."""
 import queue
 import re
 import threading
+import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -39,7 +40,9 @@ class Stream:
 
     def event(self, name, timeout=30.0, where=lambda data: True) -> str:
         """The data of the next event ``name`` whose data passes ``where`` (skipping others);
-        queue.Empty, failing the test, when none comes within ``timeout`` seconds."""
+        queue.Empty, failing the test, when none comes within ``timeout`` seconds in all (the
+        stream's heartbeats, skipped, must not keep a test waiting for ever)."""
+        deadline = time.monotonic() + timeout
         while True:
             while "\n\n" in self.buffer:
                 message, self.buffer = self.buffer.split("\n\n", 1)
@@ -48,7 +51,10 @@ class Stream:
                 data = "\n".join(ln[6:] for ln in lines if ln.startswith("data: "))
                 if kind == name and where(data):
                     return data
-            self.buffer += self.chunks.get(timeout=timeout)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise queue.Empty(f"no {name!r} event that passes the test within {timeout} s")
+            self.buffer += self.chunks.get(timeout=left)
 
     def close(self):
         self.done.set()
