@@ -88,7 +88,9 @@ def test_the_standings_move_on_the_live_stream_as_games_end(app):
     try:
         assert "0 of 6 games played" in text(stream.event("live"))
         play(app, code, 1)
-        stream.event("live", where=lambda d: "1 of 6 games played" in text(d))
+        live = text(stream.event("live", where=lambda d: "1 of 6 games played" in text(d)))
+        # each entrant's rating and its uncertainty, fitted on the games so far (not at the end)
+        assert len(re.findall(r"\d ± \d", live)) == 3
         assert "Game 1" in text(stream.event("featured", where=lambda d: "Game" in d))
         play(app, code)
         # the last game comes to the board once (a later update of the standings does not

@@ -4,14 +4,20 @@ the crosstable.
 
 **The rating.** Bradley-Terry: entrant ``i`` has a strength ``p_i`` and beats ``j`` with the
 probability ``p_i / (p_i + p_j)``; a draw counts as half a win for each. The strengths are
-fitted on all the games by the minorise-maximise iteration (Hunter 2004: ``p_i <- W_i /
-sum_j n_ij / (p_i + p_j)``, ``W_i`` the points of ``i``, ``n_ij`` the games of ``i`` and
-``j``), with one drawn game against a fixed opponent of strength 1 for each entrant (a weak
-prior: it keeps the strength of an entrant that won or lost everything finite). A rating is
-``400 log10 p_i`` (Elo's scale: 400 points are odds of 10 to 1), shifted so that the
-entrants' mean is 0. Its uncertainty is one standard error, from the fit's information
-(``1 / sum_j n_ij q_ij (1 - q_ij)``, ``q_ij`` the fitted probability; the prior's game
-included), on the same scale. The fit runs a fixed number of steps at most, stops at a fixed
+the maximum of the games' likelihood, with one drawn game against a fixed opponent of
+strength 1 for each entrant (a weak prior: it keeps the strength of an entrant that won or
+lost everything finite). A rating is ``400 log10 p_i`` (Elo's scale: 400 points are odds of
+10 to 1), shifted so that the entrants' mean is 0. Its uncertainty is one standard error,
+from the fit's information (``1 / sum_j n_ij q_ij (1 - q_ij)``, ``q_ij`` the fitted
+probability; the prior's game included), on the same scale.
+
+**The fit** is Newton's method on the log-strengths (the likelihood is concave there, and
+strictly so with the prior), each step solving the entrants' k x k system in numpy, halved
+while it would lower the likelihood: 5 to 10 steps, about a millisecond for a class of 43 and
+3,600 games, a few for a Swiss of 200, so the live standings show the rating as games end.
+It replaced the minorise-maximise iteration (Hunter 2004), which needed 6,000 to 8,000 steps
+for a class (2 s in pure Python, 65-90 ms vectorised) and reaches the same maximum: the
+rounded ratings are the same. It runs a fixed number of steps at most, stops at a fixed
 tolerance, and its numbers are rounded: the same games give the same ratings.
 
 **The ranking.** Points; among entrants level on points, the points they scored in the games
@@ -23,9 +29,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 WIN, DRAW, LOSS = "W", "D", "L"
-STEPS = 10_000          # the fit's steps at most
-TOLERANCE = 1e-12       # it stops when no strength moves by more (relatively)
+STEPS = 100             # the fit's steps at most (Newton's: it needs about 10)
+TOLERANCE = 1e-10       # it stops when no log-strength moves by more
 SCALE = 400 / math.log(10)
 
 
@@ -41,33 +49,52 @@ class Result:
 
 def ratings(names: list[str], results: list[Result]) -> dict[str, tuple[float, float]]:
     """Each entrant's (rating, standard error) fitted on ``results`` (see the module's text)."""
-    index = {n: i for i, n in enumerate(names)}
     k = len(names)
-    games = [[0.0] * k for _ in range(k)]
-    won = [0.5] * k                         # the prior's draw
-    for r in results:
-        a, b = index[r.first], index[r.second]
-        games[a][b] += 1
-        games[b][a] += 1
-        won[a] += r.score
-        won[b] += 1 - r.score
-    met = [[(j, n) for j, n in enumerate(row) if n] for row in games]   # each one's opponents
-    p = [1.0] * k
+    if not k:
+        return {}
+    index = {n: i for i, n in enumerate(names)}
+    first = np.fromiter((index[r.first] for r in results), np.intp, len(results))
+    second = np.fromiter((index[r.second] for r in results), np.intp, len(results))
+    score = np.fromiter((r.score for r in results), float, len(results))
+    games = np.zeros((k, k))
+    np.add.at(games, (first, second), 1.0)
+    games += games.T                        # n_ij: the games of i and j, either colour
+    won = 0.5 + np.bincount(first, score, k) + np.bincount(second, 1 - score, k)
+    theta = _fit(games, won)
+    p = np.exp(theta)
+    q = p[:, None] / (p[:, None] + p[None, :])          # q_ij: i beats j
+    info = p / (p + 1) ** 2 + (games * q * q.T).sum(axis=1)
+    logs = theta - theta.mean()
+    return {name: (round(SCALE * float(logs[i]), 1), round(SCALE / math.sqrt(info[i]), 1))
+            for i, name in enumerate(names)}
+
+
+def _likelihood(theta, games, won) -> float:
+    """The log-likelihood of the strengths ``exp(theta)`` (the prior's game included)."""
+    pairs = np.logaddexp(theta[:, None], theta[None, :])
+    return float(won @ theta - 0.5 * (games * pairs).sum() - np.logaddexp(theta, 0).sum())
+
+
+def _fit(games, won):
+    """The log-strengths that maximise the likelihood: Newton's steps (see the module)."""
+    theta = np.zeros(len(won))
+    level = _likelihood(theta, games, won)
     for _ in range(STEPS):
-        new = [won[i] / (1 / (p[i] + 1) + sum(n / (p[i] + p[j]) for j, n in met[i]))
-               for i in range(k)]
-        moved = max(abs(n - o) / o for n, o in zip(new, p))
-        p = new
-        if moved < TOLERANCE:
+        q = 1 / (1 + np.exp(theta[None, :] - theta[:, None]))     # q_ij = p_i / (p_i + p_j)
+        prior = 1 / (1 + np.exp(-theta))                            # i beats the prior
+        gradient = won - (games * q).sum(axis=1) - prior
+        w = games * q * q.T
+        curvature = np.diag(w.sum(axis=1) + prior * (1 - prior)) - w   # minus the Hessian
+        step = np.linalg.solve(curvature, gradient)
+        for _halving in range(60):          # never downhill (far from the top, a full step can be)
+            new = _likelihood(theta + step, games, won)
+            if new >= level - 1e-9 * (1 + abs(level)):
+                break
+            step = step / 2
+        theta, level = theta + step, new
+        if np.max(np.abs(step)) < TOLERANCE:
             break
-    logs = [math.log(x) for x in p]
-    mean = sum(logs) / k if k else 0.0
-    out = {}
-    for i, name in enumerate(names):
-        info = p[i] / (p[i] + 1) ** 2 + sum(games[i][j] * p[i] * p[j] / (p[i] + p[j]) ** 2
-                                             for j in range(k) if games[i][j])
-        out[name] = (round(SCALE * (logs[i] - mean), 1), round(SCALE / math.sqrt(info), 1))
-    return out
+    return theta
 
 
 def _points(score: float) -> float | int:
@@ -81,9 +108,8 @@ def standings(names: list[str], results: list[Result],
     points each entrant scored sitting a Swiss round out (then each standing has ``byes``,
     and its ``points`` include them; the rating is the games' alone).
 
-    ``rate=False``: no rating (``None``, and no tie-break by it): the fit takes seconds on a
-    class's thousands of games, too long to redraw the standings after each one; points and
-    head-to-head are counted at once.
+    ``rate=False``: no rating (``None``, and no tie-break by it), for a count that needs none
+    (the fit is a few ms more).
 
     Each standing: ``rank`` (shared by entrants level on points, head-to-head and rating),
     ``name``, ``points``, ``games``, ``W``, ``D``, ``L``, ``rating``, ``rating_error``.

@@ -7,8 +7,8 @@ Teacher (the class's secret, as every teacher action of class mode):
 - the page, before a start: the entrants (the heuristics the class sent from the workshop,
   ``submitted``; heuristics typed one a line, ``NAME:weights``; the app's levels as bosses,
   ticked), the depth and the openings; ``POST .../start`` starts it (entries close);
-- while it runs and after: progress, the standings as games finish (a Swiss's byes: who sat
-  each round out, ``R.sat_out``) (server-sent events,
+- while it runs and after: progress, the standings as games finish, rated (a Swiss's byes:
+  who sat each round out, ``R.sat_out``) (server-sent events,
   ``GET .../events``, as the class's own live pages), one game played out on a board (the
   latest finished), the crosstable; the CSV (``.../standings.csv``, ``web.spreadsheet``), and
   a link that reopens the standings (``.../standings``, as long as the class is kept);
@@ -25,6 +25,7 @@ Every search of a request (a finale's move, a review) runs in a search lane
 """
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 
 from flask import (Blueprint, Response, current_app, redirect, render_template, request,
@@ -124,11 +125,11 @@ class Live:
         self.by_name = {e["name"]: e for e in spec["entrants"]}
         self.settings = settings_line(spec)
         final = spec.get("final")
-        self.rated = bool(final)
+        so_far = _provisional(spec, self.games)
         self.rows, self.cross = ((final["standings"], final["crosstable"]) if final else
-                                 _provisional(spec, self.games)[:2])
+                                 so_far[:2])
         # a Swiss's byes: (round, from 1, name), and each entrant's rounds sat out
-        self.byes = [(r + 1, name) for r, name in _provisional(spec, self.games)[2]]
+        self.byes = [(r + 1, name) for r, name in so_far[2]]
         self.byes_of: dict[str, list[int]] = {}
         for r, name in self.byes:
             self.byes_of.setdefault(name, []).append(r)
@@ -204,18 +205,23 @@ class Live:
 
 
 _counted: "OrderedDict[tuple, tuple]" = OrderedDict()
+_counting = threading.Lock()      # gevent's under the server: a page waiting for it yields
 
 
 def _provisional(spec: dict, games: dict) -> tuple[list[dict], list[dict], list]:
-    """The standings so far, without the rating, and a Swiss's byes (``R.sat_out``),
-    counted once per worker for all the class's pages (the projector and every phone woken
-    by the same games)."""
+    """The standings so far, rated (the fit takes a few ms: ``ai.teach.standings``), and a
+    Swiss's byes (``R.sat_out``), counted once per worker for all the class's pages (the
+    projector and every phone woken by the same games wait for the one count), off the
+    event loop in the games' lane (``game_lane``): a Swiss of 200 and its 8,000 games take
+    ~100 ms to count, its crosstable most of it."""
     key = (spec["id"], len(games))
-    if key not in _counted:
-        _counted[key] = (*R.results(spec, games), R.sat_out(spec, games))
-        while len(_counted) > 32:
-            _counted.popitem(last=False)
-    return _counted[key]
+    with _counting:
+        if key not in _counted:
+            _counted[key] = game_lane(lambda: (*R.results(spec, games, rate=True),
+                                               R.sat_out(spec, games)))
+            while len(_counted) > 32:
+                _counted.popitem(last=False)
+        return _counted[key]
 
 
 def live_for(state) -> Live:

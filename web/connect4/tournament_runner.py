@@ -20,9 +20,9 @@ known so far, by number, and ``missing`` those not played: a runner plays only t
 ``LEASE`` seconds, renewed after each game), plays its missing games one at a time, each in
 the games' lane (``web.admission.game_lane``: off the event loop, ``GAME_SLOTS`` per worker,
 so plain pages and the class's live pages never wait for it), writes each game, wakes the
-class's live pages every few games (about ``UPDATES`` times in all: their standings are
-counted without the rating, at once), and marks the tournament ``done`` when none is
-missing, with its final standings, rated (a fit of seconds, done once, in the lane). A worker's runner wakes when a page of a
+class's live pages every few games (about ``UPDATES`` times in all: they count the standings
+so far, rated, once per worker: ``tournament_live``), and marks the tournament ``done`` when
+none is missing, with its final standings (in the lane). A worker's runner wakes when a page of a
 tournament is opened (``kick``).
 
 **Resuming after a restart** with no page open (``Runner.watch``, started in each worker once
@@ -195,8 +195,8 @@ def play(spec: dict, games: dict[int, dict], number: int) -> dict:
 
 def results(spec: dict, games: dict[int, dict], rate: bool = False
             ) -> tuple[list[dict], list[dict]]:
-    """(standings, crosstable) of the games played so far; ``rate``: with the ratings
-    (seconds on a class's thousands of games: the runner fits them once, at the end)."""
+    """(standings, crosstable) of the games played so far; ``rate``: with the ratings (a
+    few ms more: ``ai.teach.standings``)."""
     names = [e["name"] for e in spec["entrants"]]
     byes = None
     if spec["schedule"] == "swiss":             # a bye: a drawn match, 2k games' half
