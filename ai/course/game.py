@@ -25,6 +25,8 @@ from abc import ABC, abstractmethod
 from types import MappingProxyType
 from typing import Hashable, Iterable, Mapping, Sequence
 
+from ai.messages import GameError
+
 from .scores import MAX_SCORE
 
 PLAYERS = (0, 1)
@@ -177,15 +179,15 @@ class Game(ABC):
         """The heuristic written as weights of the game's named terms (``"cells=1,open3=8"``),
         made by ``ai.heuristics.make_heuristic`` for a name with ``=`` in it; a ValueError
         saying what is wrong with the text, or that the game has no such terms (default)."""
-        raise ValueError(f"the {self.name} game has no weighted terms: {text!r} is not one "
-                         "of its heuristics")
+        raise GameError("the game has no weighted terms: %(text)s is not one of its "
+                        "heuristics", text=repr(text))
 
     def weights_text(self, text: str) -> str:
         """``text``, weights of the game's named terms, in their one written form (what a
         tournament's entrants and links write: the same weights, the same text); a
         ValueError as ``weighted_heuristic``'s."""
-        raise ValueError(f"the {self.name} game has no weighted terms: {text!r} is not one "
-                         "of its heuristics")
+        raise GameError("the game has no weighted terms: %(text)s is not one of its "
+                        "heuristics", text=repr(text))
 
     def fast_alphabeta(self, **options):
         """The game's own fast alpha-beta for these search options, or None: it must give

@@ -34,14 +34,15 @@ The levels' heuristics are weights of these terms exactly (``LEVEL_WEIGHTS``): `
 A heuristic's text form, e.g. ``cells=1,adjusted=0,open2=2,open3=8,center=3,oddeven=5``
 (``parse``, ``format_weights``): ``name=number`` pairs separated by commas, each term at most
 once, the terms not named weigh 0; ``alpha=0.3`` sets seed 004's coefficient (default 0.2).
-Anything else is refused with a message that says what is wrong (``ai.messages.GameError``, a
-``ValueError`` a user interface translates).
+The course's one parser reads it (``ai.course.weights``, given ``WRITTEN``: the terms, an
+example and the extra key ``alpha``); anything else is refused with a message that says what
+is wrong (``ai.messages.GameError``, a ``ValueError`` a user interface translates).
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
+from ai.course.weights import Terms, check_weight
 from ai.heuristics import clamp
 from ai.messages import GameError, N_
 
@@ -78,7 +79,7 @@ NAMES = tuple(t.name for t in TERMS)
 INDEX = {name: i for i, name in enumerate(NAMES)}
 N_TERMS = len(TERMS)
 DEFAULT_ALPHA = AdjustedCells.DEFAULT_ALPHA
-MAX_WEIGHT = 1e6        # a weight's size at most (a larger one only ever saturates the bound)
+WRITTEN = Terms(NAMES, "open2=4,open3=16,center=2", extras=("alpha",))   # the text form
 
 
 @dataclass(frozen=True)
@@ -89,11 +90,8 @@ class Weights:
     alpha: float = DEFAULT_ALPHA
 
     def __post_init__(self):
-        if len(self.values) != len(TERMS):
-            raise ValueError(f"{len(TERMS)} weights ({', '.join(NAMES)}), not {len(self.values)}")
-        for name, w in zip(NAMES, self.values):
-            _check_number(name, w)
-        _check_number("alpha", self.alpha)
+        WRITTEN.check(self.values)
+        check_weight("alpha", self.alpha)
         if self.alpha < 0:
             raise GameError("alpha is a number >= 0, not %(alpha)s", alpha=repr(self.alpha))
 
@@ -102,9 +100,8 @@ class Weights:
         """``Weights.of(open2=4, center=2)``: the terms not named weigh 0."""
         unknown = sorted(set(weights) - set(NAMES))
         if unknown:
-            raise GameError("unknown term %(name)s: the terms are %(terms)s", name=repr(unknown[0]),
-                            terms=", ".join(NAMES))
-        return cls(tuple(weights.get(n, 0) for n in NAMES), alpha)
+            raise WRITTEN.unknown(unknown[0])
+        return cls(WRITTEN.weights(weights), alpha)
 
     def __getitem__(self, name: str):
         return self.values[INDEX[name]]
@@ -118,56 +115,17 @@ class Weights:
         return format_weights(self)
 
 
-def _check_number(name, w):
-    if isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w) \
-            or abs(w) > MAX_WEIGHT:
-        raise GameError("the weight of %(name)s is a number from -%(most)s to %(most)s, not "
-                        "%(w)s", name=name, most=f"{MAX_WEIGHT:g}", w=repr(w))
-
-
-def _number(text: str, name: str):
-    try:
-        value = int(text)
-    except ValueError:
-        try:
-            value = float(text)
-        except ValueError:
-            raise GameError("%(name)s=%(text)s: the weight must be a number", name=name,
-                            text=repr(text)) from None
-    _check_number(name, value)
-    return value
-
-
 def parse(text: str) -> Weights:
-    """The weights written as ``cells=1,open2=2,open3=8,center=3`` (see the module's text).
+    """The weights written as ``cells=1,open2=2,open3=8,center=3`` (see the module's text),
+    read by the course's one parser (``ai.course.weights``).
 
     Raises:
         ValueError: an empty text, a pair without ``=``, an unknown term, a term named twice,
             a weight that is not a number (or too large), a negative ``alpha``.
     """
-    if not isinstance(text, str) or not text.strip():
-        raise GameError("a heuristic is written as name=weight pairs separated by commas, "
-                        "e.g. open2=4,open3=16,center=2 (terms: %(terms)s)",
-                        terms=", ".join(NAMES))
-    weights, alpha = {}, DEFAULT_ALPHA
-    seen = set()
-    for part in text.split(","):
-        name, eq, value = part.strip().partition("=")
-        name = name.strip()
-        if not eq or not name:
-            raise GameError("%(part)s is not name=weight (e.g. open3=16)",
-                            part=repr(part.strip()))
-        if name in seen:
-            raise GameError("%(name)s is given twice", name=repr(name))
-        seen.add(name)
-        if name == "alpha":
-            alpha = _number(value.strip(), name)
-        elif name in INDEX:
-            weights[name] = _number(value.strip(), name)
-        else:
-            raise GameError("unknown term %(name)s: the terms are %(terms)s (and alpha)",
-                            name=repr(name), terms=", ".join(NAMES))
-    return Weights.of(alpha=alpha, **weights)
+    given = WRITTEN.read(text)
+    alpha = given.pop("alpha", DEFAULT_ALPHA)
+    return Weights.of(alpha=alpha, **given)
 
 
 def format_weights(weights: Weights) -> str:

@@ -21,14 +21,14 @@ cells      seed 000's cell values brought to 3x3 (centre 4, corners 3, edges 2: 
 ========== ===================================================================================
 
 The text form: ``name=number`` pairs separated by commas, each term at most once, the terms
-not named weigh 0 (``parse``); ``format_weights`` writes the nonzero ones in the terms'
-order, so the same weights always read the same. Anything else is refused with a message
-that says what is wrong (``ValueError``).
+not named weigh 0 (``parse``: the course's one parser, ``ai.course.weights``);
+``format_weights`` writes the nonzero ones in the terms' order, so the same weights always
+read the same. Anything else is refused with a message that says what is wrong
+(``ai.messages.GameError``, a ``ValueError`` a user interface translates).
 """
 from __future__ import annotations
 
-import math
-
+from ai.course.weights import Terms
 from ai.heuristics import clamp
 from ai.messages import N_
 
@@ -42,47 +42,20 @@ TERMS = (("lines", N_("lines still open to me")),
          ("corners", N_("the corners")),
          ("cells", N_("the course's cell values")))
 NAMES = tuple(name for name, _ in TERMS)
-MAX_WEIGHT = 1e6
+WRITTEN = Terms(NAMES, "lines=1,open2=4")     # the text form
 CENTER = 1 << 4
 CORNERS = (1 << 0) | (1 << 2) | (1 << 6) | (1 << 8)
 
 
-def _number(name: str, text: str):
-    try:
-        value = int(text)
-    except ValueError:
-        try:
-            value = float(text)
-        except ValueError:
-            raise ValueError(f"{name}={text!r}: the weight must be a number") from None
-    if not math.isfinite(value) or abs(value) > MAX_WEIGHT:
-        raise ValueError(f"the weight of {name} is a number from -{MAX_WEIGHT:g} to "
-                         f"{MAX_WEIGHT:g}, not {text!r}")
-    return value
-
-
 def parse(text: str) -> tuple:
-    """The weights written as ``lines=1,open2=4`` -> one weight per term (``NAMES``' order).
+    """The weights written as ``lines=1,open2=4`` -> one weight per term (``NAMES``' order),
+    read by the course's one parser (``ai.course.weights``).
 
     Raises:
         ValueError: an empty text, a pair without ``=``, an unknown term, a term named twice,
             a weight that is not a number (or too large).
     """
-    if not isinstance(text, str) or not text.strip():
-        raise ValueError("a heuristic is written as name=weight pairs separated by commas, "
-                         f"e.g. lines=1,open2=4 (terms: {', '.join(NAMES)})")
-    weights: dict = {}
-    for part in text.split(","):
-        name, eq, value = part.strip().partition("=")
-        name = name.strip()
-        if not eq or not name:
-            raise ValueError(f"{part.strip()!r} is not name=weight (e.g. open2=4)")
-        if name in weights:
-            raise ValueError(f"{name!r} is given twice")
-        if name not in NAMES:
-            raise ValueError(f"unknown term {name!r}: the terms are {', '.join(NAMES)}")
-        weights[name] = _number(name, value.strip())
-    return tuple(weights.get(n, 0) for n in NAMES)
+    return WRITTEN.weights(WRITTEN.read(text))
 
 
 def format_weights(weights: tuple) -> str:
@@ -112,6 +85,7 @@ class WeightedHeuristic:
     def __init__(self, game, weights: tuple | str):
         self.game = game
         self.weights = parse(weights) if isinstance(weights, str) else tuple(weights)
+        WRITTEN.check(self.weights)
 
     def _counts(self, state, player):
         mine, theirs = (state.x, state.o) if player == 0 else (state.o, state.x)
