@@ -423,9 +423,16 @@ def test_the_class_tournament_pages_have_a_narrow_no_break_space_before_double_p
     its tournament): the set-up, the live page while it runs (a phone's too) and once done,
     the finale, the link's standings, and the page that says why there is no link."""
     from app import create_app
+    from web.classroom.kept_links import SqliteKeptLinks
+    from web.classroom.store import StoreError
     from web.connect4 import tournament_results as TR
     from web.connect4.tournament_live import runner
     from test_classroom import start_class, student
+
+    def short_link(app, teacher, live):
+        html = teacher.get(live).get_data(as_text=True)
+        found = re.search(r'href="([^"]*\?k=[^"]*)" id="tl-standings-link"', html)
+        return found.group(1)
 
     app = create_app({"TESTING": True, "CLASS_DB": str(tmp_path / "c.sqlite3"), "REDIS_URL": "",
                       "TOURNAMENT_RUNNER": "manual"})
@@ -446,10 +453,18 @@ def test_the_class_tournament_pages_have_a_narrow_no_break_space_before_double_p
         for _ in range(3):
             teacher.post(live + "/finale", data={"action": "next"})
         chunks += read(teacher, live, "fr") + read(teacher, link.replace("&amp;", "&"), "fr")
-        monkeypatch.setattr(TR, "MAX_LINK", 40)
-        chunks += read(teacher, live, "fr")                                     # no link
+        monkeypatch.setattr(TR, "MAX_LINK", 40)          # past it: a short link, kept
+        chunks += read(teacher, short_link(app, teacher, live), "fr")
+        chunks += read(teacher, "/connect4/tournament/results?k=" + "A" * 22, "fr")  # not kept
+
+        def away(self, text):
+            raise StoreError("away")
+        monkeypatch.setattr(SqliteKeptLinks, "keep", away)
+        TR._kept.clear()
+        chunks += read(teacher, live, "fr")                   # no link: the store cannot keep it
         text = " ".join(t for t, _ in chunks)
         assert "Partie 12\u202f:" in text and "Tableau croisé" in text and "pas de lien" in text
+        assert "n’est pas conservé" in text
         assert not [f for t in prose(chunks) for f in unspaced(t)]
     finally:
         app.extensions["class_hub"].stop()

@@ -295,23 +295,66 @@ def cap_results(n, k):
     return spec, games
 
 
-def test_no_link_is_offered_that_a_server_would_refuse_at_the_largest_field(app, monkeypatch):
+def test_the_largest_field_gets_a_short_link_kept_in_the_store(app, monkeypatch):
+    from web.classroom.kept_links import kept_links_of
     from web.connect4 import tournament_live as L, tournament_results as TR
     # "GET <link>&lang=fr HTTP/1.1" within gunicorn's request line
     assert len("GET ") + TR.MAX_LINK + len("&lang=fr") + len(" HTTP/1.1") <= 4094
+    client = app.test_client()
     with app.test_request_context():
+        spec, games = cap_results(40, 2)             # a class at 2 openings: the link holds it
+        url = TR.link(spec, games)
+        assert url.startswith("/connect4/tournament/results?t=") and len(url) <= TR.MAX_LINK
         spec, games = cap_results(R.MAX_LIVE_ENTRANTS, L.MAX_OPENINGS)   # the page's cap
         assert spec["schedule"] == "swiss" and len(games) == R.total_games(spec)
-        assert TR.link(spec, games) is None          # its token alone is past the limit
-        spec, games = cap_results(40, 2)             # a class at 2 openings: the link opens
-        url = TR.link(spec, games)
-        assert url and len(url) <= TR.MAX_LINK
-    assert app.test_client().get(url + "&lang=fr").status_code == 200
-    # the page says why there is no link
+        assert len(TR.token(spec, games)) > TR.MAX_LINK     # too long to hold them
+        short = TR.link(spec, games)
+        assert re.fullmatch(r"/connect4/tournament/results\?k=[\w-]{22}", short)
+        assert TR.link(spec, games) == short          # the same standings, the same key
+        want = R.results(spec, games, rate=True)[0]
+    assert client.get(url + "&lang=fr").status_code == 200
+    # opened by anyone: the key names the standings the store keeps (no worker's memory)
+    TR._kept.clear()
+    html = client.get(short + "&lang=fr").get_data(as_text=True)
+    assert "Terminé" in html
+    rows = re.findall(r'<td class="num">(\d+)</td><th scope="row">([^<]+)', html)
+    assert [(int(r), n) for r, n in rows] == [(x["rank"], x["name"]) for x in want]
+    assert len(rows) == 200
+    for x in want[:5]:
+        r = abs(x["rating"])
+        assert (str(int(r)) if r == int(r) else str(r)).replace(".", ",") in html
+    # a key cut, changed, unknown, or not a key: a translated 400, never a 500
+    key = short.rsplit("=", 1)[1]
+    for bad in (key[:-1], key[:-1] + ("A" if key[-1] != "A" else "B"), "A" * 22, "%%%",
+                "x" * 5000, ""):
+        r = client.get("/connect4/tournament/results?lang=fr&k=" + bad)
+        body = r.get_data(as_text=True)
+        assert r.status_code == 400 and ("conservé" in body or "ce lien" in body.lower()), bad
+    r = client.get("/connect4/tournament/results?k=" + "A" * 22)
+    assert "not kept on this server" in r.get_data(as_text=True)
+    # the store keeps the text the link names, nothing a client sent
+    assert kept_links_of(app.extensions["class_store"]).get("A" * 22) is None
+
+
+def test_the_page_says_so_when_the_store_cannot_keep_the_link(app, monkeypatch):
+    from web.classroom import kept_links
+    from web.classroom.store import StoreError
+    from web.connect4 import tournament_results as TR
     teacher, code, _ = start_class(app)
     start(teacher, code)
     play(app, code)
-    monkeypatch.setattr(TR, "MAX_LINK", 40)
+    monkeypatch.setattr(TR, "MAX_LINK", 40)       # past it: a key kept in the store
+
+    def away(self, text):
+        raise StoreError("away")
+    monkeypatch.setattr(kept_links.SqliteKeptLinks, "keep", away)
+    monkeypatch.setattr(kept_links.RedisKeptLinks, "keep", away)
+    TR._kept.clear()
     html = teacher.get(f"/connect4/tournament/live/{code}?lang=fr").get_data(as_text=True)
     assert 'id="tl-standings-link"' not in html
-    assert "pas de lien vers ce classement\u202f: trop de parties" in html
+    assert "pas de lien vers ce classement pour l’instant\u202f:" in html
+    monkeypatch.undo()
+    monkeypatch.setattr(TR, "MAX_LINK", 40)
+    html = teacher.get(f"/connect4/tournament/live/{code}").get_data(as_text=True)
+    link = re.search(r'href="([^"]*)" id="tl-standings-link"', html).group(1)
+    assert "?k=" in link and teacher.get(link).status_code == 200

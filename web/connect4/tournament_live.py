@@ -11,7 +11,7 @@ Teacher (the class's secret, as every teacher action of class mode):
   who sat each round out, ``R.sat_out``) (server-sent events,
   ``GET .../events``, as the class's own live pages), one game played out on a board (the
   latest finished), the crosstable; the CSV (``.../standings.csv``, ``web.spreadsheet``), and
-  a link that reopens the standings (``.../standings``, as long as the class is kept);
+  a link that reopens the standings after the class has gone (``tournament_results``);
 - the finale, ``POST .../finale``: best of 3 between the top two, move by move (``next``),
   each move's link opening the game page with the tree of the search behind it; then the
   champion against the perfect player.
@@ -153,8 +153,9 @@ class Live:
 
     def standings_url(self) -> str | None:
         """A link that reopens these standings: once the tournament is over, one that holds
-        them (``tournament_results``: it outlives the class), None if too long to open;
-        before, this page."""
+        them, or past a server's length one to them kept in the store (``tournament_results``:
+        either outlives the class), None if the store cannot keep them now; before, this
+        page."""
         if self.done:
             return results_link(self.spec, self.games)
         return url_for(".page", code=self.code)
