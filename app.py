@@ -17,7 +17,7 @@ from flask import Flask
 from werkzeug.routing import BaseConverter, ValidationError
 
 from web import (admission, classroom, course, i18n, lab, lesson, pages, play, projector, review,
-                 security, templating)
+                 security, templating, tournament)
 from web.games import GAMES
 
 
@@ -56,6 +56,7 @@ def create_app(test_config: dict | None = None) -> Flask:
             init_game(app)
     app.register_blueprint(lab.bp)       # before play: /tree is the lab, not a game
     review.init_app(app)                 # /<game>/review: the exact review of a game
+    tournament.init_app(app)             # /<game>/tournament...: a game's tournaments
     app.register_blueprint(play.bp)
     classroom.init_app(app)              # class mode: /class/..., /c/<code>, answers, review
     admission.init_app(app)

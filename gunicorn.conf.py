@@ -106,7 +106,7 @@ def when_ready(server):
 def post_worker_init(worker):
     """In each worker, its app made: the app's background tasks that must not wait for a
     request (``app.extensions["after_boot"]``: a class tournament a restart left unfinished
-    resumes with no page open, ``web.connect4.tournament_live.after_boot``). Each starts a
+    resumes with no page open, ``web.tournament.live.after_boot``). Each starts a
     thread (a greenlet: gevent has patched threading) that runs once the worker serves."""
     app = worker.wsgi
     for start in getattr(app, "extensions", {}).get("after_boot", []):

@@ -425,8 +425,8 @@ def test_the_class_tournament_pages_have_a_narrow_no_break_space_before_double_p
     from app import create_app
     from web.classroom.kept_links import SqliteKeptLinks
     from web.classroom.store import StoreError
-    from web.connect4 import tournament_results as TR
-    from web.connect4.tournament_live import runner
+    from web.tournament import results as TR
+    from web.tournament.live import runner
     from test_classroom import start_class, student
 
     def short_link(app, teacher, live):

@@ -240,7 +240,9 @@ def test_the_shared_templates_and_script_name_no_game():
     names = [spec.name for spec in GAMES.values()] + ["connect-4", "nim", "matches",
                                                       "allumette", "colonne"]
     shared = ([*root.glob("web/*.py"), *root.glob("web/classroom/*.py"),
-               *root.glob("templates/*.html"), root / "static/app.js"])
+               *root.glob("web/tournament/*.py"), *root.glob("templates/*.html"),
+               *root.glob("templates/tournament/*.html"), root / "static/app.js",
+               root / "static/tournament.css"])
     # games.py is the table; the course's figures (course.py) and its exercise trees
     # (exercise.py: "the Nim tree N = 4") are course material, which names its games
     exempt = {"web/games.py", "web/course.py", "web/exercise.py"}

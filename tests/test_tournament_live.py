@@ -1,4 +1,4 @@
-"""A class's tournament played beside the lesson (``web.connect4.tournament_runner`` on the
+"""A class's tournament played beside the lesson (``web.tournament.runner`` on the
 class store's ``web.classroom.tournaments``), on both backends: games written as they end,
 a restart (a new store, a new runner, nothing in memory) plays only the missing games, and
 the games are the command line's."""
@@ -7,7 +7,7 @@ import pytest
 from ai.games.connect4 import tournament as T
 from web.classroom.store import open_store
 from web.classroom.tournaments import tournaments_of
-from web.connect4 import tournament_runner as R
+from web.tournament import runner as R
 
 from test_class_store import clock, store  # noqa: F401  (fixtures)
 
@@ -17,7 +17,7 @@ ENTRANTS = [T.entrant("Ada:cells=1,open3=8"), T.entrant("Bob:open2=4,open3=16"),
 
 def started(store, entrants=ENTRANTS, depth=2, openings=1):
     code = store.create("connect4", "")[0].code
-    spec = R.new_spec(entrants, depth, openings)
+    spec = R.new_spec("connect4", entrants, depth, openings)
     assert tournaments_of(store).start(code, spec)
     return code, spec
 
@@ -58,7 +58,7 @@ def test_a_game_is_counted_once_and_only_in_its_own_tournament(store):
     game = R.play(spec, {}, 0)
     assert ts.add_game(code, 0, game, spec["id"])
     assert not ts.add_game(code, 0, game, spec["id"])         # played twice: kept once
-    ts.start(code, R.new_spec(ENTRANTS, 2, 1))                # a new tournament
+    ts.start(code, R.new_spec("connect4", ENTRANTS, 2, 1))                # a new tournament
     assert not ts.add_game(code, 1, game, spec["id"])         # the old one's game: dropped
     assert ts.get(code).games == {}
 
@@ -80,7 +80,7 @@ def test_an_ended_class_stops_its_tournament(store):
 
 
 def test_the_double_round_robin_meets_every_pair_both_ways_from_every_opening():
-    spec = R.new_spec([T.entrant(f"P{i}:cells={i + 1}") for i in range(7)], 2, 2)
+    spec = R.new_spec("connect4", [T.entrant(f"P{i}:cells={i + 1}") for i in range(7)], 2, 2)
     games = R.plan(spec, {})
     assert len(games) == R.total_games(spec) == 7 * 6 * 2
     assert len({(o, a, b) for _, o, a, b in games}) == len(games)
@@ -94,7 +94,7 @@ def test_the_double_round_robin_meets_every_pair_both_ways_from_every_opening():
 def test_beyond_a_class_the_schedule_is_a_swiss_paired_round_by_round(monkeypatch):
     monkeypatch.setattr(R, "SWISS_ABOVE", 4)
     entrants = [T.entrant(f"P{i}:cells={i + 1},open3={i}") for i in range(7)]
-    spec = R.new_spec(entrants, 1, 1)
+    spec = R.new_spec("connect4", entrants, 1, 1)
     assert spec["schedule"] == "swiss" and spec["rounds"] == 5
     first = R.plan(spec, {})
     assert len(first) == 6 and {g[0] for g in first} == {0}    # round 1 only, both colours

@@ -11,8 +11,8 @@ import threading
 import pytest
 
 from web.classroom.tournaments import tournaments_of
-from web.connect4 import tournament_runner as R
-from web.connect4.tournament_live import runner
+from web.tournament import runner as R
+from web.tournament.live import runner
 
 from test_classroom import Stream, start_class, student
 
@@ -282,9 +282,9 @@ def cap_results(n, k):
     import random
     from ai.teach.tournament import Entrant
     rng = random.Random(39)           # results as a real tournament's: no pattern to compress
-    spec = R.new_spec([Entrant(f"Élève {i:03d}", f"cells={rng.randint(1, 9)},open3="
-                               f"{rng.randint(1, 20)},open2={rng.randint(1, 9)}")
-                       for i in range(n)], 2, k)
+    spec = R.new_spec("connect4", [Entrant(f"Élève {i:03d}", f"cells={rng.randint(1, 9)},open3="
+                                           f"{rng.randint(1, 20)},open2={rng.randint(1, 9)}")
+                                   for i in range(n)], 2, k)
     games = {}
     while len(known := R.plan(spec, games)) > len(games):
         for i in range(len(games), len(known)):
@@ -297,7 +297,7 @@ def cap_results(n, k):
 
 def test_the_largest_field_gets_a_short_link_kept_in_the_store(app, monkeypatch):
     from web.classroom.kept_links import kept_links_of
-    from web.connect4 import tournament_live as L, tournament_results as TR
+    from web.tournament import live as L, results as TR
     # "GET <link>&lang=fr HTTP/1.1" within gunicorn's request line
     assert len("GET ") + TR.MAX_LINK + len("&lang=fr") + len(" HTTP/1.1") <= 4094
     client = app.test_client()
@@ -339,7 +339,7 @@ def test_the_largest_field_gets_a_short_link_kept_in_the_store(app, monkeypatch)
 def test_the_page_says_so_when_the_store_cannot_keep_the_link(app, monkeypatch):
     from web.classroom import kept_links
     from web.classroom.store import StoreError
-    from web.connect4 import tournament_results as TR
+    from web.tournament import results as TR
     teacher, code, _ = start_class(app)
     start(teacher, code)
     play(app, code)

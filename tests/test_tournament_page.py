@@ -1,4 +1,4 @@
-"""The tournament's page (/connect4/tournament, web.connect4.tournament_page): the link holds
+"""The tournament's page (/connect4/tournament, web.tournament.page): the link holds
 the tournament; the page shows the standings, crosstable and games the engine gives; every
 game links to its review and to its moves, each move to the game page at that move with the
 tree on and the mover's settings, whose panel re-runs the search behind that move; the

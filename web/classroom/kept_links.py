@@ -1,6 +1,6 @@
 """What a link cannot hold, kept in the class store under a short key, so that a link of a few
 dozen characters reopens it after the class has gone: a finished tournament's standings too
-big for a link a server opens (``web.connect4.tournament_results``). Names no game: it keeps
+big for a link a server opens (``web.tournament.results``). Names no game: it keeps
 text.
 
 The key is the text's own digest (SHA-256, its first 16 bytes in base64url: 22 characters),

@@ -3,8 +3,9 @@
 Its pages: the exact outcome of every column under the board and the truth beside the
 search in the tree panel (``hints``, ``truth``: 7x6, the solver), the position editor
 (``editor``: ``/connect4/edit``), the heuristics opened up (``inspector``:
-``/connect4/heuristic``), the heuristic workshop (``workshop``: ``/connect4/workshop``), the
-tournament of heuristics (``tournament_page``: ``/connect4/tournament``; a class's, live: ``tournament_live``), the transposition
+``/connect4/heuristic``), the heuristic workshop (``workshop``: ``/connect4/workshop``), its part of the
+tournament's pages (``tournament``: the hook ``tournament_game``, for ``/connect4/tournament``
+and a class's, live, ``web.tournament``), the transposition
 table made visible (``table_page``: ``/connect4/table``) and the workshop in class mode
 (``class_workshop``: "build your heuristic" on every phone, the class's heuristics on the
 teacher's bar; the hook ``class_activity``). ``init_app`` registers them, called by
@@ -20,10 +21,10 @@ from ai.games.connect4.heuristic import HEURISTICS as CONNECT4_HEURISTICS, Adjus
 from ai.games.connect4.position import columns_of
 
 from ..params import LABELS
-from . import (class_workshop, editor, hints, inspector, table_page, tournament_live,
-               tournament_page, workshop)
+from . import class_workshop, editor, hints, inspector, table_page, tournament, workshop
 from .class_workshop import class_activity  # noqa: F401  (a hook: its class activity)
 from .hints import exact_run  # noqa: F401  (a hook: the comparison page's exact solver)
+from .tournament import tournament_game  # noqa: F401  (a hook: its tournaments' part)
 from .truth import truth_for
 
 # its pages' own parameters, as they are labelled in messages
@@ -35,9 +36,8 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(inspector.bp)
     app.register_blueprint(table_page.bp)
     app.register_blueprint(workshop.bp)
-    app.register_blueprint(tournament_page.bp)     # /connect4/tournament
+    tournament.init_app(app)       # the workshop's "enter this heuristic in a tournament"
     class_workshop.init_app(app)   # the workshop in class mode: /class/<code>/heuristic...
-    tournament_live.init_app(app)  # a class's tournament: /connect4/tournament/live/<code>
     hints.init_app(app)          # /connect4/hints, the solved table, the solver warmed up
 
 

@@ -1,12 +1,13 @@
-"""A class's Connect-4 tournament played beside the lesson: the games in a bounded lane of a
-worker, one at a time, each written to the class store as it ends
-(``web.classroom.tournaments``), so the standings move on the projector as games finish and a
-restart resumes where it was.
+"""A class's tournament played beside the lesson, for any game with tournaments
+(``web.tournament.game``): the games in a bounded lane of a worker, one at a time, each
+written to the class store as it ends (``web.classroom.tournaments``), so the standings move
+on the projector as games finish and a restart resumes where it was.
 
-**The spec** (what the teacher started, kept in the store): the entrants, the depth, the
-openings (``ai.games.connect4.tournament.openings``), the schedule, an ``id`` (a game of a
-tournament since replaced is never counted in the new one), its ``state`` (``running``,
-then ``done``), and who sent each heuristic (``voters``: a phone finds its own games).
+**The spec** (what the teacher started, kept in the store): the game (``game``: its name in
+the games table), the entrants, the depth, the openings (its rules' ``tournament_openings``),
+the schedule, an ``id`` (a game of a tournament since replaced is never counted in the new
+one), its ``state`` (``running``, then ``done``), and who sent each heuristic (``voters``: a
+phone finds its own games).
 
 **The schedule.** Up to ``SWISS_ABOVE`` entrants (a class of 40 and its bosses:
 ``ai.teach.pairing``), a double round robin, the same games as the command line's (each pair, both colours, each opening)
@@ -26,7 +27,7 @@ none is missing, with its final standings (in the lane). A worker's runner wakes
 tournament is opened (``kick``).
 
 **Resuming after a restart** with no page open (``Runner.watch``, started in each worker once
-it has booted: ``tournament_live.after_boot``): at once, then every ``RESUME_EVERY`` seconds,
+it has booted: ``live.after_boot``): at once, then every ``RESUME_EVERY`` seconds,
 the worker looks in the store for the running tournaments no runner holds (``resume``: the
 lease free or run out, a dead worker's) and takes their lease, the lease keeping two workers
 from playing the same one; its runner's loop starts only when it took one. A look is one read
@@ -41,13 +42,13 @@ import secrets
 import threading
 from collections import OrderedDict
 
-from ai.games.connect4 import tournament as T
 from ai.teach import pairing
-from ai.teach import tournament as shared
+from ai.teach import tournament as T
 from ai.teach.standings import Result, standings
 
 from ..classroom.store import StoreError
 from ..classroom.tournaments import tournaments_of
+from .game import TournamentGame, by_name
 
 log = logging.getLogger("minimax-lab.tournament")
 
@@ -61,26 +62,38 @@ RESULTS = {1.0: "1-0", 0.5: "½-½", 0.0: "0-1"}
 UPDATES = 100               # wakes of the live pages in a whole tournament, about
 
 
-def new_spec(entrants: list[T.Entrant], depth: int, n_openings: int,
+def new_spec(game: str, entrants: list[T.Entrant], depth: int, n_openings: int,
              voters: dict[str, str] | None = None) -> dict:
-    """What the store keeps of a tournament the teacher starts (see the module)."""
+    """What the store keeps of a tournament of ``game`` (its name in the games table) the
+    teacher starts (see the module).
+
+    Raises:
+        ValueError: too few or too many entrants, two of a name, a depth or a number of
+            openings the game refuses.
+    """
+    tg = by_name(game)
     if len(entrants) < 2:
         raise ValueError("a tournament needs at least two entrants (heuristics or bosses)")
     if len(entrants) > MAX_LIVE_ENTRANTS:
         raise ValueError(f"at most {MAX_LIVE_ENTRANTS} entrants, not {len(entrants)}")
     if len({e.name.casefold() for e in entrants}) < len(entrants):
         raise ValueError("two entrants have the same name: each name once")
-    T.check_depth(depth)
+    T.check_depth(depth, tg.max_depth)
     kind = "swiss" if len(entrants) > SWISS_ABOVE else "double round robin"
-    return {"id": secrets.token_hex(6), "game": "connect4", "state": "running",
+    return {"id": secrets.token_hex(6), "game": game, "state": "running",
             "entrants": [e.as_dict() for e in entrants], "depth": depth,
-            "openings": T.openings(n_openings), "schedule": kind,
+            "openings": tg.rules.tournament_openings(n_openings), "schedule": kind,
             "rounds": pairing.swiss_rounds(len(entrants)) if kind == "swiss" else None,
             "voters": dict(voters or {}), "finale": None}
 
 
 def entrants_of(spec: dict) -> list[T.Entrant]:
     return [T.Entrant.from_dict(e) for e in spec["entrants"]]
+
+
+def game_of(spec: dict) -> TournamentGame:
+    """The game's part of the pages for the tournament ``spec``."""
+    return by_name(spec["game"])
 
 
 def circle_rounds(n: int) -> list[list[tuple[int, int]]]:
@@ -172,7 +185,7 @@ def _player(spec: dict, i: int):
         if key in _players:
             _players.move_to_end(key)
             return _players[key]
-    p = shared.player(T.GAME, entrants_of(spec)[i], spec["depth"], None)
+    p = T.player(game_of(spec).rules, entrants_of(spec)[i], spec["depth"], None)
     with _players_lock:
         _players[key] = p
         while len(_players) > 256:
@@ -185,7 +198,7 @@ def play(spec: dict, games: dict[int, dict], number: int) -> dict:
     (``ai.teach.tournament``: its players, its game)."""
     r, o, a, b = plan(spec, games)[number]
     opening = spec["openings"][o]["moves"]
-    out = shared.play_game(T.GAME, _player(spec, a), _player(spec, b), opening)
+    out = T.play_game(game_of(spec).rules, _player(spec, a), _player(spec, b), opening)
     moves, score = out.moves, out.score
     first, second = spec["entrants"][a]["name"], spec["entrants"][b]["name"]
     return {"round": r, "first": first, "second": second, "opening": opening, "moves": moves,

@@ -1,9 +1,10 @@
-"""Blueprint ``tournament_results``: ``/connect4/tournament/results``, a class tournament's
-standings reopened from a link, after the class has gone.
+"""Blueprint ``tournament_results``: ``/<game>/tournament/results``, a class tournament's
+standings reopened from a link, after the class has gone (the game is the link's path:
+``web.tournament.game``).
 
 The link holds what decides the standings, not the games' moves: the entrants (name, weights
 or level), the depth, the openings, the schedule, and each game's result, one character per
-game in the order the runner numbers them (``tournament_runner.plan``: who played whom follows
+game in the order the runner numbers them (``runner.plan``: who played whom follows
 from it, a Swiss's rounds included), the whole compressed (zlib) and written in base64url
 (``?t=...``): a class of 40 and its bosses at 2 openings fits in about 2,000 characters.
 
@@ -31,7 +32,7 @@ import zlib
 from collections import OrderedDict
 
 from flask import Blueprint, current_app, render_template, request, url_for
-from flask_babel import gettext, lazy_gettext as _l, ngettext
+from flask_babel import lazy_gettext as _l, ngettext
 
 from ai.messages import N_
 
@@ -40,11 +41,13 @@ from ..classroom.kept_links import KEEP_DAYS, KEY, MAX_TEXT, kept_links_of
 from ..classroom.store import StoreError
 from ..i18n import tr
 from ..params import LABELS, BadRequest, label
-from . import tournament_runner as R
+from . import runner as R
+from .game import for_page
 
 bp = Blueprint("tournament_results", __name__)
 LABELS.update({"t": _l("Standings"), "k": _l("Standings")})
 
+TEMPLATE = "tournament/results.html"
 VERSION = 1
 MAX_TOKEN = 6000                 # characters: gunicorn takes request lines of 4094 at most
 # the longest link offered: "GET <link>&lang=fr HTTP/1.1" within gunicorn's 4094 characters
@@ -67,18 +70,11 @@ def token(spec: dict, games: dict[int, dict]) -> str:
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-def opening_words(moves: str) -> str:
-    """An opening's moves as a teacher reads them ("columns 3 then 4"), not bare digits
-    ("34" read as a count on the projector)."""
-    cols = list(moves)
-    if len(cols) == 1:
-        return gettext("column %(c)s", c=cols[0])
-    return gettext("columns %(first)s then %(last)s", first=", ".join(cols[:-1]), last=cols[-1])
-
-
 def settings_line(spec: dict) -> str:
-    """The tournament's settings in a sentence: the depth and the openings, in words."""
-    words = " · ".join(opening_words(o["moves"]) for o in spec["openings"])
+    """The tournament's settings in a sentence: the depth and the openings, in the game's
+    words (``opening_words``: "cells 5 then 1", not bare digits, "51" read as a count on the
+    projector)."""
+    words = " · ".join(R.game_of(spec).opening_words(o["moves"]) for o in spec["openings"])
     return ngettext("Depth %(d)s for every heuristic; opening: %(o)s, with both colours.",
                     "Depth %(d)s for every heuristic; openings: %(o)s, each with both colours.",
                     len(spec["openings"]), d=spec["depth"], o=words)
@@ -92,7 +88,7 @@ def link(spec: dict, games: dict[int, dict]) -> str | None:
     the one to them kept in the class store (once per worker); None only when the store
     cannot keep them now (the page says so, and offers the CSV)."""
     t = token(spec, games)
-    url = url_for("tournament_results.page", t=t)
+    url = url_for("tournament_results.page", game=spec["game"], t=t)
     if len(url) <= MAX_LINK:
         return url
     if t not in _kept:
@@ -102,7 +98,7 @@ def link(spec: dict, games: dict[int, dict]) -> str | None:
             return None
         while len(_kept) > 16:
             _kept.popitem(last=False)
-    return url_for("tournament_results.page", k=_kept[t])
+    return url_for("tournament_results.page", game=spec["game"], k=_kept[t])
 
 
 BROKEN = N_("%(field)s: this link does not hold a tournament's standings (it was cut, or "
@@ -124,9 +120,9 @@ class NotKept(BadRequest):
         super().__init__(GONE, "k", field=label("k"), days=int(KEEP_DAYS))
 
 
-def read(text: str, most: int = MAX_TOKEN) -> tuple[dict, dict[int, dict]]:
-    """(spec, games) from a link's ``t`` (at most ``most`` characters: a kept one may be
-    longer); each game its players and result, no moves.
+def read(text: str, game: str, most: int = MAX_TOKEN) -> tuple[dict, dict[int, dict]]:
+    """(spec, games) of a tournament of ``game`` from a link's ``t`` (at most ``most``
+    characters: a kept one may be longer); each game its players and result, no moves.
 
     Raises:
         BadLink: anything else.
@@ -144,7 +140,7 @@ def read(text: str, most: int = MAX_TOKEN) -> tuple[dict, dict[int, dict]]:
             raise ValueError("another version")
         entrants = [{"name": str(n), "heuristic": h, "level": lv,
                      "kind": "boss" if lv else "heuristic"} for n, h, lv in data["e"]]
-        spec = {"id": "link", "game": "connect4", "state": "done", "entrants": entrants,
+        spec = {"id": "link", "game": game, "state": "done", "entrants": entrants,
                 "depth": int(data["d"]), "openings": [{"moves": str(m), "score": None}
                                                       for m in data["o"]],
                 "schedule": "swiss" if data["s"] == "swiss" else "double round robin",
@@ -195,26 +191,26 @@ def kept(key: str) -> str:
     return text
 
 
-@bp.get("/connect4/tournament/results")
+@bp.get("/<game:game>/tournament/results")
 @in_lane()          # the standings of a Swiss of 200: ~100 ms of Python (bench_standings.py)
-def page():
+def page(game):
     """The standings the link holds, or the one it names holds (see the module's text); a
     400 saying why not."""
+    tg = for_page(game)
     try:
         if "k" in request.args and "t" not in request.args:
             key = request.args["k"]
             text, most = kept(key), MAX_TEXT    # the store's call: off the loop by itself
-            here = url_for(".page", k=key)
+            here = url_for(".page", game=game.name, k=key)
         else:
             text, most = request.args.get("t", ""), MAX_TOKEN
-            here = url_for(".page", t=text)
+            here = url_for(".page", game=game.name, t=text)
         # a Swiss's rounds paired again from its results: tens of ms for 200 entrants
-        spec, games = offload(lambda: read(text, most))
+        spec, games = offload(lambda: read(text, game.name, most))
     except BadRequest as err:
-        return render_template("games/connect4/tournament_results.html", error=tr(err),
-                               spec=None), 400
+        return render_template(TEMPLATE, error=tr(err), spec=None, game=game, tg=tg), 400
     rows, cross = offload(lambda: R.results(spec, games, rate=True))
-    return render_template("games/connect4/tournament_results.html", error=None, spec=spec,
+    return render_template(TEMPLATE, game=game, tg=tg, error=None, spec=spec,
                            played=len(games), total=R.total_games(spec), rows=rows,
                            cross=cross, by_name={e["name"]: e for e in spec["entrants"]},
                            here=here, settings=settings_line(spec))

@@ -1,17 +1,20 @@
-"""Blueprint ``tournament_live``: a class's Connect-4 tournament, live on the projector and on
-the phones (``/connect4/tournament/live/<code>``), played beside the lesson by the worker's
-runner (``web.connect4.tournament_runner``), kept in the class store.
+"""Blueprint ``tournament_live``: a class's tournament, live on the projector and on the
+phones (``/<game>/tournament/live/<code>``, for every game with tournaments:
+``web.tournament.game``), played beside the lesson by the worker's runner
+(``web.tournament.runner``), kept in the class store. A class has one tournament at a time,
+of one game; its page under another game's path redirects to its own.
 
 Teacher (the class's secret, as every teacher action of class mode):
 
-- the page, before a start: the entrants (the heuristics the class sent from the workshop,
-  ``submitted``; heuristics typed one a line, ``NAME:weights``; the app's levels as bosses,
+- the page, before a start: the entrants (the heuristics the class sent, if the game
+  collects them: its ``class_entries``, ``submitted``; heuristics typed one a line,
+  ``NAME:weights`` over the game's terms; the app's levels as bosses,
   ticked), the depth and the openings; ``POST .../start`` starts it (entries close);
 - while it runs and after: progress, the standings as games finish, rated (a Swiss's byes:
   who sat each round out, ``R.sat_out``) (server-sent events,
   ``GET .../events``, as the class's own live pages), one game played out on a board (the
   latest finished), the crosstable; the CSV (``.../standings.csv``, ``web.spreadsheet``), and
-  a link that reopens the standings after the class has gone (``tournament_results``);
+  a link that reopens the standings after the class has gone (``results``);
 - the finale, ``POST .../finale``: best of 3 between the top two, move by move (``next``),
   each move's link opening the game page with the tree of the search behind it; then the
   champion against the perfect player.
@@ -34,21 +37,21 @@ from flask_babel import gettext, lazy_gettext as _l
 from jinja2_fragments.flask import render_block
 from werkzeug.datastructures import MultiDict
 
-from ai.games.connect4 import tournament as T
 from ai.levels import LEVELS
 from ai.messages import N_
 
 from ..admission import Busy, admitted, game_lane, refuse
 from ..classroom import views as cv
-from ..classroom.answers import answers_of
 from ..classroom.tournaments import tournaments_of
+from ..games import GAMES
 from ..i18n import LEVEL_LABELS, tr
 from ..params import LABELS, BadRequest, label, read_int
 from ..spreadsheet import csv_response
-from . import tournament_runner as R
-from .tournament_results import link as results_link, settings_line
-from .class_workshop import KIND as WORKSHOP, class_heuristics
-from .tournament_page import BOSSES, DEFAULT_DEPTH, DEFAULT_OPENINGS, read_entrants
+from . import runner as R
+from .entrants import BOSSES, read_entrants
+from .game import TournamentGame, for_page, move_url, move_words, review_url
+from .page import DEFAULT_OPENINGS
+from .results import link as results_link, settings_line
 
 bp = Blueprint("tournament_live", __name__)
 bp.register_error_handler(cv.ClassProblem, cv.problem)     # class mode's clear pages
@@ -60,24 +63,14 @@ MAX_OPENINGS = 4
 FINALE_GAMES = 3
 PERFECT = "perfect"
 FEATURED_STEP = 0.35            # seconds between two stones of the featured game (CSS)
-TEMPLATE = "games/connect4/tournament_live.html"
+TEMPLATE = "tournament/live.html"
 
 
-def submitted(code: str) -> list[tuple[str, str, str, int]]:
-    """(voter, name, heuristic, depth) of each heuristic the class sent from the workshop
-    (``class_workshop.class_heuristics``: each student's latest, in the order they first
-    came; the depth the class built them at)."""
-    return [(s.voter, s.name, s.heuristic, s.depth)
-            for s in class_heuristics(cv.store(), code)]
-
-
-def close_entries(code: str) -> None:
-    """The workshop's "build your heuristic" closes on the phones: the tournament has its
-    entrants."""
-    answers = answers_of(cv.store())
-    now = answers.current(code)
-    if now is not None and now.kind == WORKSHOP and now.open:
-        answers.change(code, now.seq, open=False)
+def submitted(tg: TournamentGame, code: str) -> list[tuple[str, str, str, int]]:
+    """(voter, name, heuristic, depth) of each heuristic the class sent (the game's
+    ``class_entries``: each student's latest, in the order they first came; the depth the
+    class built them at)."""
+    return list(tg.class_entries(cv.store(), code))
 
 
 def runner(app=None) -> R.Runner:
@@ -111,13 +104,14 @@ def is_teacher(state) -> bool:
 class Live:
     """A class's tournament as its pages draw it (computed here; templates only draw)."""
 
-    def __init__(self, state, t, *, teacher: bool, voter: str | None):
+    def __init__(self, state, t, game, *, teacher: bool, voter: str | None):
         self.code, self.t, self.teacher = state.code, t, teacher
+        self.game, self.tg = game, for_page(game)      # game: its entry in the games table
         self.spec = t.spec if t else None
         self.games = t.games if t else {}
-        self.entries = submitted(self.code) if teacher and not t else []
+        self.entries = submitted(self.tg, self.code) if teacher and not t else []
         # the depth the class built its heuristics at, the latest sent
-        self.depth = self.entries[-1][3] if self.entries else DEFAULT_DEPTH
+        self.depth = self.entries[-1][3] if self.entries else self.tg.default_depth
         self.bosses = BOSSES
         if not self.spec:
             return
@@ -153,55 +147,44 @@ class Live:
 
     def standings_url(self) -> str | None:
         """A link that reopens these standings: once the tournament is over, one that holds
-        them, or past a server's length one to them kept in the store (``tournament_results``:
+        them, or past a server's length one to them kept in the store (``results``:
         either outlives the class), None if the store cannot keep them now; before, this
         page."""
         if self.done:
             return results_link(self.spec, self.games)
-        return url_for(".page", code=self.code)
+        return url_for(".page", game=self.game.name, code=self.code)
 
     def review_url(self, moves: str) -> str:
-        return url_for("review.page", game="connect4", moves=moves)
+        return review_url(self.game.name, moves)
 
     def why_url(self, n: int) -> str:
-        return url_for(".why", code=self.code, n=n)
+        return url_for(".why", game=self.game.name, code=self.code, n=n)
 
     def move_url(self, who: str, moves: str, ply: int) -> str:
         """The game page after move ``ply`` (0-based) of ``moves``, the tree of the search of
         ``who`` (an entrant, or the perfect player) behind it."""
-        args = dict(moves=moves, tree=1, mode="ai-human" if ply % 2 == 0 else "human-ai")
-        if ply + 1 != len(moves):
-            args["at"] = ply + 1
         e = self.by_name.get(who)
-        if who == PERFECT or (e and e["level"]):
-            args["level"] = who if who == PERFECT else e["level"]
-        else:
-            args.update(level="custom", algo="alphabeta", depth=self.spec["depth"],
-                        heur=e["heuristic"], order="center", time=1000)
-        return url_for("play.show", game="connect4", **args)
+        level = who if who == PERFECT else e["level"] if e else None
+        return move_url(self.game.name, self.tg.rules, moves, ply, level=level,
+                        heuristic=e and e["heuristic"], depth=self.spec["depth"])
 
-    def board(self, moves: str, opening: str = "") -> list[list[tuple]]:
-        """The position after ``moves``, top row first: (player or None, the order in which
-        its stone comes in the play-out, or None for an opening's stone, already there)."""
-        heights = [0] * 7
-        cells = [[(None, None)] * 7 for _ in range(6)]
-        for i, ch in enumerate(moves):
-            c = int(ch) - 1
-            cells[heights[c]][c] = (i % 2, None if i < len(opening) else
-                                    min(i - len(opening), 41))
-            heights[c] += 1
-        return cells[::-1]
+    def board(self, moves: str, opening: str = "") -> list:
+        """The position after ``moves`` as the game's board macro draws it, each stone or mark
+        with its order in the play-out (None for the opening's)."""
+        return self.tg.board(moves, opening)
 
     def finale_games(self) -> list[dict]:
         f = self.finale or {}
         return f.get("games", []) + ([f["perfect"]] if f.get("perfect") else [])
 
     def finale_moves(self, g: dict) -> list[tuple[int, str, str, str]]:
-        """(ply, column, mover, link) of each move of a finale game after its opening."""
+        """(ply, move, mover, link) of each move of a finale game after its opening."""
+        words = move_words(self.tg.rules, g["moves"])
+        skip = len(move_words(self.tg.rules, g["opening"]))
         out = []
-        for ply in range(len(g["opening"]), len(g["moves"])):
-            mover = g["first"] if (ply - len(g["opening"])) % 2 == 0 else g["second"]
-            out.append((ply + 1, g["moves"][ply], mover, self.move_url(mover, g["moves"], ply)))
+        for ply in range(skip, len(words)):
+            mover = g["first"] if (ply - skip) % 2 == 0 else g["second"]
+            out.append((ply + 1, words[ply], mover, self.move_url(mover, g["moves"], ply)))
         return out
 
 
@@ -225,13 +208,20 @@ def _provisional(spec: dict, games: dict) -> tuple[list[dict], list[dict], list]
         return _counted[key]
 
 
-def live_for(state) -> Live:
+def stored(state, game):
+    """(the class's tournament or None, the game it is of: ``game``, the page's, when there
+    is none yet)."""
     t = tournaments_of(cv.store()).get(state.code)
-    return Live(state, t, teacher=is_teacher(state), voter=cv.student_id())
+    return t, (GAMES.get(t.spec["game"], game) if t else game)
 
 
-def page_response(state, *, status=200, error=None) -> Response:
-    live = live_for(state)
+def live_for(state, game) -> Live:
+    t, game = stored(state, game)
+    return Live(state, t, game, teacher=is_teacher(state), voter=cv.student_id())
+
+
+def page_response(state, game, *, status=200, error=None) -> Response:
+    live = live_for(state, game)
     if live.spec and live.spec["state"] == "running":
         kick()
     return Response(render_template(TEMPLATE, live=live,
@@ -239,18 +229,25 @@ def page_response(state, *, status=200, error=None) -> Response:
                     status, mimetype="text/html")
 
 
-@bp.get("/connect4/tournament/live/<code>")
-def page(code):
-    """The class's tournament: the teacher's set-up or the live standings (see the module)."""
+@bp.get("/<game:game>/tournament/live/<code>")
+def page(game, code):
+    """The class's tournament: the teacher's set-up or the live standings (see the module);
+    under its own game's path (a class's tournament of another game redirects there)."""
+    for_page(game)
     state = cv.the_class(code, ended_ok=True)
-    if state.code != code:
-        return redirect(url_for(".page", code=state.code, **request.args), 301)
-    return page_response(state)
+    t, own = stored(state, game)
+    if state.code != code or own.name != game.name:
+        # the link's own parameters kept (lang, proj), none that url_for reads as its own
+        kept = {k: v for k, v in request.args.items()
+                if k not in ("game", "code", "endpoint") and not k.startswith("_")}
+        return redirect(url_for(".page", game=own.name, code=state.code, **kept), 301)
+    return page_response(state, game)
 
 
-@bp.get("/connect4/tournament/live/<code>/events")
-def events(code):
+@bp.get("/<game:game>/tournament/live/<code>/events")
+def events(game, code):
     """The live part of the page, again on each game that ends and each move of the finale."""
+    for_page(game)
     state = cv.the_class(code, ended_ok=True)
     teacher, voter = is_teacher(state), cv.student_id()
     shown = [None]                        # the featured game this page has
@@ -265,7 +262,8 @@ def events(code):
         t = cv.hub().latest(state.code, tournaments_of(cv.store()).get, what="tournament")
         if t and t.spec["state"] == "running":
             kick()
-        live = Live(state, t, teacher=teacher, voter=voter)
+        own = GAMES.get(t.spec["game"], game) if t else game
+        live = Live(state, t, own, teacher=teacher, voter=voter)
         out = cv.sse("live", render_block(TEMPLATE, "live", live=live, step=FEATURED_STEP))
         featured = (live.spec or {}).get("id"), live.featured and live.featured[0]
         if featured != shown[0]:
@@ -283,38 +281,41 @@ def read_lines(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip()]
 
 
-@bp.post("/connect4/tournament/live/<code>/start")
-def start(code):
+@bp.post("/<game:game>/tournament/live/<code>/start")
+def start(game, code):
     """The teacher starts the tournament: entries close; the runner plays it."""
+    tg = for_page(game)
     state = cv.teacher_class(code)
     form = request.form
     try:
-        sent = submitted(state.code)
+        sent = submitted(tg, state.code)
         chosen = set(form.getlist("sub"))
         lines = [f"{name}:{h}" for voter, name, h, _ in sent if voter in chosen]
         lines += read_lines(form.get("lines", ""))
         args = MultiDict([("e", x) for x in lines] + [("boss", b) for b in form.getlist("boss")])
-        entrants = read_entrants(args, most=R.MAX_LIVE_ENTRANTS)
-        depth = read_int(form, "depth", DEFAULT_DEPTH, 1, 6)
-        openings = read_int(form, "openings", DEFAULT_OPENINGS, 1, MAX_OPENINGS)
+        entrants = read_entrants(args, game.name, tg, R.MAX_LIVE_ENTRANTS)
+        depth = read_int(form, "depth", tg.default_depth, 1, tg.max_depth)
+        openings = read_int(form, "openings", DEFAULT_OPENINGS, 1,
+                            min(MAX_OPENINGS, tg.max_openings))
         if len(entrants) < 2:
             raise BadRequest("A tournament needs at least two entrants: add a heuristic or a "
                              "boss.", "e")
         voters = {voter: name for voter, name, _, _ in sent if voter in chosen}
-        spec = R.new_spec(entrants, depth, openings, voters)
+        spec = R.new_spec(game.name, entrants, depth, openings, voters)
     except BadRequest as err:
-        return page_response(state, status=400, error=tr(err))
-    close_entries(state.code)
+        return page_response(state, game, status=400, error=tr(err))
+    tg.close_entries(cv.store(), state.code)
     tournaments_of(cv.store()).start(state.code, spec)
     kick()
-    return redirect(url_for(".page", code=state.code), 303)
+    return redirect(url_for(".page", game=game.name, code=state.code), 303)
 
 
-@bp.get("/connect4/tournament/live/<code>/standings.csv")
-def standings_csv(code):
+@bp.get("/<game:game>/tournament/live/<code>/standings.csv")
+def standings_csv(game, code):
     """The standings, then every game, as a spreadsheet opens them safely."""
+    for_page(game)
     state = cv.the_class(code, ended_ok=True)
-    live = live_for(state)
+    live = live_for(state, game)
     if not live.spec:
         raise cv.ClassProblem(404, NO_TOURNAMENT, code=state.code)
     rows = [[gettext("Rank"), gettext("Entrant"), gettext("Heuristic"), gettext("Points"),
@@ -325,7 +326,7 @@ def standings_csv(code):
         rows.append([r["rank"], r["name"], e["heuristic"] or e["level"], r["points"],
                      r["games"], r["W"], r["D"], r["L"], r["rating"], r["rating_error"]])
     rows.append([])
-    rows.append(["#", gettext("Yellow (first)"), gettext("Red"), gettext("Result"),
+    rows.append(["#", str(live.tg.first_side), str(live.tg.second_side), gettext("Result"),
                  gettext("Opening"), gettext("Moves")])
     for n, g in sorted(live.games.items()):
         rows.append([n + 1, g["first"], g["second"], g["result"], g["opening"], g["moves"]])
@@ -335,42 +336,42 @@ def standings_csv(code):
 NO_TOURNAMENT = N_("The class %(code)s has no tournament yet.")
 
 
-@bp.get("/connect4/tournament/live/<code>/why/<int:n>")
-def why(code, n):
+@bp.get("/<game:game>/tournament/live/<code>/why/<int:n>")
+def why(game, code, n):
     """Game ``n``'s exact review, opened at the first move that threw the value away (of the
     loser, or of the student's own bot when it lost): the move that lost it."""
+    for_page(game)
     state = cv.the_class(code, ended_ok=True)
-    live = live_for(state)
-    game = live.games.get(n) if live.spec else None
-    if game is None:
+    live = live_for(state, game)
+    played = live.games.get(n) if live.spec else None
+    if played is None:
         raise cv.ClassProblem(404, NO_GAME, n=n + 1)
-    loser = (game["second"] if game["winner"] == game["first"] else
-             game["first"] if game["winner"] else None)
-    side = None if loser is None else (0 if loser == game["first"] else 1)
+    loser = (played["second"] if played["winner"] == played["first"] else
+             played["first"] if played["winner"] else None)
+    side = None if loser is None else (0 if loser == played["first"] else 1)
     try:
-        ply = admitted(lambda: first_losing_ply(game, side), heavy=True)
+        ply = admitted(lambda: first_losing_ply(live.tg.rules, played, side), heavy=True)
     except Busy as err:
         raise refuse(err) from None
-    args = dict(moves=game["moves"], mode="human-human")   # no AI of the page: bots both
+    args = dict(moves=played["moves"], mode="human-human")   # no AI of the page: bots both
     if ply:
         args["ply"] = ply
-    return redirect(url_for("review.page", game="connect4", **args) + ("#review-detail" if ply else ""),
-                    303)
+    return redirect(url_for("review.page", game=live.game.name, **args)
+                    + ("#review-detail" if ply else ""), 303)
 
 
 NO_GAME = N_("There is no game %(n)s in this tournament (yet).")
 REVIEW_NODES = 2_000_000
 
 
-def first_losing_ply(game: dict, side: int | None) -> int | None:
-    """The ply (1-based, from the empty board) of the first move after the opening by
-    ``side`` (0: who moved first after it) that lost value (a mistake or a blunder: the
-    value thrown away), by the exact review within a node budget; None if none is found."""
+def first_losing_ply(rules, game: dict, side: int | None) -> int | None:
+    """The ply (1-based, from the start) of the first move after the opening by ``side``
+    (0: who moved first after it) that lost value (a mistake or a blunder: the value thrown
+    away), by the exact review within a node budget; None if none is found."""
     from ai.teach.review import review
-    rules = T.GAME
-    moves = [int(c) - 1 for c in game["moves"]]
+    moves = rules.parse_moves(game["moves"])
     rev = review(rules, moves, time_limit=None, max_nodes=REVIEW_NODES, lines=False)
-    skip = len(game["opening"])
+    skip = len(rules.parse_moves(game["opening"]))
     for item in rev.items[skip:]:
         mover = (item.ply - 1 - skip) % 2
         if (side is None or mover == side) and item.cls in ("mistake", "blunder"):
@@ -383,7 +384,7 @@ def first_losing_ply(game: dict, side: int | None) -> int | None:
 def _finale_player(live: Live, name: str):
     if name == PERFECT:
         level = LEVELS[PERFECT]
-        return lambda s: level.play(T.GAME, s).move
+        return lambda s: level.play(live.tg.rules, s).move
     i = [e["name"] for e in live.spec["entrants"]].index(name)
     p = R._player(live.spec, i)
     return lambda s: p(s).move
@@ -391,19 +392,27 @@ def _finale_player(live: Live, name: str):
 
 def finale_move(live: Live, g: dict) -> dict:
     """``g`` with its next move played (a search of the mover, in the light lane)."""
-    state = T.GAME.from_moves(g["moves"])
-    if T.GAME.is_terminal(state):
+    rules = live.tg.rules
+    played, opening = rules.parse_moves(g["moves"]), rules.parse_moves(g["opening"])
+    state = position(rules, played)
+    if rules.is_terminal(state):
         return g
-    ply = len(g["moves"]) - len(g["opening"])
+    ply = len(played) - len(opening)
     mover = g["first"] if ply % 2 == 0 else g["second"]
     move = admitted(lambda: _finale_player(live, mover)(state), heavy=mover == PERFECT)
-    moves = g["moves"] + str(move + 1)
-    after = T.GAME.from_moves(moves)
+    after = rules.result(state, move)
     result = None
-    if T.GAME.is_terminal(after):
-        u = T.GAME.utility(after, T.GAME.to_move(T.GAME.from_moves(g["opening"])))
+    if rules.is_terminal(after):
+        u = rules.utility(after, rules.to_move(position(rules, opening)))
         result = "1-0" if u > 0 else "0-1" if u < 0 else "½-½"
-    return {**g, "moves": moves, "result": result}
+    return {**g, "moves": rules.format_moves(played + [move]), "result": result}
+
+
+def position(rules, moves: list):
+    state = rules.initial_state()
+    for m in moves:
+        state = rules.result(state, m)
+    return state
 
 
 def finale_games(a: str, b: str, openings: list[dict]) -> list[dict]:
@@ -435,7 +444,8 @@ def finale_step(live: Live, action: str) -> dict | None:
         if len(live.rows) < 2:
             return f
         a, b = live.rows[0]["name"], live.rows[1]["name"]
-        return {"a": a, "b": b, "games": finale_games(a, b, T.openings(FINALE_GAMES)),
+        return {"a": a, "b": b, "games": finale_games(
+                    a, b, live.tg.rules.tournament_openings(FINALE_GAMES)),
                 "perfect": None, "champion": None}
     if not f:
         return f
@@ -465,8 +475,8 @@ def finale_step(live: Live, action: str) -> dict | None:
     return f
 
 
-@bp.post("/connect4/tournament/live/<code>/finale")
-def finale(code):
+@bp.post("/<game:game>/tournament/live/<code>/finale")
+def finale(game, code):
     """The teacher's finale: ``action=start`` (the top two now), ``next`` (one move),
     ``perfect`` (the champion against the perfect player)."""
     state = cv.teacher_class(code)
@@ -475,7 +485,8 @@ def finale(code):
         raise BadRequest("%(field)s: one of %(choices)s, not “%(raw)s”", "action",
                          field=label("action"), choices="start, next, perfect",
                          raw=action[:20])
-    live = live_for(state)
+    for_page(game)
+    live = live_for(state, game)
     if not live.spec:
         raise cv.ClassProblem(404, NO_TOURNAMENT, code=state.code)
     try:
@@ -484,11 +495,4 @@ def finale(code):
         raise refuse(err) from None
     if f != live.finale:
         tournaments_of(cv.store()).change(state.code, {"finale": f})
-    return redirect(url_for(".page", code=state.code) + "#finale", 303)
-
-
-def init_app(app) -> None:
-    from . import tournament_results
-    app.register_blueprint(bp)
-    app.register_blueprint(tournament_results.bp)
-    app.extensions.setdefault("after_boot", []).append(after_boot)
+    return redirect(url_for(".page", game=live.game.name, code=state.code) + "#finale", 303)
