@@ -14,12 +14,12 @@ import web.play
 @pytest.fixture()
 def drawings(monkeypatch):
     calls = []
-    original = web.play.tree_panel
+    original = web.play.tree_panel_in_lane
 
     def counting(*args, **kwargs):
         calls.append(1)
         return original(*args, **kwargs)
-    monkeypatch.setattr(web.play, "tree_panel", counting)
+    monkeypatch.setattr(web.play, "tree_panel_in_lane", counting)
     monkeypatch.setattr(admission, "LIGHT_WAIT", 0.01)
     return calls
 
@@ -116,6 +116,17 @@ def test_a_tree_is_drawn_off_the_loop_and_drawn_the_same(app, in_pool, url):
             == re.sub(r"seed=\d+", "seed=", inline.get_data(as_text=True)))
 
 
+@pytest.mark.parametrize("url", [u for u in TREE_PAGES + MOVES
+                                 if not u.startswith(("/tree", "/nim/theory"))])
+def test_a_tree_panel_is_built_off_the_loop(app, in_pool, built, url):
+    """The panel (the tree unfolded or its spine, its subtrees counted, a replay to the step:
+    10-30 ms for Connect-4's largest) is built in the trees' lane too, not only drawn there."""
+    in_pool()
+    built.clear()
+    assert app.test_client().get(url, headers=htmx(url)).status_code == 200
+    assert built and all(name.startswith("pool") for name in built)
+
+
 @pytest.mark.parametrize("url", ["/nim/theory?n=8", "/course/nim/figure.svg?n=5",
                                  *MOVES])
 def test_other_tree_drawings_are_refused_when_the_trees_lane_is_full(client, drawings, url):
@@ -131,3 +142,181 @@ def test_other_tree_drawings_are_refused_when_the_trees_lane_is_full(client, dra
         for _ in slots:
             admission._trees.release()
     assert client.get(url, headers=htmx(url)).status_code == 200
+
+
+# -- the lab's whole page off the loop, a wrong link's 400 included (issue 37: its 400 parsed
+# and solved the tree it keeps, twice or three times, on the loop) -------------------------
+
+def lab_tree() -> str:
+    """A typed tree near the lab's largest (1 + 7 + 49 + 343 = 400 nodes)."""
+    from urllib.parse import quote
+    leaves = iter(range(10**4))
+
+    def node(depth):
+        if depth == 0:
+            return str(next(leaves) % 19 - 9)
+        return "[" + ",".join(node(depth - 1) for _ in range(7)) + "]"
+    return quote(node(3))
+
+
+LAB_PAGES = [("/tree?t=" + lab_tree(), 200),
+             ("/tree?mode=exercise&check=1&v.R=3&t=" + lab_tree(), 200),
+             # wrong links: the tree kept (a wrong setting, a wrong step), or the default
+             ("/tree?order=x&t=" + lab_tree(), 400), ("/tree?step=99999&t=" + lab_tree(), 400),
+             ("/tree?t=[[1,2],[3,x]]", 400), ("/tree?ex=nim5&notation=course&window=x", 400)]
+
+
+@pytest.fixture()
+def parsed(monkeypatch):
+    """The trees the lab parses (``web.exercise.parse_lab``: a wrong link's 400 parses the
+    tree it keeps again), each with the thread it was parsed in."""
+    import web.exercise
+    import web.lab
+    threads = []
+    original = web.exercise.parse_lab
+
+    def watched(args):
+        threads.append(threading.current_thread().name)
+        return original(args)
+    monkeypatch.setattr(web.exercise, "parse_lab", watched)
+    monkeypatch.setattr(web.lab, "parse_lab", watched)
+    monkeypatch.setattr(admission, "LIGHT_WAIT", 0.01)
+    return threads
+
+
+@pytest.mark.parametrize("url, status", LAB_PAGES)
+def test_the_lab_is_refused_before_any_parsing_when_the_pages_lane_is_full(client, parsed, url,
+                                                                          status):
+    assert client.get(url).status_code == status
+    done = len(parsed)
+    assert done >= 1
+    slots = [admission._pages.acquire(blocking=False) for _ in range(admission.PAGE_SLOTS)]
+    try:
+        assert all(slots)
+        busy = client.get(url)
+        assert busy.status_code == 503 and busy.headers["Retry-After"]
+        assert len(parsed) == done                  # refused before any parsing
+        assert client.get("/").status_code == 200
+        assert client.get("/tictactoe?moves=5").status_code == 200
+    finally:
+        for _ in slots:
+            admission._pages.release()
+    assert client.get(url).status_code == status
+
+
+@pytest.mark.parametrize("url, status", LAB_PAGES)
+def test_the_lab_parses_solves_and_draws_off_the_loop_a_wrong_link_too(app, in_pool, parsed,
+                                                                       url, status):
+    inline = app.test_client().get(url)
+    assert inline.status_code == status
+    threads = in_pool()
+    parsed.clear()
+    drawn = app.test_client().get(url)
+    assert drawn.status_code == status
+    assert parsed and all(name.startswith("pool") for name in parsed)
+    assert threads and all(name.startswith("pool") for name in threads)
+    assert (re.sub(r"seed=\d+", "seed=", drawn.get_data(as_text=True))
+            == re.sub(r"seed=\d+", "seed=", inline.get_data(as_text=True)))
+
+
+@pytest.mark.parametrize("url, parses", [
+    ("/tree?step=99999&t=" + lab_tree(), 1),            # the tree was right: kept as parsed
+    ("/tree?mode=exercise&check=1&v.R=" + "9" * 50 + "&t=" + lab_tree(), 1),
+    ("/tree?order=x&t=" + lab_tree(), 2),               # the tree alone, parsed again
+    ("/tree?t=[[1,2],[3,x]]", 2)])                      # the tree alone was wrong: the default
+def test_a_wrong_lab_link_parses_the_tree_it_keeps_once_at_most(client, parsed, url, parses):
+    assert client.get(url).status_code == 400
+    assert len(parsed) == parses
+
+
+def test_a_wrong_lab_link_is_a_translated_400_that_keeps_the_tree(client):
+    page = client.get("/tree?lang=fr&order=x&t=" + lab_tree())
+    assert page.status_code == 400
+    text = page.get_data(as_text=True)
+    assert "Ordre des coups\u202f: l’une de ces valeurs" in text
+    assert text.count('class="node') > 300 or text.count("<circle") > 300    # the tree kept
+    wrong = client.get("/tree?lang=fr&t=[[1,2],[3,x]]")
+    assert wrong.status_code == 400
+    assert "une feuille doit être un nombre" in wrong.get_data(as_text=True)
+
+
+# -- the class's replay step on the phones (issue 37: its panel was built on the loop) ------
+
+def replay_class(app, link):
+    """(teacher, phone, code) of a class whose board is ``link``."""
+    from test_classroom import start_class, student
+    teacher, code, _ = start_class(app, link)
+    return teacher, student(app, code), code
+
+
+@pytest.fixture()
+def built(monkeypatch):
+    """The tree panels built (``web.tree_panel._built``), each with its thread's name."""
+    import web.tree_panel
+    threads = []
+    original = web.tree_panel._built
+
+    def watched(*args, **kwargs):
+        threads.append(threading.current_thread().name)
+        return original(*args, **kwargs)
+    monkeypatch.setattr(web.tree_panel, "_built", watched)
+    monkeypatch.setattr(admission, "LIGHT_WAIT", 0.01)
+    return threads
+
+
+REPLAY = "/nim?n=5&k=2&mode=human-human&tree=1&step=1"
+
+
+def test_the_phone_s_replay_step_is_built_in_the_trees_lane_off_the_loop(app, in_pool, built):
+    _, phone, code = replay_class(app, REPLAY)
+    inline = phone.get(f"/c/{code}")
+    assert "On the projector: the search tree, step 1 of" in inline.get_data(as_text=True)
+    in_pool()
+    built.clear()
+    page = phone.get(f"/c/{code}")
+    assert page.status_code == 200
+    assert "On the projector: the search tree, step 1 of" in page.get_data(as_text=True)
+    assert built and all(name.startswith("pool") for name in built)
+
+
+def test_the_phone_s_replay_step_waits_for_the_trees_lane_and_says_the_step_alone_when_full(
+        app, built):
+    _, phone, code = replay_class(app, REPLAY)
+    before = len(built)
+    assert phone.get(f"/c/{code}").status_code == 200
+    done = len(built)
+    assert done == before + 1
+    slots = [admission._trees.acquire(blocking=False) for _ in range(admission.TREE_SLOTS)]
+    try:
+        assert all(slots)
+        page = phone.get(f"/c/{code}")
+        # the page itself is not refused (a phone asks for nothing): its step in words, the
+        # panel not built
+        assert page.status_code == 200
+        text = page.get_data(as_text=True)
+        assert "on the projector: the search tree, step 1" in text
+        assert "phone-step" not in text
+        assert len(built) == done
+        assert phone.get("/").status_code == 200
+    finally:
+        for _ in slots:
+            admission._trees.release()
+    assert "phone-step" in phone.get(f"/c/{code}").get_data(as_text=True)
+
+
+def test_a_board_with_no_replay_builds_no_panel_for_the_phones(app, built):
+    """A search too large to replay (drawn as its spine, no steps): nothing to build."""
+    _, phone, code = replay_class(app, "/connect4?moves=44&mode=human-ai&level=medium&tree=1"
+                                       "&step=0")
+    page = phone.get(f"/c/{code}")
+    assert page.status_code == 200
+    assert "on the projector: the search tree, step 0" in page.get_data(as_text=True)
+    assert built == []
+
+
+def test_a_wrong_replay_step_is_a_translated_400(app):
+    teacher, _, code = replay_class(app, REPLAY)
+    wrong = teacher.post(f"/class/{code}/sync", data={"link": REPLAY.replace("step=1", "step=x")},
+                         headers={"Accept-Language": "fr"})
+    assert wrong.status_code == 400
+    assert "Étape" in wrong.get_data(as_text=True)

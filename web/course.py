@@ -23,7 +23,7 @@ from ai.games.tictactoe.course import whole_tree as tictactoe_tree
 
 from .admission import drawn_in_lane
 from .games import GameSpec
-from .tree_panel import SMALL_TREE_NODES, TreePanel, tree_panel
+from .tree_panel import SMALL_TREE_NODES, TreePanel, tree_panel_in_lane
 from .i18n import tr
 from .game_link import parse_game
 from .params import BadRequest
@@ -303,7 +303,7 @@ def _thumbnail(game: GameSpec, args: dict) -> Response:
             args["depth"] = args["td"] = "1"
     g = parse_game(game, args)
     g = replace(g, settings=replace(g.settings, show_tree=True))
-    panel = tree_panel(g, args)
+    panel = tree_panel_in_lane(g, args)      # built off the loop, as it is drawn
     if panel is None:
         raise BadRequest("no search to draw: the game is over")
     if getattr(panel, "solved", False):

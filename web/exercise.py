@@ -144,17 +144,19 @@ def parse_lab(args) -> dict:
                 estimate_total=defaults.get("estimate_total"))
 
 
-def parse_kept_lab(args) -> tuple[dict, dict]:
+def parse_kept_lab(args, *, whole_failed: bool = False) -> tuple[dict, dict]:
     """The lab a wrong link (a 400) still shows, and the link's part it is read from: what was
     right kept. The whole link when only the answer or the step was wrong; the tree it names
     (a course tree, a seed, a typed tree) with that tree's own settings when a setting was
     wrong, so that the course's tree keeps its window and, in the course's notation, its ±M
     (``order=x`` showed AIMA's tree in the window [−∞, +∞]); else the default tree, with the
     text they typed, to fix it. The exercise mode is kept, so that a mistake in a link never
-    shows the solution."""
+    shows the solution. ``whole_failed``: ``parse_lab(args)`` raised already (it would again:
+    the whole link is not parsed twice)."""
     mode = {"mode": "exercise"} if args.get("mode") == "exercise" else {}
     named = dict(mode, **{k: args[k] for k in ("t", "ex", "seed", "rd") if args.get(k)})
-    for kept in (args, named):
+    same = named == {k: args.get(k) for k in args}      # nothing but the tree: the same parse
+    for kept in (() if same else (named,)) if whole_failed else (args, named):
         try:
             return parse_lab(kept), kept
         except BadRequest:

@@ -23,13 +23,22 @@ bp = Blueprint("lab", __name__)
 
 
 @bp.get("/tree")
-@in_lane()          # the tree is solved off the loop and drawn in a lane slot (web.admission)
+@in_lane()          # the whole page in a slot of the pages' lane, off the loop (web.admission)
 def lab():
     """The exercise lab: a tree (the course's, a random one from a seed, or typed), minimax or
     alpha-beta shown on it step by step, or asked as an exercise and marked."""
+    # all of it off the loop: parsing and solving a tree of up to 400 nodes (a wrong link's
+    # 400 keeps what was right: the tree parsed once more at most), its panel, the marking and
+    # the drawing (tens of ms), which on the loop made every plain page of the worker wait
+    # (issue 22's lab attack, issue 37's wrong links)
+    return offload(in_this_request(lab_page))
+
+
+def lab_page():
+    """The lab's page for this request (in a lane slot, off the loop: ``lab``)."""
+    lab = None
     try:
-        args = request.args
-        lab = offload(lambda: parse_lab(args))
+        lab = parse_lab(request.args)
         use_lab_values(lab)         # the course's window: ±maxScore written ±M (notation=course)
         step = None
         if request.args.get("step") not in (None, ""):
@@ -44,18 +53,16 @@ def lab():
             except ValueError as err:
                 raise as_bad_request(err) from None
     except BadRequest as err:
-        lab, args = parse_kept_lab(request.args)
+        # the tree kept: the link's own when only its step or answer was wrong (not parsed
+        # again), else the part of the link that was right (parse_lab failed on the whole)
+        lab, args = (lab, request.args) if lab is not None else parse_kept_lab(
+            request.args, whole_failed=True)
         use_lab_values(lab)         # the tree kept is written as when the link was right: ±M
-        # the tree kept (up to 400 nodes) drawn off the loop too
-        return offload(in_this_request(lambda: render(
-            "lab.html", block="lab", status=400, error=tr(err), lab=lab,
-            panel=LabPanel(lab["solved"], args, exercise=lab["mode"] == "exercise"),
-            report=None, answer=Answer(), **lab_links(lab))))
-    # drawn off the loop too: a tree of 300 nodes takes tens of ms to draw, which on the loop
-    # made every plain page of the worker wait (issue 22's lab attack)
-    response = offload(in_this_request(
-        lambda: render("lab.html", block="lab", error=None, lab=lab, panel=panel, report=report,
-                       answer=answer, **lab_links(lab))))
+        return render("lab.html", block="lab", status=400, error=tr(err), lab=lab,
+                      panel=LabPanel(lab["solved"], args, exercise=lab["mode"] == "exercise"),
+                      report=None, answer=Answer(), **lab_links(lab))
+    response = render("lab.html", block="lab", error=None, lab=lab, panel=panel, report=report,
+                      answer=answer, **lab_links(lab))
     if report is not None:       # its wrong tries kept by the browser, not only by the link
         remember_tries(response, lab, request.cookies, report.tries_after(answer.tries))
     return response

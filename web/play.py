@@ -32,7 +32,7 @@ from .htmx import current_page_args, is_htmx, render
 from .i18n import tr
 from .params import BadRequest, as_bad_request, read_int
 from .review import teaching_warning
-from .tree_panel import TreePanel, board_game, tree_panel
+from .tree_panel import TreePanel, board_game, tree_panel_in_lane
 
 bp = Blueprint("play", __name__)
 
@@ -51,8 +51,8 @@ def game_page(g: GameLink, *, status=200, error=None, error_param=None, ai=None,
     # When the page is about to ask for the AI's move, its tree comes with that move.
     asking = g.ai_to_move and g.live and (g.settings.mode != "ai-ai" or g.settings.autoplay)
     if g.settings.show_tree and error is None and not (asking and result is None):
-        panel = tree_panel(g, args if args is not None else {}, result)
-    # a tree drawn (tens of ms for the largest) is drawn in the trees' lane, off the loop
+        panel = tree_panel_in_lane(g, args if args is not None else {}, result)
+    # a tree built and drawn (tens of ms for the largest) in the trees' lane, off the loop
     return render(g.spec.template, block="game", status=status, push_url=push_url, g=g,
                   error=error, error_param=error_param, ai=ai, panel=panel, teach=teach,
                   board=board_game(g, panel), tree=isinstance(panel, TreePanel),
@@ -148,7 +148,7 @@ def tree(game: GameSpec):
     another: that replaces the entry (the link still holds the step), so Back leaves the
     replay instead of walking back through every step."""
     g = with_tree(parse_game(game, request.args))
-    panel = tree_panel(g, request.args)
+    panel = tree_panel_in_lane(g, request.args)
     page_url = panel.url(step=panel.step) if panel and not panel.too_large else g.url()
     stepping = (panel is not None and not panel.too_large
                 and getattr(panel, "step", None) is not None and "step" in current_page_args())
@@ -164,7 +164,7 @@ def tree(game: GameSpec):
 def tree_svg(game: GameSpec):
     """The tree panel's picture as a standalone SVG file, for a handout."""
     g = with_tree(parse_game(game, request.args))
-    panel = tree_panel(g, request.args)
+    panel = tree_panel_in_lane(g, request.args)
     if panel is None:
         raise BadRequest("no search to draw: the game is over")
     if getattr(panel, "solved", False):

@@ -301,21 +301,78 @@ class SolvedMove:
 def tree_panel(g: GameLink, args, result: SearchResult | None = None
                ) -> TreePanel | UndrawnSearch | SolvedMove | None:
     """The panel for ``g``: ``result`` when the search was just made, else the search
-    recomputed; folded around the ``path`` parameter, at the ``step`` parameter."""
+    recomputed; folded around the ``path`` parameter, at the ``step`` parameter. Built here,
+    on the caller's thread (``tree_panel_in_lane`` builds it off the loop)."""
     found = searched_position(g)
     if found is None:
         return None
+    searches = _searches(g, found[0], args, result)
+    return _built(g, found, args, *searches)
+
+
+def tree_panel_in_lane(g: GameLink, args, result: SearchResult | None = None, *,
+                       replay_only: bool = False, wait: float | None = None
+                       ) -> TreePanel | UndrawnSearch | SolvedMove | None:
+    """``tree_panel`` off the loop, for a view on the loop (a game's tree pages, a phone's
+    replay step, the course's figures): its search admitted in its own lane here
+    (``web.ai_move.searched``, which leaves the loop), then the panel built from it (the tree
+    unfolded or its spine, its subtrees counted, a replay to the step: 10-30 ms for the largest)
+    in the trees' lane off the loop (``web.admission.drawn_in_lane``: in the view's own slot
+    when it holds one), waiting ``wait`` s at most for its slot. Busy when a lane is full.
+    ``replay_only``: None, and nothing built, for a search that cannot be replayed step by
+    step (``replayable``)."""
+    from .admission import drawn_in_lane
+    found = searched_position(g)
+    if found is None:
+        return None
+    searches = _searches(g, found[0], args, result)
+    tree = searches[0].tree
+    if replay_only and (tree is None or not replayable(tree)):
+        return None
+    return drawn_in_lane(lambda: _built(g, found, args, *searches), wait=wait)
+
+
+def replayable(tree) -> bool:
+    """Whether the tree panel replays a recorded search step by step (``TreePanel.steppable``):
+    drawn whole (a larger one is drawn as its spine, ``SMALL_TREE_NODES``), within
+    ``STEP_MAX_EVENTS``."""
+    return (tree.whole and len(tree.nodes) <= SMALL_TREE_NODES
+            and len(tree.events) <= STEP_MAX_EVENTS)
+
+
+def _path(g: GameLink, args) -> tuple:
+    """The node the panel is folded around (the ``path`` parameter: moves from the root)."""
+    try:
+        return tuple(g.rules.parse_moves(args.get("path", "")))
+    except ValueError as err:
+        raise BadRequest("%(field)s: %(err)s", "path", field=label("path"), err=err) from None
+
+
+def _searches(g: GameLink, base: int, args, result: SearchResult | None = None):
+    """The searches the panel shows, each admitted in its lane: ``result`` (the move's own,
+    when just made) or the same search again, and an iterative deepening's every depth.
+    Returns (result, layers)."""
+    if result is None:          # the same search as the move's: the same settings, to its depth
+        result = searched(g.settings, g.rules, g.states[base], record=True,
+                          depth=g.settings.tree_depth, focus=_path(g, args),
+                          heavy=is_heavy(g.settings, record=True))
+    layers = ()
+    if result.algorithm == "iterative" and result.tree is not None:
+        # every depth the AI's own search finished, though the panel may show an earlier one
+        # (td=): that search is usually the move just made, kept in the recent searches
+        layers = (result.iterations if not g.settings.tree_depth else searched(
+            g.settings, g.rules, g.states[base], heavy=is_heavy(g.settings)).iterations)
+    return result, layers
+
+
+def _built(g: GameLink, found: tuple, args, result: SearchResult, layers
+           ) -> TreePanel | UndrawnSearch | SolvedMove | None:
+    """The panel of ``result``, the search made in ``found`` (its index, "last"|"next"):
+    CPU work that grows with the tree, and no search."""
     base, about = found
     level = ai_level(g.settings)
     budget = (level.max_nodes, level.time_limit)      # the search of the AI's move
-    try:
-        path = tuple(g.rules.parse_moves(args.get("path", "")))
-    except ValueError as err:
-        raise BadRequest("%(field)s: %(err)s", "path", field=label("path"), err=err) from None
-    if result is None:          # the same search as the move's: the same settings, to its depth
-        result = searched(g.settings, g.rules, g.states[base], record=True,
-                          depth=g.settings.tree_depth, focus=path,
-                          heavy=is_heavy(g.settings, record=True))
+    path = _path(g, args)
     if result.tree is None and result.algorithm == PERFECT_ALGORITHM:
         return SolvedMove(g, about, result)
     if result.tree is None:     # too large to record, or not even depth 1 finished
@@ -338,12 +395,6 @@ def tree_panel(g: GameLink, args, result: SearchResult | None = None
     every_depth = result.algorithm == "iterative" and result.stats.nodes != result.tree.explored
     total = (None if stop or (every_depth and "step" not in args)
              else g.spec.tree_size(g.rules, g.states[base], result.stats.depth))
-    layers = ()
-    if result.algorithm == "iterative":
-        # every depth the AI's own search finished, though the panel may show an earlier one
-        # (td=): that search is usually the move just made, kept in the recent searches
-        layers = (result.iterations if not g.settings.tree_depth else searched(
-            g.settings, g.rules, g.states[base], heavy=is_heavy(g.settings)).iterations)
     panel = TreePanel(g, base, about, result, path, view, total, stop, spine=not small,
                       sizes=sizes, layers=layers)
     if "step" in args:

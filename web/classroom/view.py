@@ -290,13 +290,15 @@ class ClassView:
     def tree_step(self):
         """The search tree's panel at the step the projector shows (its step's text goes on
         the phones), or None: no step, a search too large to replay, or no search slot free
-        just now (the phones then say only the step's number)."""
+        just now (the phones then say only the step's number). Its search in its lane, the
+        replay to the step (up to 2,000 events) in the trees' lane off the loop: a class's
+        phones loading at once never hold the worker's plain pages."""
         if self.step is None or not self.g.settings.show_tree:
             return None
         from ..admission import Busy
-        from ..tree_panel import tree_panel
+        from ..tree_panel import tree_panel_in_lane
         try:
-            panel = tree_panel(self.g, {"step": str(self.step)})
+            panel = tree_panel_in_lane(self.g, {"step": str(self.step)}, replay_only=True)
         except (Busy, BadRequest):
             return None
         if panel is None or getattr(panel, "step", None) is None:

@@ -513,6 +513,9 @@ def student(code):
     sid = student_id()
     page = phone_page(state, sid)
     try:
+        # the replay step's panel made here, in its lanes (ClassView.tree_step), not from
+        # inside the drawing's (an exercise's page is drawn in the trees' lane)
+        page.view.tree_step
         html = drawing(page, lambda: render_template("class_student.html", page=page,
                                                      view=page.view, ballot=page.ballot,
                                                      name=page.name))
