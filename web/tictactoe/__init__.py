@@ -1,7 +1,9 @@
 """Tic-tac-toe's hooks for the shared pages (``GameSpec.hook``): the game solved as a worker
 starts, the names of its heuristics' terms in a leaf's tooltip, and the comparison page's exact
-row (the game solved whole, ``ai.games.tictactoe.solver``: a look-up, no search). Its page, its boards and the truth beside
-the search are templates (``templates/games/tictactoe/``); it has no page of its own."""
+row (the game solved whole, ``ai.games.tictactoe.solver``: a look-up, no search), and its part
+of the tournament's pages (``tournament``: ``/tictactoe/tournament``, ``web.tournament``). Its
+page, its boards and the truth beside the search are templates (``templates/games/tictactoe/``);
+it has no page of its own."""
 from __future__ import annotations
 
 import time
@@ -11,8 +13,10 @@ from flask_babel import gettext
 
 from ai.games.tictactoe.course import whole_tree
 from ai.games.tictactoe.solver import exact_play
+from ai.games.tictactoe.terms import TERMS
 
 from ..connect4.hints import ExactRun
+from .tournament import tournament_game  # noqa: F401  (a hook: its tournaments' part)
 
 
 def init_app(app: Flask) -> None:
@@ -25,8 +29,10 @@ def init_app(app: Flask) -> None:
 
 def term_names() -> dict:
     """The terms of its heuristics (``ai.games.tictactoe.heuristic``), as a leaf's tooltip
-    names them: "open lines 6 − 4 (×1)"."""
-    return {"open_lines": gettext("open lines"), "cells": gettext("cell values under the marks")}
+    names them: "open lines 6 − 4 (×1)"; and those of a weighted one
+    (``ai.games.tictactoe.terms``: a tournament's entrant, a custom level's ``heur``)."""
+    return {**{name: gettext(words) for name, words in TERMS},
+            "open_lines": gettext("open lines"), "cells": gettext("cell values under the marks")}
 
 
 def exact_run(g) -> ExactRun | None:

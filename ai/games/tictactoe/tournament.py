@@ -20,6 +20,7 @@ from .solver import solve
 
 GAME = TicTacToe()
 OPENING_PLIES = 2
+MAX_OPENINGS = 12               # the two-ply positions up to symmetry (``candidates``)
 
 
 @lru_cache(maxsize=1)
