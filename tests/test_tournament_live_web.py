@@ -102,6 +102,20 @@ def test_the_standings_move_on_the_live_stream_as_games_end(app):
         stream.done.set()
 
 
+def test_a_stream_opened_before_the_start_waits_for_it(app):
+    # the page opens its stream once a tournament is started; a client that opens it before
+    # gets nothing drawn (there was a 'Live' with no standings to draw: the stream died)
+    teacher, code, _ = start_class(app)
+    stream = Stream(teacher, f"/connect4/tournament/live/{code}/events")
+    try:
+        start(teacher, code)
+        play(app, code, 1)
+        assert "1 of 6 games played" in text(stream.event(
+            "live", where=lambda d: "1 of 6 games played" in text(d)))
+    finally:
+        stream.done.set()
+
+
 def test_the_csv_has_the_standings_and_every_game_and_runs_nothing(app):
     teacher, code, _ = start_class(app)
     start(teacher, code, lines="=HYPERLINK(1):cells=1\nBob:open2=4")

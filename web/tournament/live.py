@@ -264,6 +264,8 @@ def events(game, code):
             kick()
         own = GAMES.get(t.spec["game"], game) if t else game
         live = Live(state, t, own, teacher=teacher, voter=voter)
+        if not live.spec:                 # nothing to draw: the page opens its stream once
+            return ""                     # a tournament is started (a bare client earlier)
         out = cv.sse("live", render_block(TEMPLATE, "live", live=live, step=FEATURED_STEP))
         featured = (live.spec or {}).get("id"), live.featured and live.featured[0]
         if featured != shown[0]:
