@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The standings' cost (``ai.teach.standings``): the rating's fit alone, the standings with and
-without it, and the live page's whole count (``web.connect4.tournament_runner.results`` rated,
-and a Swiss's byes: what ``tournament_live`` counts once per worker each time the class's
+without it, and the live page's whole count (``web.tournament.runner.results`` rated,
+and a Swiss's byes: what ``web.tournament.live`` counts once per worker each time the class's
 pages wake), on three fields whose results are drawn at random (``random.Random(seed)``, a
 hidden strength per entrant):
 
@@ -36,15 +36,15 @@ os.environ.setdefault("MINIMAX_SOLVED_DB", "off")
 
 from ai.teach import standings as S  # noqa: E402
 from ai.teach.tournament import Entrant  # noqa: E402
-from web.connect4 import tournament_runner as R  # noqa: E402
+from web.tournament import runner as R  # noqa: E402
 
 
 def field(n: int, openings: int, seed: int) -> tuple[dict, dict[int, dict]]:
     """A live tournament's spec and every game's result (no game played: results drawn from
     each entrant's hidden strength, a draw one time in five)."""
     rng = random.Random(seed)
-    spec = R.new_spec([Entrant(f"E{i:03d}", f"cells={rng.randint(1, 9)}") for i in range(n)],
-                      4, openings)
+    spec = R.new_spec("connect4", [Entrant(f"E{i:03d}", f"cells={rng.randint(1, 9)}")
+                                   for i in range(n)], 4, openings)
     strength = [rng.gauss(0, 1) for _ in range(n)]
     games: dict[int, dict] = {}
     while len(known := R.plan(spec, games)) > len(games):
