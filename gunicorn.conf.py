@@ -11,10 +11,13 @@ the whole lesson, waiting, and costs a greenlet (a few KB), not a thread or a pr
 are CPU work: ``web.admission`` runs them in native threads of gevent's pool, in bounded lanes,
 so the loop keeps serving pages and streams.
 """
+import atexit
 import gc
 import importlib
+import logging
 import multiprocessing
 import os
+import sys
 import time
 
 from web import network, server_errors
@@ -42,6 +45,10 @@ limit_request_field_size = 8190
 server_errors.install()
 accesslog = "-"
 errorlog = "-"
+# No control socket (gunicorn 25.1's ``gunicornc``, unused here): its default path is one per
+# user ($HOME/.gunicorn/gunicorn.ctl), shared by every instance that user starts, and the
+# master stops and restarts its thread around every fork of a worker.
+control_socket_disable = True
 # One copy for all workers: the master loads the games' compiled code (numba's kernels, read
 # from their cache: the exact solver's, the levels' search), the exact solver's opening book
 # (its table, ~28 MB) and the web libraries before it starts the workers, which inherit them
@@ -104,19 +111,38 @@ def when_ready(server):
 
 
 def post_worker_init(worker):
-    """In each worker, its app made: the app's background tasks that must not wait for a
+    """In each worker, its app made: every template loaded (read from Jinja's cache of
+    compiled templates, ``web.template_cache``), so that no first page waits for one to
+    compile; then the app's background tasks that must not wait for a
     request (``app.extensions["after_boot"]``: a class tournament a restart left unfinished
     resumes with no page open, ``web.tournament.live.after_boot``). Each starts a
     thread (a greenlet: gevent has patched threading) that runs once the worker serves."""
+    from web import template_cache
     app = worker.wsgi
+    template_cache.load_all(app)
     for start in getattr(app, "extensions", {}).get("after_boot", []):
         start(app)
 
 
 def worker_exit(server, worker):
-    """In a worker that stops: the objects frozen in the master (``on_starting``) are
-    collected now, while gevent is still whole (at the interpreter's end, logging's handlers
-    would be finalized after gevent's modules and print errors)."""
+    """In a worker that stops: a worker that ends normally (a stop, a reload, a recycle)
+    leaves at once, once its exit functions have run (logging's last lines written out),
+    without the interpreter's teardown: freeing every module and the objects inherited from
+    the master (the compiled code, numba's and LLVM's state) took 1-4 s of a loaded machine,
+    and a stop or a restart waited for its slowest worker (bench/serve_boot.py). A worker that
+    ends on an error keeps its exit status (the master reads it) and the ordinary exit; there,
+    the objects frozen in the master (``on_starting``) are collected first, while gevent is
+    still whole (at the interpreter's end, logging's handlers would be finalized after
+    gevent's modules and print errors)."""
+    error = sys.exc_info()[1]
+    if isinstance(error, SystemExit) and error.code in (None, 0):
+        getattr(atexit, "_run_exitfuncs", logging.shutdown)()
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(0)
     if preload_solver:
         gc.unfreeze()
         gc.collect()
