@@ -17,7 +17,7 @@ from flask import Flask
 from werkzeug.routing import BaseConverter, ValidationError
 
 from web import (admission, classroom, course, i18n, lab, lesson, pages, play, projector, review,
-                 security, templating, tournament)
+                 security, template_cache, templating, tournament)
 from web.games import GAMES
 
 
@@ -46,6 +46,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     projector.init_app(app)
     lesson.init_app(app)
     templating.init_app(app)
+    template_cache.init_app(app)         # templates compiled once for all workers and starts
     app.register_blueprint(pages.bp)
     app.register_blueprint(course.bp)
     # each game's own pages, before play's /<game>/...: once per web package, which two
