@@ -13,6 +13,13 @@ three cache misses a look-up, six when the mirror image was the one kept; at 9-1
 where an analysis is a few dozen look-ups, the table takes ~15% less time:
 docs/benchmarks.md.)
 
+**Built once, then mapped.** ``shared`` (the app's, the command line's) saves the table it built
+in the kernels' cache directory (``numba_cache``: named after the kernels' sources, where the
+table's layout lives too), under a key of the book file (its path, size and time), and the
+next processes map that file (``numpy.load(..., mmap_mode="c")``) instead of building it: a
+few milliseconds instead of 0.3-0.6 s of CPU at each start, and the pages are the system's
+page cache, one copy for every process that maps them. ``load`` always builds it.
+
 The file's records and the table's layout: ``book_layout``. ``to_pons_score`` turns a value
 into Pons' score; the tests check a random sample of entries against our own solver (a book
 once had two wrong entries: MarkusThill/Connect-Four #3), so the book is trusted only as far
@@ -20,7 +27,11 @@ as it is checked.
 """
 from __future__ import annotations
 
+import glob
+import hashlib
+import json
 import os
+import tempfile
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -137,8 +148,75 @@ def load(path: str | None = None) -> OpeningBook:
 
 @lru_cache(maxsize=1)
 def shared() -> OpeningBook | None:
-    """The book of this process, loaded once; None when the package is not installed."""
+    """The book of this process, loaded once: the table saved by an earlier process, mapped,
+    else built (``load``) and saved for the next ones; None when the package is not
+    installed."""
     try:
-        return load()
+        path = book_path()
+        return _mapped(path) or _saved(load(path))
     except (ImportError, OSError):
         return None
+
+
+#: The saved table's files: the table (``.npy``) and its sizes (``.json``).
+_SAVED = "opening-book-"
+
+
+def _saved_base(path: str) -> str | None:
+    """Where the table built from the book file ``path`` is saved (without the suffix): in
+    the kernels' cache directory, under a hash of the file's path, size and time and of the
+    kernels' sources; None when there is no such directory."""
+    from . import numba_cache
+    directory = numba_cache.cache_dir()
+    if directory is None:
+        return None
+    st = os.stat(path)
+    key = hashlib.sha256(f"{os.path.realpath(path)}|{st.st_size}|{st.st_mtime_ns}|"
+                         f"{numba_cache.stamp()}|{_TAIL}".encode()).hexdigest()[:16]
+    return os.path.join(directory, _SAVED + key)
+
+
+def _mapped(path: str) -> OpeningBook | None:
+    """The saved table of ``path``'s book, mapped copy-on-write (writable for the compiled
+    code, never written: its pages stay the page cache's, shared); every page touched once,
+    so that the processes forked from this one share them all. None when none was saved."""
+    start = time.perf_counter()
+    base = _saved_base(path)
+    if base is None:
+        return None
+    try:
+        with open(base + ".json") as f:
+            sizes = json.load(f)
+        mapping = np.load(base + ".npy", mmap_mode="c")
+    except (OSError, ValueError):
+        return None
+    if mapping.dtype != np.uint8 or mapping.shape != (RECORD_BYTES * (sizes["slots"] + _TAIL),):
+        return None
+    table = np.asarray(mapping)          # a plain array over the mapping (numba's type)
+    int(table[::4096].sum())             # one byte a page: the master maps every page
+    return OpeningBook(table, sizes["slots"], sizes["size"], sizes["ply"], path,
+                       time.perf_counter() - start)
+
+
+def _saved(book: OpeningBook) -> OpeningBook:
+    """Save ``book``'s table for the next processes (``_mapped``), replacing the tables of
+    other versions of the book; a directory that cannot be written is skipped."""
+    base = _saved_base(book.path)
+    if base is None:
+        return book
+    directory = os.path.dirname(base)
+    try:
+        for old in glob.glob(os.path.join(directory, _SAVED + "*")):
+            if not old.startswith(base + "."):
+                os.remove(old)
+        for suffix, write in ((".npy", lambda f: np.save(f, book.table)),
+                              (".json", lambda f: f.write(json.dumps(
+                                  {"slots": book.slots, "size": book.size,
+                                   "ply": book.ply}).encode()))):
+            with tempfile.NamedTemporaryFile(dir=directory, prefix=_SAVED, suffix=".tmp",
+                                             delete=False) as f:
+                write(f)
+            os.replace(f.name, base + suffix)      # whole or not at all, for a reader
+    except OSError:
+        pass
+    return book
