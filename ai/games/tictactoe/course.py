@@ -11,10 +11,16 @@ order), and the centre first, then the corners, then the edges. The course's sco
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
 from ai.course.search import alphabeta, alphabeta_tt
+from ai.saved import AI, saved
 from .rules import CELLS, TicTacToe
 from .solver import facts
+
+
+#: What the counts depend on: the course's search and the game's own code.
+SOURCES = [*Path(__file__).parent.glob("*.py"), *(AI / "course").glob("*.py"), AI / "engine.py"]
 
 
 @lru_cache(maxsize=1)
@@ -23,7 +29,13 @@ def whole_tree() -> dict:
     node), ``value`` (0: a draw), ``games``, ``positions`` and ``positions_up_to_symmetry``,
     and the nodes alpha-beta visits, without and with a table, cells tried in the natural
     order and centre first: ``alphabeta``, ``alphabeta_tt``, ``alphabeta_centre``,
-    ``alphabeta_tt_centre``."""
+    ``alphabeta_tt_centre``. Counted once per version of the code (~1 s of CPU), saved, and
+    read back by the next processes (``ai.saved``)."""
+    return saved("tictactoe-whole-tree", SOURCES, count_whole_tree)
+
+
+def count_whole_tree() -> dict:
+    """``whole_tree``'s numbers, counted now."""
     game = TicTacToe()
     out = dict(facts())
     for suffix, order in (("", "natural"), ("_centre", "center")):

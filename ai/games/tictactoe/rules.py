@@ -44,14 +44,16 @@ class TicTacToe(Game):
     level_heuristics = LEVEL_HEURISTICS     # ai.levels
 
     # The course card's counts (the whole tree, alpha-beta with and without a table): ~1 s of
-    # CPU in pure Python. Counted once in the server's master before it forks (gunicorn.conf.py,
-    # on_starting), so the workers share the result instead of each counting it at start.
+    # CPU in pure Python. Counted once per version of the code (by scripts/setup's prepare)
+    # and saved (``course.whole_tree``, ``ai.saved``): the server's master reads them before it
+    # forks (gunicorn.conf.py, on_starting), so the workers share them.
     preparing = "Counting tic-tac-toe's whole tree for the course's figures, once (~1 s)"
 
     @classmethod
     def prepare(cls) -> float:
-        """Count the course's figures on the empty board (``course.whole_tree``, cached for the
-        process and the workers forked from it). Returns the seconds it took."""
+        """Count the course's figures on the empty board, or read them where an earlier
+        process saved them (``course.whole_tree``, cached for the process and the workers
+        forked from it). Returns the seconds it took."""
         import time
 
         from .course import whole_tree
