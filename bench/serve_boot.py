@@ -1,17 +1,26 @@
-"""Start-up, memory per worker and restarts of the README's server (gunicorn.conf.py), with the
-exact solver loaded once in the master (PRELOAD_SOLVER=1, the default) or in every worker
-(PRELOAD_SOLVER=0), side by side in one run.
+"""Start-up, memory per worker and restarts of the README's server (``scripts/serve``, with
+gunicorn.conf.py), with the exact solver loaded once in the master (PRELOAD_SOLVER=1, the
+default) or in every worker (PRELOAD_SOLVER=0), side by side in one run.
 
     python bench/serve_boot.py                     # both ways, 3 workers, 3 restarts each
     python bench/serve_boot.py --busy 2            # with 2 busy processes beside (yes > /dev/null)
     python bench/serve_boot.py --only preload --restarts 5
+    python bench/serve_boot.py --only preload --busy 2 --compare /tmp/before
+                                                   # and another checkout's server (the code
+                                                   # before a change), alternately
+
+The server is started as a person starts it, ``scripts/serve`` (which runs ``scripts/setup``'s
+quick checks first), on a free loopback port (``BIND``) with ``--workers`` workers
+(``WEB_CONCURRENCY``); a checkout given to ``--compare`` must have been set up once
+(``scripts/setup``).
 
 For each way, alternately (``--rounds`` times):
 
-- **start**: from starting gunicorn (as scripts/serve does, on a free loopback port) to the
+- **start**: from running ``scripts/serve`` to the
   first 200 for ``GET /`` and to the first 200 for an AI reply (the default level, ``hard``),
-  and the CPU time the server (master and workers) used until then (less dependent on what
-  else the machine runs than the wall-clock time);
+  how long that first AI reply itself took (asked once ``GET /`` answered), and the CPU
+  time the server (master and workers) used until then (less dependent on what else the
+  machine runs than the wall-clock time);
 - **memory** once every worker has answered a few AI replies: each process's RSS, PSS and USS
   (its own pages: Private_Clean + Private_Dirty), read from /proc/<pid>/smaps_rollup;
 - **restart** (``--restarts`` times): from SIGTERM to the master (as systemd or Ctrl-C does)
@@ -30,7 +39,6 @@ import signal
 import socket
 import statistics
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -62,21 +70,27 @@ def status(url: str) -> int | None:
         return None
 
 
-def wait_200(url: str, since: float, limit: float = 300.0) -> float:
-    """Seconds from ``since`` until ``url`` answers 200 (polled every 20 ms)."""
-    while status(url) != 200:
+def wait_200(url: str, since: float, limit: float = 300.0, took: list | None = None) -> float:
+    """Seconds from ``since`` until ``url`` answers 200 (polled every 20 ms); the seconds
+    the answer itself took are appended to ``took``."""
+    while True:
+        asked = time.perf_counter()
+        if status(url) == 200:
+            break
         if time.perf_counter() - since > limit:
             raise RuntimeError(f"no 200 from {url} after {limit:.0f} s")
         time.sleep(0.02)
+    if took is not None:
+        took.append(time.perf_counter() - asked)
     return time.perf_counter() - since
 
 
-def start(port: int, workers: int, preload: str, log) -> subprocess.Popen:
-    gunicorn = Path(sys.executable).with_name("gunicorn")
-    env = {**os.environ, "PRELOAD_SOLVER": preload}
-    return subprocess.Popen([str(gunicorn), "--config", "gunicorn.conf.py",
-                             "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
-                             "app:create_app()"], cwd=ROOT, env=env, stdout=log,
+def start(root: Path, port: int, workers: int, preload: str, log) -> subprocess.Popen:
+    """``scripts/serve`` of the checkout ``root`` (it ends by exec'ing gunicorn: the process
+    is the server's master)."""
+    env = {**os.environ, "PRELOAD_SOLVER": preload, "BIND": f"127.0.0.1:{port}",
+           "WEB_CONCURRENCY": str(workers)}
+    return subprocess.Popen([str(root / "scripts" / "serve")], cwd=root, env=env, stdout=log,
                             stderr=subprocess.STDOUT)
 
 
@@ -119,16 +133,16 @@ def memory(pid: int) -> dict[str, float]:
             "uss": (kb["Private_Clean"] + kb["Private_Dirty"]) / 1024}
 
 
-def one_way(way: str, args, log) -> dict:
+def one_way(way: str, root: Path, args, log) -> dict:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    out: dict = {"start_page": [], "start_ai": [], "start_cpu": [], "restart_page": [],
-                 "restart_ai": [], "reload_ai": []}
+    out: dict = {"start_page": [], "start_ai": [], "start_cpu": [], "first_ai": [],
+                 "restart_page": [], "restart_ai": [], "reload_ai": []}
     t0 = time.perf_counter()
-    proc = start(port, args.workers, WAYS[way], log)
+    proc = start(root, port, args.workers, WAYS[way], log)
     try:
         out["start_page"].append(wait_200(base + "/", t0))
-        out["start_ai"].append(wait_200(base + AI_REPLY, t0))
+        out["start_ai"].append(wait_200(base + AI_REPLY, t0, took=out["first_ai"]))
         out["start_cpu"].append(cpu_seconds(proc.pid))
         # every worker answers a few AI replies (a new connection each: spread over them)
         for i in range(4 * args.workers):
@@ -141,7 +155,7 @@ def one_way(way: str, args, log) -> dict:
             t0 = time.perf_counter()
             proc.send_signal(signal.SIGTERM)
             proc.wait(60)
-            proc = start(port, args.workers, WAYS[way], log)
+            proc = start(root, port, args.workers, WAYS[way], log)
             out["restart_page"].append(wait_200(base + "/", t0))
             out["restart_ai"].append(wait_200(base + AI_REPLY, t0))
         for _ in range(args.reloads):
@@ -177,36 +191,43 @@ def main() -> None:
     parser.add_argument("--restarts", type=int, default=3, help="SIGTERM-and-start, per round")
     parser.add_argument("--reloads", type=int, default=1, help="SIGHUP reloads, per round")
     parser.add_argument("--only", choices=sorted(WAYS), help="one way only")
+    parser.add_argument("--compare", type=Path, metavar="CHECKOUT",
+                        help="another checkout's server too (set up: scripts/setup), "
+                             "alternately with this one's")
     args = parser.parse_args()
-    ways = [args.only] if args.only else ["per-worker", "preload"]
+    roots = {"": ROOT}
+    if args.compare:
+        roots = {f"{args.compare.resolve()}: ": args.compare.resolve(), "this checkout: ": ROOT}
+    ways = [(label + way, root, way) for label, root in roots.items()
+            for way in ([args.only] if args.only else ["per-worker", "preload"])]
     busy = [subprocess.Popen(["yes"], stdout=subprocess.DEVNULL) for _ in range(args.busy)]
     log_path = ROOT / "test-artifacts" / "serve_boot.log"
     log_path.parent.mkdir(exist_ok=True)
-    results: dict[str, dict] = {w: {} for w in ways}
+    results: dict[str, dict] = {name: {} for name, _, _ in ways}
     try:
         print(f"load before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
               f"{args.workers} workers, {args.busy} busy processes beside", flush=True)
         with open(log_path, "ab") as log:
             for _ in range(args.rounds):
-                for way in ways:
-                    r = one_way(way, args, log)
+                for name, root, way in ways:
+                    r = one_way(way, root, args, log)
                     for key, value in r.items():
                         if isinstance(value, list) and value and isinstance(value[0], float):
-                            results[way].setdefault(key, []).extend(value)
+                            results[name].setdefault(key, []).extend(value)
                         else:
-                            results[way].setdefault(key, []).append(value)
+                            results[name].setdefault(key, []).append(value)
         print(f"load after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     finally:
         for p in busy:
             p.kill()
             p.wait()
-    for way in ways:
-        r = results[way]
-        print(f"\n{way} (PRELOAD_SOLVER={WAYS[way]}):")
+    for name, _, way in ways:
+        r = results[name]
+        print(f"\n{name} (PRELOAD_SOLVER={WAYS[way]}):")
         print(f"  start to first 200 for GET /: {fmt(r['start_page'])}; for an AI reply: "
               f"{fmt(r['start_ai'])}")
         print(f"  CPU of the server (master and workers) until then: "
-              f"{fmt(r['start_cpu'])}")
+              f"{fmt(r['start_cpu'])}; the first AI reply itself took {fmt(r['first_ai'])}")
         print(f"  SIGTERM to first 200 of the new server, GET /: {fmt(r['restart_page'])}; "
               f"AI reply: {fmt(r['restart_ai'])}")
         print(f"  SIGHUP to every worker new and an AI reply: {fmt(r['reload_ai'])}")
