@@ -109,8 +109,9 @@ def cmd_accuracy(args):
 
 def load() -> None:
     """Load what the engines read before a command's work starts (``ai.cli``: no budget
-    counts it): the opening book's table (built at load, 0.3-0.6 s) and the levels'
-    compiled search. The exact solver's machine code loads at its first call (~15 ms)."""
+    counts it): the opening book's table (built once, 0.3-0.6 s, then mapped from where it
+    was saved: ``exact.opening_book.shared``) and the levels' compiled search. The exact
+    solver's machine code loads at its first call (~15 ms)."""
     from . import compiled_search
     from .exact import opening_book
     opening_book.shared()
