@@ -1,5 +1,5 @@
 """The class tournament rehearsed in Chromium against the README's gunicorn: a projector
-(1920x1080, French) and three phones (390x844). The teacher sends "build your heuristic";
+(1920x1080, French) and six phones (390x844), as the issue's rehearsal. The teacher sends "build your heuristic";
 each phone sends one (one sends again: the latest counts); the teacher adds two bosses and
 starts; the projector's standings move by themselves to the end (its live stream, no
 reload); a phone sees its bot's games and opens the review at the move that lost one; the
@@ -14,7 +14,8 @@ from test_browser_class import PHONE, PROJECTOR, contexts, start_class  # noqa: 
 
 pytestmark = pytest.mark.browser
 
-SENT = [("Zoé", "cells=1"), ("Max", "center=1"), ("Inès", "cells=1,open3=8")]
+SENT = [("Zoé", "cells=1"), ("Max", "center=1"), ("Inès", "cells=1,open3=8"),
+        ("Léo", "open2=3,center=2"), ("Jade", "cells=1,threats=2"), ("Sami", "open1=1,open3=4")]
 
 # For 2 s of the featured game's play-out, frame by frame: the part of each disc one sees (its
 # box cut by any ancestor that clips) lies in the featured board if it is one of its stones,
@@ -90,10 +91,11 @@ def test_the_class_tournament_from_the_phones_to_the_finale(contexts, live_serve
     teacher.select_option("#tl-openings", "1")
     teacher.screenshot(path=artifacts / "tournament-live-setup.png")
     teacher.locator("#tl-start").click()
-    # 5 entrants, 1 opening: 20 games; the page moves to the end by itself
-    expect(teacher.locator(".tl-count")).to_contain_text("Terminé\u202f: 20 parties.")
-    expect(teacher.locator(".tn-standings tbody tr")).to_have_count(5)
-    expect(teacher.locator(".tl-featured")).to_contain_text("Partie 20")
+    # 8 entrants, 1 opening: 56 games; the page moves to the end by itself, rated
+    expect(teacher.locator(".tl-count")).to_contain_text("Terminé\u202f: 56 parties.")
+    expect(teacher.locator(".tn-standings tbody tr")).to_have_count(8)
+    expect(teacher.locator(".tn-standings tbody tr .tn-err")).to_have_count(8)
+    expect(teacher.locator(".tl-featured")).to_contain_text("Partie 56")
     teacher.screenshot(path=artifacts / "tournament-live-projector.png")
     teacher.reload()                          # the featured game played out again from its start
     seen = teacher.evaluate(DISCS_AT_HOME)
@@ -126,4 +128,4 @@ def test_the_class_tournament_from_the_phones_to_the_finale(contexts, live_serve
     teacher.screenshot(path=artifacts / "tournament-live-finale.png")
     link = teacher.locator("#tl-standings-link").get_attribute("href")
     teacher.goto(live_server + link)
-    expect(teacher.locator(".tn-standings tbody tr")).to_have_count(5)
+    expect(teacher.locator(".tn-standings tbody tr")).to_have_count(8)
