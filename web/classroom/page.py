@@ -15,6 +15,7 @@ from functools import cached_property
 from flask import url_for
 
 from ..games import GAMES
+from ..tournament.game import tournament_game
 from ..admission import offload
 from .exercise import ExerciseView
 from .plan import VERBS, plan_text, stored_plan
@@ -70,6 +71,17 @@ class ClassPage:
         spec = GAMES.get(self.view.state.game)
         hook = spec.hook("class_activity") if spec is not None else None
         return hook(self) if hook is not None else None
+
+    @cached_property
+    def tournament_url(self) -> str | None:
+        """The class's tournament (``web.tournament.live``), for a game with tournaments whose
+        class enters its bots there (a game collecting them in an activity of its own links
+        to it from that activity); None for a game without."""
+        tg = tournament_game(GAMES[self.view.state.game]) \
+            if self.view.state.game in GAMES else None
+        if tg is None or tg.collects:
+            return None
+        return url_for("tournament_live.page", game=self.view.state.game, code=self.view.code)
 
     @cached_property
     def plan(self) -> dict:

@@ -63,6 +63,11 @@ class Tournaments:
 
     def change(self, code: str, changes: dict) -> dict | None:
         """The spec with ``changes`` merged in (state, finale...); None when there is none."""
+        return self.update(code, lambda spec: {**spec, **changes})
+
+    def update(self, code: str, fn) -> dict | None:
+        """The spec as ``fn(spec)`` makes it, read and written in one step (two phones adding
+        their entries at once both count); None when there is none."""
         raise NotImplementedError
 
     def add_game(self, code: str, number: int, game: dict, spec_id: str,
@@ -133,18 +138,18 @@ class SqliteTournaments(SqliteSideTables, Tournaments):
             return True
         return self._write(start)
 
-    def change(self, code, changes):
-        def change(db):
+    def update(self, code, fn):
+        def update(db):
             row = db.execute("SELECT body FROM tournaments WHERE code = ?", (code,)).fetchone()
             spec = _load(row[0]) if row else None
             if spec is None or self.store._row(db, code) is None:
                 return None
-            spec = {**spec, **changes}
+            spec = fn(spec)
             db.execute("UPDATE tournaments SET body = ?, running = ? WHERE code = ?",
                        (_dump(spec), int(spec.get("state") == "running"), code))
             self.store._publish(db, code, EVENT)
             return spec
-        return self._write(change)
+        return self._write(update)
 
     def add_game(self, code, number, game, spec_id, publish=True):
         def add(db):
@@ -264,7 +269,7 @@ class RedisTournaments(Tournaments):
         self.store._publish(code, EVENT)
         return True
 
-    def change(self, code, changes):
+    def update(self, code, fn):
         import redis
 
         with self.store._errors(), self.redis.pipeline() as pipe:
@@ -275,7 +280,7 @@ class RedisTournaments(Tournaments):
                     if spec is None or self.store.get(code) is None:
                         pipe.unwatch()
                         return None
-                    spec = {**spec, **changes}
+                    spec = fn(spec)
                     pipe.multi()
                     self._write_spec(pipe, code, spec)
                     pipe.execute()

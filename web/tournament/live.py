@@ -6,8 +6,11 @@ of one game; its page under another game's path redirects to its own.
 
 Teacher (the class's secret, as every teacher action of class mode):
 
-- the page, before a start: the entrants (the heuristics the class sent, if the game
-  collects them: its ``class_entries``, ``submitted``; heuristics typed one a line,
+- the page, before a start: the entrants (the heuristics the class sent: through the
+  game's own activity, its ``class_entries`` (a workshop's), or, for a game without
+  one, typed on the phones once the teacher opens the entries, ``POST .../open``: a record
+  of state ``entries`` in the class store, ``typed``; ``submitted`` lists both; heuristics
+  typed one a line,
   ``NAME:weights`` over the game's terms; the app's levels as bosses,
   ticked), the depth and the openings; ``POST .../start`` starts it (entries close);
 - while it runs and after: progress, the standings as games finish, rated (a Swiss's byes:
@@ -19,8 +22,10 @@ Teacher (the class's secret, as every teacher action of class mode):
   each move's link opening the game page with the tree of the search behind it; then the
   champion against the perfect player.
 
-Students (a phone that joined the class): the same page without the controls, and their own
-games ("Why did my bot lose?", ``.../why/<n>``: the exact review of the game, opened at the
+Students (a phone that joined the class): while the entries are open, a form that sends
+their bot's name and heuristic (``POST .../entry``, checked as a link's entrant, the latest
+kept, each written in one step of the store: ``Tournaments.update``); then the same page
+without the controls, and their own games ("Why did my bot lose?", ``.../why/<n>``: the exact review of the game, opened at the
 first move of their bot that threw the value away).
 
 Every search of a request (a finale's move, a review) runs in a search lane
@@ -28,6 +33,7 @@ Every search of a request (a finale's move, a review) runs in a search lane
 """
 from __future__ import annotations
 
+import secrets
 import threading
 from collections import OrderedDict
 
@@ -64,13 +70,24 @@ FINALE_GAMES = 3
 PERFECT = "perfect"
 FEATURED_STEP = 0.35            # seconds between two stones of the featured game (CSS)
 TEMPLATE = "tournament/live.html"
+ENTRIES = "entries"             # a class's tournament before its start: phones send entries
 
 
-def submitted(tg: TournamentGame, code: str) -> list[tuple[str, str, str, int]]:
-    """(voter, name, heuristic, depth) of each heuristic the class sent (the game's
-    ``class_entries``: each student's latest, in the order they first came; the depth the
-    class built them at)."""
-    return list(tg.class_entries(cv.store(), code))
+def submitted(tg: TournamentGame, code: str, t=None) -> list[tuple[str, str, str, int]]:
+    """(voter, name, heuristic, depth) of each heuristic the class sent: through the game's
+    own activity (its ``class_entries``: each student's latest, in the order they first came;
+    the depth the class built them at), or typed on this page's phone form while the entries
+    are open (``t``, the class's tournament: ``typed``)."""
+    return list(tg.class_entries(cv.store(), code)) + typed(t)
+
+
+def typed(t) -> list[tuple[str, str, str, int]]:
+    """(voter, name, heuristic, depth) of each entry a phone typed while the entries were
+    open (a spec of state ``entries``: ``open_entries``), in the order they first came."""
+    if t is None or t.spec.get("state") != ENTRIES:
+        return []
+    depth = t.spec.get("depth")
+    return [(voter, name, h, depth) for voter, (name, h) in t.spec.get("entries", {}).items()]
 
 
 def runner(app=None) -> R.Runner:
@@ -105,13 +122,19 @@ class Live:
     """A class's tournament as its pages draw it (computed here; templates only draw)."""
 
     def __init__(self, state, t, game, *, teacher: bool, voter: str | None):
-        self.code, self.t, self.teacher = state.code, t, teacher
+        self.code, self.teacher = state.code, teacher
         self.game, self.tg = game, for_page(game)      # game: its entry in the games table
-        self.spec = t.spec if t else None
-        self.games = t.games if t else {}
-        self.entries = submitted(self.tg, self.code) if teacher and not t else []
+        # the entries open on the phones (typed there: the game collects none of its own)
+        self.open = t is not None and t.spec.get("state") == ENTRIES
+        self.t = None if self.open else t
+        self.spec = self.t.spec if self.t else None
+        self.games = self.t.games if self.t else {}
+        self.entries = submitted(self.tg, self.code, t) if teacher and not self.t else []
+        self.my_entry = (t.spec.get("entries", {}).get(voter) if self.open and voter
+                         else None)                    # [name, heuristic]
         # the depth the class built its heuristics at, the latest sent
-        self.depth = self.entries[-1][3] if self.entries else self.tg.default_depth
+        self.depth = (self.entries[-1][3] if self.entries and self.entries[-1][3]
+                      else self.tg.default_depth)
         self.bosses = BOSSES
         if not self.spec:
             return
@@ -290,7 +313,7 @@ def start(game, code):
     state = cv.teacher_class(code)
     form = request.form
     try:
-        sent = submitted(tg, state.code)
+        sent = submitted(tg, state.code, tournaments_of(cv.store()).get(state.code))
         chosen = set(form.getlist("sub"))
         lines = [f"{name}:{h}" for voter, name, h, _ in sent if voter in chosen]
         lines += read_lines(form.get("lines", ""))
@@ -310,6 +333,60 @@ def start(game, code):
     tournaments_of(cv.store()).start(state.code, spec)
     kick()
     return redirect(url_for(".page", game=game.name, code=state.code), 303)
+
+
+@bp.post("/<game:game>/tournament/live/<code>/open")
+def open_entries(game, code):
+    """The teacher opens the entries: each phone of the class may send a name and a
+    heuristic (over the game's terms) on this page, again until the start; for a game whose
+    class builds its heuristics in an activity of its own (``collects``), that activity."""
+    tg = for_page(game)
+    state = cv.teacher_class(code)
+    if tg.collects:
+        raise cv.ClassProblem(409, OWN_ENTRIES)
+    tournaments_of(cv.store()).start(state.code, {
+        "id": secrets.token_hex(6), "game": game.name, "state": ENTRIES, "entries": {},
+        "depth": tg.default_depth})
+    return redirect(url_for(".page", game=game.name, code=state.code), 303)
+
+
+@bp.post("/<game:game>/tournament/live/<code>/entry")
+def enter(game, code):
+    """A phone's entry: its name and heuristic, checked as a link's entrant
+    (``read_entrants``); sent again, the latest replaces it. Refused when the entries are
+    not open (the teacher has not opened them, or has started)."""
+    tg = for_page(game)
+    state = cv.the_class(code)
+    sid = cv.acting_student("vote")
+    form = request.form
+    name = "".join(c for c in form.get("name", "") if c.isprintable() and c != ":").strip()
+    try:
+        entrant = read_entrants(MultiDict([("e", f"{name}:{form.get('h', '')}")]), game.name,
+                                tg, 1)[0]
+    except BadRequest as err:
+        return page_response(state, game, status=400, error=tr(err))
+
+    def add(spec):
+        if spec.get("state") != ENTRIES:
+            raise cv.ClassProblem(409, NOT_OPEN)
+        taken = {n.casefold() for v, (n, _h) in spec["entries"].items() if v != sid}
+        if entrant.name.casefold() in taken:
+            raise BadRequest("Two entrants are named %(name)s: give each a name of its own (a "
+                             "boss is named by its level).", "e", name=entrant.name)
+        return {**spec, "entries": {**spec["entries"], sid: [entrant.name, entrant.heuristic]}}
+
+    try:
+        if tournaments_of(cv.store()).update(state.code, add) is None:
+            raise cv.ClassProblem(409, NOT_OPEN)
+    except BadRequest as err:
+        return page_response(state, game, status=400, error=tr(err))
+    return redirect(url_for(".page", game=game.name, code=state.code) + "#tl-entry", 303)
+
+
+OWN_ENTRIES = N_("This game's class sends its heuristics from an activity of its own: send "
+                 "it from the class's bar.")
+NOT_OPEN = N_("The entries are not open: the teacher opens them before the tournament, "
+              "and closes them at its start.")
 
 
 @bp.get("/<game:game>/tournament/live/<code>/standings.csv")
