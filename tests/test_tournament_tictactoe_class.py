@@ -130,3 +130,22 @@ def test_a_class_tournament_opens_under_its_own_games_path(app):
     assert teacher.get(f"/nim/tournament/live/{code}").status_code == 404
     # Connect-4's class sends its heuristics from its workshop: no entries on the page
     assert teacher.post(f"/connect4/tournament/live/{code}/open").status_code == 409
+
+
+def test_while_the_entries_are_open_the_pages_follow_them_and_turn_live_at_the_start(app):
+    from test_classroom import Stream
+    teacher, code, _ = start_class(app, "/tictactoe?mode=human-human")
+    teacher.post(live(code) + "/open")
+    page = teacher.get(live(code)).get_data(as_text=True)
+    assert 'hx-trigger="sse:setup"' in page and 'hx-trigger="sse:live"' in page
+    zoe = student(app, code)
+    stream = Stream(teacher, live(code) + "/events")
+    try:
+        zoe.post(live(code) + "/entry", data={"name": "Zoé", "h": "lines=1"})
+        assert stream.event("setup", where=lambda d: d == "1")   # the teacher's list, again
+        teacher.post(live(code) + "/start", data={"sub": list(tournaments_of(
+            app.extensions["class_store"]).get(code).spec["entries"]), "boss": ["easy"],
+            "depth": "1", "openings": "1"})
+        assert "of 2 games played" in text(stream.event("live"))   # every page turns live
+    finally:
+        stream.close()

@@ -287,8 +287,10 @@ def events(game, code):
             kick()
         own = GAMES.get(t.spec["game"], game) if t else game
         live = Live(state, t, own, teacher=teacher, voter=voter)
-        if not live.spec:                 # nothing to draw: the page opens its stream once
-            return ""                     # a tournament is started (a bare client earlier)
+        if not live.spec:                 # nothing live to draw: the page opens its stream
+            # once a tournament is started (a bare client earlier), or while the entries
+            # are open, when the set-up follows them ("setup": the teacher's list again)
+            return cv.sse("setup", str(len(live.entries))) if live.open else ""
         out = cv.sse("live", render_block(TEMPLATE, "live", live=live, step=FEATURED_STEP))
         featured = (live.spec or {}).get("id"), live.featured and live.featured[0]
         if featured != shown[0]:
