@@ -320,3 +320,78 @@ def test_a_wrong_replay_step_is_a_translated_400(app):
                          headers={"Accept-Language": "fr"})
     assert wrong.status_code == 400
     assert "Étape" in wrong.get_data(as_text=True)
+
+
+# -- the teacher's bar with a class exercise (issue 37: its dashboard, every answer marked on a
+# tree of up to 400 nodes, was drawn on the loop at each action and each answer) ---------------
+
+def exercise_class(app):
+    """(teacher, code) of a class with a tree exercise open."""
+    from test_classroom import start_class
+    teacher, code, _ = start_class(app, "/nim?n=5&k=3&mode=human-human")
+    assert teacher.post(f"/class/{code}/exercise", data={"action": "start",
+                                                         "source": "random:3"},
+                        headers={"HX-Request": "true"}).status_code == 200
+    return teacher, code
+
+
+@pytest.fixture()
+def bars(monkeypatch):
+    """The teacher's bars drawn (``class_bar.html``), each with its thread's name."""
+    import web.classroom.views as views
+    threads = []
+    original = views.render_block
+
+    def watched(template, *args, **kwargs):
+        if template == "class_bar.html":
+            threads.append(threading.current_thread().name)
+        return original(template, *args, **kwargs)
+    monkeypatch.setattr(views, "render_block", watched)
+    monkeypatch.setattr(admission, "PHONE_WAIT", 0.01)
+    return threads
+
+
+def test_the_teacher_s_exercise_dashboard_is_drawn_off_the_loop(app, in_pool, bars):
+    teacher, code = exercise_class(app)
+    in_pool()
+    bars.clear()
+    done = teacher.post(f"/class/{code}/exercise", data={"action": "close"},
+                        headers={"HX-Request": "true"})
+    assert done.status_code == 200 and "exercise" in done.get_data(as_text=True)
+    assert bars and all(name.startswith("pool") for name in bars)
+
+
+def test_the_teacher_s_exercise_dashboard_waits_for_the_pages_lane_and_is_refused_when_full(
+        app, bars):
+    """The pages' lane, not the trees': the class's phones drawing their trees never hold
+    their teacher's dashboard back."""
+    teacher, code = exercise_class(app)
+    trees = [admission._trees.acquire(blocking=False) for _ in range(admission.TREE_SLOTS)]
+    try:
+        assert all(trees)
+        assert teacher.post(f"/class/{code}/exercise", data={"action": "close"},
+                            headers={"HX-Request": "true"}).status_code == 200
+    finally:
+        for _ in trees:
+            admission._trees.release()
+    slots = [admission._pages.acquire(blocking=False) for _ in range(admission.PAGE_SLOTS)]
+    try:
+        assert all(slots)
+        bars.clear()
+        busy = teacher.post(f"/class/{code}/exercise?lang=fr", data={"action": "close"},
+                            headers={"HX-Request": "true"})
+        assert busy.status_code == 503 and busy.headers["Retry-After"]
+        assert "Le serveur est occupé" in busy.get_data(as_text=True)     # translated
+        assert bars == []                                 # refused before any drawing
+        assert teacher.get("/").status_code == 200
+        # a bar without an exercise is drawn on the loop, never refused
+        from test_classroom import start_class
+        other, plain, _ = start_class(app)
+        assert other.post(f"/class/{plain}/vote", data={"action": "open"},
+                          headers={"HX-Request": "true"}).status_code == 200
+        assert bars
+    finally:
+        for _ in slots:
+            admission._pages.release()
+    assert teacher.post(f"/class/{code}/exercise", data={"action": "reopen"},
+                        headers={"HX-Request": "true"}).status_code == 200

@@ -230,7 +230,7 @@ def in_lane_when_drawing(view, flag: str | None):
 PHONE_WAIT = 10.0
 
 
-def drawn_in_lane(draw, *, wait: float | None = None):
+def drawn_in_lane(draw, *, wait: float | None = None, pages: bool = False):
     """``draw()`` (a page's drawing that grows with its input: a class exercise's tree on a
     phone, up to the lab's 400 nodes, a game's tree panel, a whole tree beside a game's
     theory: tens to hundreds of ms) in the trees' lane and off the loop, so that plain pages
@@ -238,16 +238,19 @@ def drawn_in_lane(draw, *, wait: float | None = None):
     by default). A view that holds the trees' lane already (``DRAWS_TREE``) draws in its own
     slot. Not charged to the client: a phone that follows its class asks for nothing, and the
     search behind a tree is charged on its own. ``draw`` runs in this request
-    (``in_this_request``)."""
+    (``in_this_request``). ``pages``: in the pages' lane instead (``PAGE_SLOTS``), for a
+    drawing that must not queue behind the trees (a class exercise's dashboard, behind its
+    class's 30 phones' trees), from a view that holds no slot of it (``in_lane``)."""
     draw = in_this_request(draw)
-    if g.get("holds_trees_lane"):
+    if not pages and g.get("holds_trees_lane"):
         return _offload(draw)
-    if not _trees.acquire(timeout=LIGHT_WAIT if wait is None else wait):
+    lane = _pages if pages else _trees
+    if not lane.acquire(timeout=LIGHT_WAIT if wait is None else wait):
         raise Busy("the server is busy with other searches: try again in %(s)s s", 503, 2, s=2)
     try:
         return _offload(draw)
     finally:
-        _trees.release()
+        lane.release()
 
 
 def init_app(app: Flask) -> None:
