@@ -16,9 +16,11 @@ ROUTES = ["/", "/connect4", "/connect4/move", "/connect4/ai", "/connect4/tree",
           "/course", "/connect4/edit", "/connect4/table", "/connect4/hints", "/connect4/heuristic",
           "/connect4/workshop", "/connect4/tournament", "/connect4/tournament/live/ZZZZZZ",
           "/connect4/tournament/live/ZZZZZZ/events", "/connect4/tournament/live/ZZZZZZ/standings.csv",
-          "/connect4/tournament/live/ZZZZZZ/why/0", "/connect4/tournament/results", "/tictactoe/tournament",
-          "/tictactoe/tournament/live/ZZZZZZ", "/tictactoe/tournament/results",
-          "/nim/tournament", "/marienbad", "/marienbad/move",
+          "/connect4/tournament/live/ZZZZZZ/why/0", "/connect4/tournament/results",
+          "/class/ZZZZZZ/heuristics.csv", "/class/plan", "/course/connect4/figure.svg",
+          "/tictactoe/tournament", "/tictactoe/tournament/results",
+          "/tictactoe/tournament/live/ZZZZZZ", "/nim/tournament",
+          "/course/nim/figure.svg", "/marienbad", "/marienbad/move",
           "/marienbad/ai", "/marienbad/review", "/marienbad/theory", "/tree/growth", "/static/app.css", "/nope", "/favicon.ico"]
 PARAMS = ["moves", "at", "col", "take", "cell", "mode", "level", "algo", "depth", "time", "heur",
           "window", "order", "w", "h", "n", "k", "variant", "play", "tree", "td", "proj", "path",
@@ -106,8 +108,10 @@ HOSTS = st.sampled_from([None, None, None, "a" * 64 + ".example", "a" * 63 + ".e
                          "localhost", "é.example", "evil.example", "localhost:0"])
 FORM_ROUTES = ["/class", "/c/ZZZZZZ/vote", "/c/ZZZZZZ/name", "/class/ZZZZZZ/vote",
                "/connect4/tournament/live/ZZZZZZ/start", "/connect4/tournament/live/ZZZZZZ/finale",
-               "/tictactoe/tournament/live/ZZZZZZ/start",
-               "/class/ZZZZZZ/end", "/class/ZZZZZZ/board", "/c/ZZZZZZ/join"]
+               "/class/ZZZZZZ/end", "/class/ZZZZZZ/board", "/c/ZZZZZZ/join",
+               "/c/ZZZZZZ/heuristic", "/class/ZZZZZZ/heuristic", "/class/plan/start",
+               "/class/ZZZZZZ/sync", "/class/ZZZZZZ/exercise", "/c/ZZZZZZ/exercise",
+               "/tictactoe/tournament/live/ZZZZZZ/start"]
 FORM_VALUES = st.one_of(HOSTILE, st.sampled_from([
     "//[", "http://[::1", "//[x]/connect4", "/connect4?moves=44", "/nim?n=7", "//evil.example/",
     "javascript:alert(1)", "/connect4?moves=44#[", "%", "%ZZ", "/" * 500, "\r\nX: y"]),

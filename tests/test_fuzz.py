@@ -112,3 +112,73 @@ def test_a_class_exercise_takes_hostile_answers_actions_and_exports_below_500(
     for page in (f"/c/{code}", f"/nim?n=5&k=3&mode=human-human&cls={code}&proj=1"):
         drawn = (phone if page.startswith("/c/") else teacher).get(page)
         assert drawn.status_code < 500, (page, drawn.status_code)
+
+
+# A class with the heuristic workshop open, then its tournament (issues 38, 39): hostile
+# heuristics from a phone, hostile actions from its teacher, hostile parameters on the
+# tournament's pages, exports and forms, never a 5xx.
+_workshop_classes = {}
+
+
+def workshop_class(app):
+    """(teacher, phone, code, seq) of a class with the heuristic workshop open, made once per
+    app."""
+    import re
+    if id(app) not in _workshop_classes:
+        app.config["TOURNAMENT_RUNNER"] = "manual"     # a tournament started plays no game
+        teacher = app.test_client()
+        created = teacher.post("/class", data={"link": "/connect4?mode=human-human"})
+        code = re.search(r"cls=([A-Z0-9]{6})", created.headers["Location"]).group(1)
+        bar = teacher.post(f"/class/{code}/heuristic", data={"action": "start", "depth": "1"},
+                           headers={"HX-Request": "true"})
+        assert bar.status_code == 200
+        phone = app.test_client()
+        page = phone.get(f"/c/{code}")
+        seq = re.search(r'name="seq" value="(\d+)"', page.get_data(as_text=True)).group(1)
+        _workshop_classes[id(app)] = (teacher, phone, code, seq)
+    return _workshop_classes[id(app)]
+
+
+TOURNAMENT_PAGES = st.sampled_from(["/connect4/tournament/live/{code}",
+                                    "/connect4/tournament/live/{code}/standings.csv",
+                                    "/connect4/tournament/live/{code}/why/0",
+                                    "/connect4/tournament/live/{code}/why/99999",
+                                    "/class/{code}/heuristics.csv", "/c/{code}",
+                                    "/connect4/workshop", "/connect4/tournament",
+                                    "/connect4/tournament/results"])
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(heuristic=st.tuples(st.sampled_from(["h", "seq", "depth", "x"]), FORM_VALUES),
+       right_seq=st.booleans(),
+       action=st.tuples(st.sampled_from(["start", "close", "reopen", "end", "x", ""]),
+                        st.sampled_from(["depth", "action", "x"]), FORM_VALUES),
+       page=st.tuples(TOURNAMENT_PAGES, st.sampled_from(
+           ["h", "prev", "depth", "moves", "t", "e", "boss", "openings", "lang", "proj", "seq",
+            "sep", "per"]), HOSTILE),
+       form=st.tuples(st.sampled_from(["start", "finale"]),
+                      st.lists(st.tuples(st.sampled_from(["lines", "boss", "depth", "openings",
+                                                          "action", "x"]), FORM_VALUES),
+                               max_size=4)))
+def test_a_class_workshop_and_its_tournament_take_hostile_input_below_500(
+        app, heuristic, right_seq, action, page, form):
+    teacher, phone, code, seq = workshop_class(app)
+    name, value = heuristic
+    body = urlencode(([("seq", seq)] if right_seq else []) + [(name, value)])
+    sent = phone.post(f"/c/{code}/heuristic", data=body, headers={
+        "HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded"})
+    assert sent.status_code < 500, (body, sent.status_code)
+    verb, field, value = action
+    done = teacher.post(f"/class/{code}/heuristic", data={"action": verb, field: value},
+                        headers={"HX-Request": "true"})
+    assert done.status_code < 500, (action, done.status_code)
+    path, param, value = page
+    url = path.format(code=code) + "?" + urlencode({param: value})
+    for client in (teacher, phone):
+        shown = client.get(url)
+        shown.close()
+        assert shown.status_code < 500, (url, shown.status_code)
+    where, fields = form
+    posted = teacher.post(f"/connect4/tournament/live/{code}/{where}", data=urlencode(fields),
+                          headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert posted.status_code < 500, (where, fields, posted.status_code)
