@@ -15,7 +15,10 @@ Issue 37's: slow bodies, slow headers and idle connections from 1, 4 and 8 addre
 (``bodies-4addr``...), 20 junk reviews at once, 20 tic-tac-toe tree pages at once, 300
 classes made from 200 addresses and then a new teacher's (``class-creations``), and a class
 exercise on a 400-node tree loaded and answered by 30 phones at once, its teacher's
-dashboard drawn meanwhile (``exercise-phones``). Each line gives the plain pages' p95 and
+dashboard drawn meanwhile (``exercise-phones``); 20 wrong lab links that keep a tree of 400
+nodes (``lab-400``), and 30 phones loading a class whose projector shows the search tree at
+a step (``class-replay``), 20 clients on Connect-4's tree pages (``c4-tree-pages``), and
+30 phones answering a class exercise while its teacher's live bar is open (``exercise-bar``). Each line gives the plain pages' p95 and
 ``GET /``'s alone, beside the baseline of the same run (taken first, and again at the end),
 with the machine's load average.
 
@@ -461,6 +464,125 @@ def exercise_phones(server, seconds):
                        if s == "error" or isinstance(s, int) and s >= 500)}
 
 
+def exercise_bar(server, seconds):
+    """Issue 37: a class exercise on a tree of 400 nodes answered by 30 phones (30 addresses)
+    again and again, while the teacher's live bar (its dashboard: every answer marked on the
+    tree, redrawn at each answer) is open and the teacher closes and reopens the exercise."""
+    from urllib.parse import quote, urlencode
+    form = {"Content-Type": "application/x-www-form-urlencoded"}
+    _, r = server.request("POST", "/class", "link=/nim", form, source="127.0.8.1")
+    teacher = r.getheader("Set-Cookie").split(";")[0]
+    code = re.search(r"cls=([A-Z0-9]+)", r.getheader("Location")).group(1)
+    server.request("POST", f"/class/{code}/exercise", urlencode(
+        {"action": "start", "source": "link", "link": "/tree?t=" + quote(big_tree())}),
+        {**form, "Cookie": teacher}, source="127.0.8.1")
+    statuses = collections.Counter()
+    end = time.monotonic() + seconds
+    bars = [0]
+
+    def phone(i):
+        source = f"127.0.9.{1 + i}"
+        _, r = server.request("GET", f"/c/{code}", source=source, timeout=60)
+        cookie = ("; ".join(c.split(";")[0] for c in r.headers.get_all("Set-Cookie") or [])
+                  if r is not None else "")
+        k = 0
+        while time.monotonic() < end:
+            k += 1
+            answer = urlencode({"seq": "1", "v.R": str(k % 5), "v.1": str(i % 7)})
+            status, r = server.request("POST", f"/c/{code}/exercise", answer,
+                                       {**form, "Cookie": cookie, "HX-Request": "true"},
+                                       source=source, timeout=60)
+            if status in (429, 503) and r.getheader("Retry-After"):
+                status = f"{status} busy, Retry-After"
+            statuses[("phone", status)] += 1
+
+    def live_bar():
+        s = server.connect("127.0.8.1", timeout=2)
+        s.sendall(f"GET /class/{code}/events HTTP/1.1\r\nHost: x\r\nCookie: {teacher}\r\n"
+                  "\r\n".encode())
+        while time.monotonic() < end:
+            try:
+                bars[0] += s.recv(65536).count(b"event: bar")
+            except OSError:
+                pass
+        s.close()
+
+    def actions():
+        k = 0
+        while time.monotonic() < end:
+            k += 1
+            status, r = server.request("POST", f"/class/{code}/exercise",
+                                       f"action={'close' if k % 2 else 'reopen'}",
+                                       {**form, "Cookie": teacher, "HX-Request": "true"},
+                                       source="127.0.8.1", timeout=60)
+            if status in (429, 503) and r.getheader("Retry-After"):
+                status = f"{status} busy, Retry-After"
+            statuses[("teacher", status)] += 1
+            time.sleep(2)
+
+    with ThreadPoolExecutor(32) as pool:
+        list(pool.map(lambda i: live_bar() if i == 30 else actions() if i == 31 else phone(i),
+                      range(32)))
+    return {"answers": {f"{who} {s}": n for (who, s), n in statuses.items()},
+            "teacher's live bars": bars[0],
+            "5xx": sum(n for (_, s), n in statuses.items()
+                       if s == "error" or isinstance(s, int) and s >= 500)}
+
+
+def c4_tree_pages(server, seconds):
+    """Issue 37: 20 clients at once on Connect-4's tree pages, whose panels are the largest
+    to build (a spine of up to a few thousand nodes, its subtrees counted: 10-30 ms) besides
+    their drawing; the levels' searches are kept by the worker, so the panel is the work."""
+    return cpu_pages(server, seconds, ["/connect4?moves=44&mode=human-ai&level=medium&tree=1",
+                                       "/connect4/tree?moves=4&mode=human-ai&level=hard&x=1",
+                                       "/connect4/tree.svg?moves=44&mode=human-ai&level=medium"],
+                     clients=20, addresses=20)
+
+
+def lab_400(server, seconds):
+    """Issue 37: 20 clients at once on the lab's wrong links that keep a tree of 400 nodes
+    (a wrong setting, a wrong step, a wrong answer's mode): each 400 parses and solves the
+    tree again to show it."""
+    from urllib.parse import quote
+    tree = quote(big_tree())
+    return cpu_pages(server, seconds, [f"/tree?order=x&t={tree}", f"/tree?step=99999&t={tree}",
+                                       f"/tree?mode=exercise&window=x&t={tree}"],
+                     clients=20, addresses=20)
+
+
+def class_replay(server, seconds):
+    """Issue 37: 30 phones (30 addresses) loading, again and again, the page of a class whose
+    projector shows the search tree at a step: Connect-4's alpha-beta at depth 7 (12,186
+    nodes, too many to replay: shown whole) and a Nim tree replayed step by step."""
+    form = {"Content-Type": "application/x-www-form-urlencoded"}
+    codes = []
+    for link in ("/connect4?moves=4&mode=human-ai&level=custom&algo=alphabeta&depth=7&tree=1"
+                 "&step=0", "/nim?n=5&k=2&mode=human-human&tree=1&step=5"):
+        _, r = server.request("POST", "/class", "link=" + link.replace("&", "%26"), form,
+                              source="127.0.6.1")
+        codes.append(re.search(r"cls=([A-Z0-9]+)", r.getheader("Location")).group(1))
+    statuses = collections.Counter()
+    end = time.monotonic() + seconds
+
+    def phone(i):
+        source, code = f"127.0.7.{1 + i}", codes[i % 2]
+        _, r = server.request("GET", f"/c/{code}", source=source, timeout=60)
+        cookie = ("; ".join(c.split(";")[0] for c in r.headers.get_all("Set-Cookie") or [])
+                  if r is not None else "")
+        while time.monotonic() < end:
+            status, r = server.request("GET", f"/c/{code}", headers={"Cookie": cookie},
+                                       source=source, timeout=60)
+            if status in (429, 503) and r.getheader("Retry-After"):
+                status = f"{status} busy, Retry-After"
+            statuses[status] += 1
+
+    with ThreadPoolExecutor(30) as pool:
+        list(pool.map(phone, range(30)))
+    return {"answers": dict(statuses),
+            "5xx": sum(n for s, n in statuses.items()
+                       if s == "error" or isinstance(s, int) and s >= 500)}
+
+
 ATTACKS = [("slow-bodies", slow_bodies), ("slow-headers", slow_headers),
            ("head-streams", head_streams), ("stream-hog", stream_hog), ("editor", editor),
            ("lab", lab), ("restart", restart), ("store-lock", store_lock),
@@ -471,7 +593,10 @@ ATTACKS = [("slow-bodies", slow_bodies), ("slow-headers", slow_headers),
                                    ("idle", b""))
              for n in (1, 4, 8)],
            ("junk-reviews", junk_reviews), ("tree-pages", tree_pages),
-           ("class-creations", class_creations), ("exercise-phones", exercise_phones)]
+           ("class-creations", class_creations), ("exercise-phones", exercise_phones),
+           ("exercise-bar", exercise_bar), ("c4-tree-pages", c4_tree_pages),
+           ("lab-400", lab_400),
+           ("class-replay", class_replay)]
 
 
 def main(argv=None):
