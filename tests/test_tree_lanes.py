@@ -395,3 +395,20 @@ def test_the_teacher_s_exercise_dashboard_waits_for_the_pages_lane_and_is_refuse
             admission._pages.release()
     assert teacher.post(f"/class/{code}/exercise", data={"action": "reopen"},
                         headers={"HX-Request": "true"}).status_code == 200
+
+
+def test_the_teacher_s_questions_build_no_panel_for_a_search_too_large_to_replay(app, built):
+    """The teacher's bar asks its questions on a replay's step (``board_questions``, drawn
+    where the bar is, on the loop too): a search too large to replay has none, and its panel
+    (10-31 ms for Connect-4's largest) is not built; a replay's, small, is."""
+    from types import SimpleNamespace
+
+    from web.classroom.questions import board_questions
+    with app.test_request_context("/"):
+        large = SimpleNamespace(game="connect4",
+                                query="moves=44&mode=human-ai&level=medium&tree=1&step=0")
+        assert board_questions(large) is None
+        assert built == []
+        small = SimpleNamespace(game="nim", query="n=5&k=2&mode=human-human&tree=1&step=1")
+        assert board_questions(small)
+        assert len(built) == 1

@@ -298,15 +298,19 @@ class SolvedMove:
         return self.result.stats.nodes
 
 
-def tree_panel(g: GameLink, args, result: SearchResult | None = None
-               ) -> TreePanel | UndrawnSearch | SolvedMove | None:
+def tree_panel(g: GameLink, args, result: SearchResult | None = None, *,
+               replay_only: bool = False) -> TreePanel | UndrawnSearch | SolvedMove | None:
     """The panel for ``g``: ``result`` when the search was just made, else the search
     recomputed; folded around the ``path`` parameter, at the ``step`` parameter. Built here,
-    on the caller's thread (``tree_panel_in_lane`` builds it off the loop)."""
+    on the caller's thread (``tree_panel_in_lane`` builds it off the loop). ``replay_only``:
+    None, and nothing built, for a search that cannot be replayed step by step
+    (``replayable``): what is built then is small (``SMALL_TREE_NODES``)."""
     found = searched_position(g)
     if found is None:
         return None
     searches = _searches(g, found[0], args, result)
+    if replay_only and (searches[0].tree is None or not replayable(searches[0].tree)):
+        return None
     return _built(g, found, args, *searches)
 
 

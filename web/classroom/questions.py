@@ -36,6 +36,7 @@ from werkzeug.datastructures import MultiDict
 from ai.messages import N_
 
 from .answers import Activity, answers_of
+from ..admission import Busy
 from .view import CHART_HEIGHT, CHART_WIDTH, Choice, ClassView, stored_game
 from ..notation import node_text, number_text, read_value, same_value, value_text
 
@@ -205,7 +206,11 @@ def board_questions(state, *, limit: int = 64):
     from ..tree_panel import TreePanel, tree_panel
     g = stored_game(state.game, state.query)
     try:
-        panel = tree_panel(g, args)
+        # only a replay has questions: a larger search's panel (10-31 ms to build, where the
+        # bar is drawn) is not built
+        panel = tree_panel(g, args, replay_only=True)
+    except Busy:                 # no search slot just now: none this time, asked again next
+        return None
     except Exception:            # a board that cannot be replayed is no question, never a 500
         panel = None
     found = (questions_at(panel) if isinstance(panel, TreePanel) and panel.step is not None
