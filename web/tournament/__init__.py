@@ -7,7 +7,8 @@ its part (``game.TournamentGame``, the hook ``tournament_game``): these modules 
   (``web.classroom.tournaments``);
 - ``results``: ``/<game>/tournament/results?t=...``, a class tournament's standings reopened
   from a link after the class has gone;
-- ``entrants``: the entrants a link or a form gives, each wrong one a translated 400.
+- ``entrants``: the entrants a link or a form gives, each wrong one a translated 400;
+- ``finale``: the best of 3 between the top two, then the perfect player (``live``'s route).
 
 ``init_app`` registers them (``app.create_app``) and starts each worker's runner once it has
 booted (``live.after_boot``).

@@ -43,7 +43,6 @@ from flask_babel import gettext, lazy_gettext as _l
 from jinja2_fragments.flask import render_block
 from werkzeug.datastructures import MultiDict
 
-from ai.levels import LEVELS
 from ai.messages import N_
 
 from ..admission import Busy, admitted, game_lane, refuse
@@ -53,8 +52,10 @@ from ..games import GAMES
 from ..i18n import LEVEL_LABELS, tr
 from ..params import LABELS, BadRequest, label, read_int
 from ..spreadsheet import csv_response
+from . import finale as F
 from . import runner as R
 from .entrants import BOSSES, read_entrants
+from .finale import PERFECT
 from .game import TournamentGame, for_page, move_url, move_words, review_url
 from .page import DEFAULT_OPENINGS
 from .results import link as results_link, settings_line
@@ -66,8 +67,6 @@ LABELS.update({"lines": _l("Heuristics"), "action": _l("Action")})
 
 MAX_LINES_TEXT = 8000           # characters of the typed heuristics
 MAX_OPENINGS = 4
-FINALE_GAMES = 3
-PERFECT = "perfect"
 FEATURED_STEP = 0.35            # seconds between two stones of the featured game (CSS)
 TEMPLATE = "tournament/live.html"
 ENTRIES = "entries"             # a class's tournament before its start: phones send entries
@@ -460,101 +459,7 @@ def first_losing_ply(rules, game: dict, side: int | None) -> int | None:
     return None
 
 
-# -- the finale ----------------------------------------------------------------------------------
-
-def _finale_player(live: Live, name: str):
-    if name == PERFECT:
-        level = LEVELS[PERFECT]
-        return lambda s: level.play(live.tg.rules, s).move
-    i = [e["name"] for e in live.spec["entrants"]].index(name)
-    p = R._player(live.spec, i)
-    return lambda s: p(s).move
-
-
-def finale_move(live: Live, g: dict) -> dict:
-    """``g`` with its next move played (a search of the mover, in the light lane)."""
-    rules = live.tg.rules
-    played, opening = rules.parse_moves(g["moves"]), rules.parse_moves(g["opening"])
-    state = position(rules, played)
-    if rules.is_terminal(state):
-        return g
-    ply = len(played) - len(opening)
-    mover = g["first"] if ply % 2 == 0 else g["second"]
-    move = admitted(lambda: _finale_player(live, mover)(state), heavy=mover == PERFECT)
-    after = rules.result(state, move)
-    result = None
-    if rules.is_terminal(after):
-        u = rules.utility(after, rules.to_move(position(rules, opening)))
-        result = "1-0" if u > 0 else "0-1" if u < 0 else "½-½"
-    return {**g, "moves": rules.format_moves(played + [move]), "result": result}
-
-
-def position(rules, moves: list):
-    state = rules.initial_state()
-    for m in moves:
-        state = rules.result(state, m)
-    return state
-
-
-def finale_games(a: str, b: str, openings: list[dict]) -> list[dict]:
-    """Best of 3: the first of the standings starts the first game, colours alternate, each
-    game from the next of the solver's balanced openings (three of them: a third game from
-    the first one's opening and colours would replay it move for move)."""
-    out = []
-    for i in range(FINALE_GAMES):
-        o = openings[i % len(openings)]["moves"]
-        first, second = (a, b) if i % 2 == 0 else (b, a)
-        out.append({"first": first, "second": second, "opening": o, "moves": o,
-                    "result": None})
-    return out
-
-
-def finale_score(games: list[dict], name: str) -> float:
-    pts = 0.0
-    for g in games:
-        if g["result"]:
-            s = {"1-0": 1.0, "0-1": 0.0}.get(g["result"], 0.5)
-            pts += s if g["first"] == name else 1 - s
-    return pts
-
-
-def finale_step(live: Live, action: str) -> dict | None:
-    """The finale after the teacher's ``action`` (``start``, ``next``, ``perfect``)."""
-    spec, f = live.spec, live.finale
-    if action == "start":
-        if len(live.rows) < 2:
-            return f
-        a, b = live.rows[0]["name"], live.rows[1]["name"]
-        return {"a": a, "b": b, "games": finale_games(
-                    a, b, live.tg.rules.tournament_openings(FINALE_GAMES)),
-                "perfect": None, "champion": None}
-    if not f:
-        return f
-    if action == "next":
-        if f.get("perfect"):
-            if not f["perfect"]["result"]:
-                f = {**f, "perfect": finale_move(live, f["perfect"])}
-            return f
-        games = list(f["games"])
-        for i, g in enumerate(games):
-            if not g["result"]:
-                games[i] = finale_move(live, g)
-                break
-        f = {**f, "games": games}
-        a, b = f["a"], f["b"]
-        sa, sb = finale_score(games, a), finale_score(games, b)
-        left = sum(1 for g in games if not g["result"])
-        if sa > sb + left or sb > sa + left or not left:
-            # decided: the games left are not played; level after three, the standings' first
-            f = {**f, "champion": a if sa >= sb else b,
-                 "games": [g for g in games if g["result"] or g["moves"] != g["opening"]]}
-        return f
-    if action == PERFECT and f.get("champion") and not f.get("perfect"):
-        o = spec["openings"][0]["moves"]
-        return {**f, "perfect": {"first": f["champion"], "second": PERFECT, "opening": o,
-                                 "moves": o, "result": None}}
-    return f
-
+# -- the finale (web.tournament.finale) -------------------------------------------------------
 
 @bp.post("/<game:game>/tournament/live/<code>/finale")
 def finale(game, code):
@@ -571,7 +476,7 @@ def finale(game, code):
     if not live.spec:
         raise cv.ClassProblem(404, NO_TOURNAMENT, code=state.code)
     try:
-        f = finale_step(live, action)
+        f = F.step(live, action)
     except Busy as err:
         raise refuse(err) from None
     if f != live.finale:
