@@ -182,3 +182,56 @@ def test_a_class_workshop_and_its_tournament_take_hostile_input_below_500(
     posted = teacher.post(f"/connect4/tournament/live/{code}/{where}", data=urlencode(fields),
                           headers={"Content-Type": "application/x-www-form-urlencoded"})
     assert posted.status_code < 500, (where, fields, posted.status_code)
+
+
+# A tic-tac-toe class whose tournament's entries are open (issue 39: the phones type their
+# bots on the tournament's page): hostile entries from a phone, hostile parameters on its
+# pages, hostile forms from its teacher, never a 5xx.
+_entries_classes = {}
+
+
+def entries_class(app):
+    """(teacher, phone, code) of a tic-tac-toe class with its tournament's entries open."""
+    import re
+    if id(app) not in _entries_classes:
+        app.config["TOURNAMENT_RUNNER"] = "manual"
+        teacher = app.test_client()
+        created = teacher.post("/class", data={"link": "/tictactoe?mode=human-human"})
+        code = re.search(r"cls=([A-Z0-9]{6})", created.headers["Location"]).group(1)
+        assert teacher.post(f"/tictactoe/tournament/live/{code}/open").status_code == 303
+        phone = app.test_client()
+        assert phone.get(f"/c/{code}").status_code == 200
+        _entries_classes[id(app)] = (teacher, phone, code)
+    return _entries_classes[id(app)]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(entry=st.lists(st.tuples(st.sampled_from(["name", "h", "x", "lang"]), FORM_VALUES),
+                      max_size=3),
+       page=st.tuples(st.sampled_from(["/tictactoe/tournament/live/{code}",
+                                       "/tictactoe/tournament/live/{code}/standings.csv",
+                                       "/tictactoe/tournament/live/{code}/why/0",
+                                       "/connect4/tournament/live/{code}",
+                                       "/tictactoe/tournament"]),
+                      st.sampled_from(["e", "boss", "depth", "openings", "game", "code", "lang",
+                                       "proj", "_external", "endpoint"]), HOSTILE),
+       form=st.tuples(st.sampled_from(["open", "finale", "entry"]),   # not a start: it would
+                      # close the entries for the next examples
+                      st.lists(st.tuples(st.sampled_from(["lines", "boss", "depth", "openings",
+                                                          "sub", "name", "h", "action"]),
+                                         FORM_VALUES), max_size=4)))
+def test_a_class_tournaments_open_entries_take_hostile_input_below_500(app, entry, page, form):
+    teacher, phone, code = entries_class(app)
+    sent = phone.post(f"/tictactoe/tournament/live/{code}/entry", data=urlencode(entry),
+                      headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert sent.status_code < 500, (entry, sent.status_code)
+    path, param, value = page
+    url = path.format(code=code) + "?" + urlencode({param: value})
+    for client in (teacher, phone):
+        shown = client.get(url)
+        shown.close()
+        assert shown.status_code < 500, (url, shown.status_code)
+    where, fields = form
+    posted = teacher.post(f"/tictactoe/tournament/live/{code}/{where}", data=urlencode(fields),
+                          headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert posted.status_code < 500, (where, fields, posted.status_code)
