@@ -78,6 +78,12 @@ def test_a_reload_through_the_app_keeps_the_count(app, streams):
 
 
 def test_the_stream_wakes_at_the_end_of_a_timed_vote(app, streams, monkeypatch):
+    # the store's clock moved by hand: the vote stays open until the test ends it, however
+    # late a loaded machine lets the phone's stream see it open (on the wall clock, a phone
+    # slower than the vote's second saw it closed at once, rightly, and the test waited for
+    # an open vote that was gone)
+    clock = Clock()
+    monkeypatch.setattr(app.extensions["class_store"], "clock", clock)
     teacher, code, _ = start_class(app)
     phone = student(app, code)
     live = streams(phone, f"/c/{code}/events")
@@ -86,11 +92,36 @@ def test_the_stream_wakes_at_the_end_of_a_timed_vote(app, streams, monkeypatch):
                           headers=HX).get_data(as_text=True)
     assert "Vote open" in opened and 'data-left="1"' in opened      # 0:01 left
     live.event("vote", where=lambda d: 'name="choice"' in d)
-    # nobody does anything: the vote closes at its time, and the phone is told
+    # nobody does anything, no event comes: the vote's time passes, and the phone is told
+    clock.now += 1.5
     closed = live.event("vote", where=lambda d: "The vote is closed." in d)
     assert 'name="choice"' not in closed
     late = phone.post(f"/c/{code}/vote", data={"round": "1", "choice": "4"}, headers=HX)
     assert late.status_code == 400 and "This vote is closed." in late.get_data(as_text=True)
+
+
+def test_a_phone_that_learns_of_a_timed_vote_after_its_end_sees_it_closed(app, streams,
+                                                                          monkeypatch):
+    """A loaded server: the phone's stream reads the class only once the vote's time has
+    passed. It shows the round closed, never a form whose ballot would be refused."""
+    clock = Clock()
+    monkeypatch.setattr(app.extensions["class_store"], "clock", clock)
+    teacher, code, _ = start_class(app)
+    live = streams(student(app, code), f"/c/{code}/events")
+    live.event("board")
+    the_store, hub = app.extensions["class_store"], app.extensions["class_hub"]
+    latest = hub.latest
+
+    def late(code, read, what="state"):
+        state = the_store.get(code)
+        if state.vote_open:                   # the vote's time passes before the read
+            clock.now = state.vote_ends + 1
+        return latest(code, read, what)
+    monkeypatch.setattr(hub, "latest", late)
+    teacher.post(f"/class/{code}/vote", data={"action": "open", "seconds": "1"}, headers=HX)
+    first = live.event("vote", where=lambda d: 'name="choice"' in d
+                       or "The vote is closed." in d)
+    assert 'name="choice"' not in first
 
 
 def test_a_time_limit_out_of_range_is_a_clear_400(app):
