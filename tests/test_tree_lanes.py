@@ -412,3 +412,65 @@ def test_the_teacher_s_questions_build_no_panel_for_a_search_too_large_to_replay
         small = SimpleNamespace(game="nim", query="n=5&k=2&mode=human-human&tree=1&step=1")
         assert board_questions(small)
         assert len(built) == 1
+
+
+# -- a lesson plan (up to 6,000 characters, each line read as its page would: 10-20 ms for the
+# longest, issue 37), read off the loop in the pages' lane; past its 40 items, read no further
+
+PLAN = "vote /nim?n=5&k=3&mode=human-human\nexercise /tree?ex=nim4&algo=minimax\njump /x\n"
+
+
+@pytest.fixture()
+def plans(monkeypatch):
+    """The plans read (``parse_plan``), each with its thread's name."""
+    import web.classroom.activities as activities
+    threads = []
+    original = activities.parse_plan
+
+    def watched(text):
+        threads.append(threading.current_thread().name)
+        return original(text)
+    monkeypatch.setattr(activities, "parse_plan", watched)
+    monkeypatch.setattr(admission, "LIGHT_WAIT", 0.01)
+    return threads
+
+
+def plan_request(client, where):
+    if where == "page":
+        return client.get("/class/plan", query_string={"plan": PLAN})
+    return client.post("/class/plan/start", data={"plan": PLAN})
+
+
+@pytest.mark.parametrize("where, status", [("page", 200), ("start", 303)])
+def test_a_plan_is_read_off_the_loop_and_refused_before_reading_when_the_lane_is_full(
+        app, in_pool, plans, where, status):
+    client = app.test_client()
+    in_pool()
+    assert plan_request(client, where).status_code == status
+    assert plans and all(name.startswith("pool") for name in plans)
+    done = len(plans)
+    slots = [admission._pages.acquire(blocking=False) for _ in range(admission.PAGE_SLOTS)]
+    try:
+        assert all(slots)
+        busy = plan_request(client, where)
+        assert busy.status_code == 503 and busy.headers["Retry-After"]
+        assert len(plans) == done                       # refused before any reading
+        assert client.get("/").status_code == 200
+    finally:
+        for _ in slots:
+            admission._pages.release()
+
+
+def test_a_plan_past_its_items_is_a_translated_400_read_no_further(client, monkeypatch):
+    import web.classroom.plan as plan
+    read = []
+    original = plan.game_from_link
+
+    def counting(link):
+        read.append(link)
+        return original(link)
+    monkeypatch.setattr(plan, "game_from_link", counting)
+    page = client.get("/class/plan", query_string={"plan": "vote /nim\n" * 600, "lang": "fr"})
+    assert page.status_code == 400
+    assert "un plan d’au plus 40" in page.get_data(as_text=True).replace("\u202f", " ")
+    assert len(read) == plan.MAX_ITEMS + 1

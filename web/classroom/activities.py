@@ -32,7 +32,7 @@ from werkzeug.datastructures import MultiDict
 
 from ai.messages import GameError, N_
 
-from ..admission import Busy, admitted, in_lane, offload
+from ..admission import Busy, admitted, in_lane, in_this_request, offload
 from ..ai_move import ai_move
 from ..exercise import COURSE_TREE_TITLES, parse_answer
 from ..games import GAMES
@@ -439,9 +439,15 @@ def init_app(app: Flask) -> None:
 # -- the lesson plan (web.classroom.plan) --------------------------------------------------------
 
 @bp.get("/class/plan")
+@in_lane()          # each line read as its page would (up to 6,000 characters): off the loop
 def plan_page():
     """The plan's page: its lines checked, the link that opens it again, a class started
     with it."""
+    return offload(in_this_request(plan_drawn))
+
+
+def plan_drawn():
+    """The plan's page for this request (in a lane slot, off the loop: ``plan_page``)."""
     text = request.args.get("plan", "")
     error = None
     try:
@@ -457,11 +463,13 @@ def plan_page():
 
 
 @bp.post("/class/plan/start")
+@in_lane()          # the plan read off the loop, as its page reads it
 def plan_start():
     """A class whose board is the plan's first position, the plan in its bar."""
     if not cls.same_site():
         raise cls.ClassProblem(403, cls.TEACHER_ONLY)
-    items, wrong = parse_plan(request.form.get("plan", ""))
+    text = request.form.get("plan", "")
+    items, wrong = offload(in_this_request(lambda: parse_plan(text)))
     if not items:
         raise BadRequest("the plan has no item this app can read", "plan")
     cls.limited("classes", cls.NEW_CLASSES)

@@ -69,8 +69,9 @@ def parse_plan(text: str) -> tuple[list[PlanItem], list[tuple[int, str]]]:
             wrong.append((i, line[:120]))
             continue
         items.append(PlanItem(verb, link))
-    if len(items) > MAX_ITEMS:
-        raise BadRequest("a plan of at most %(most)s items, please", "plan", most=MAX_ITEMS)
+        if len(items) > MAX_ITEMS:          # said at once: the lines after are not read
+            raise BadRequest("a plan of at most %(most)s items, please", "plan",
+                             most=MAX_ITEMS)
     return items, wrong
 
 
