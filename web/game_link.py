@@ -8,6 +8,7 @@ the value readers of ``web.params``, and written back as links.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from flask_babel import gettext
 
@@ -260,10 +261,17 @@ class GameLink:
     def moves_text(self, upto=None) -> str:
         return self.rules.format_moves(self.moves[:self.at if upto is None else upto])
 
+    @cached_property
+    def all_moves_text(self) -> str:
+        """Every move of the link as text (the future too): once per game link, which a page
+        asks for in each of its links (a game link's moves are never changed in place:
+        ``play`` and ``truncated`` make a new one)."""
+        return self.rules.format_moves(self.moves)
+
     def query(self, upto=None, **extra) -> dict:
         """The URL parameters of this game showing ``upto`` moves (default: as shown)."""
         upto = self.at if upto is None else upto
-        params = {"moves": self.rules.format_moves(self.moves)} if self.moves else {}
+        params = {"moves": self.all_moves_text} if self.moves else {}
         if upto != len(self.moves):
             params["at"] = upto
         params.update(self.settings.params())
