@@ -46,3 +46,21 @@ def test_a_games_links_are_url_fors_own(app, page):
                 assert endpoint_url(f"play.{view}", {"game": g.settings.game}, values) == fast
                 checked += 1
     assert checked == 2 * len(LINKS)
+
+
+VIEWS = [  # (endpoint, values) as a game's page links them
+    ("play.show", {"game": "connect4", "mode": "ai-human"}), ("play.move", {"game": "nim"}),
+    ("play.ai", {"game": "connect4"}), ("play.show", {"game": "connect4", "tree": 0, "td": ""}),
+    ("review.page", {"game": "connect4", "moves": "4453", "cls": None}),
+    ("classroom.create", {"proj": None}), ("table.table", {"moves": "44", "lang": "en"}),
+    ("workshop.page", {"moves": "-"}), ("pages.home", {}),
+]
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_templates_links_to_other_views_are_url_fors_own(app, page):
+    from web.links import link
+    with app.test_request_context(f"/connect4?moves=4453&{page}"):
+        for endpoint, values in VIEWS:
+            assert link(endpoint, **values) == url_for(endpoint, **values), (page, endpoint)
+            assert link(endpoint, **values) == url_for(endpoint, **values)   # kept base

@@ -284,6 +284,13 @@ class GameLink:
         return endpoint_url(f"play.{action}", {"game": self.settings.game},
                             self.query(upto, **extra))
 
+    def move_links(self, upto=None) -> list[tuple[int, str, str]]:
+        """(i, the link showing i moves, the i-th move as text) for each move of the link
+        (the first ``upto`` only, if given): the move list, one entry a move."""
+        moves = self.moves if upto is None else self.moves[:upto]
+        fmt = self.rules.format_move
+        return [(i, self.url(upto=i), fmt(m)) for i, m in enumerate(moves, 1)]
+
     def _human_turn(self, i) -> bool:
         return self.rules.is_terminal(self.states[i]) or not self.settings.ai_plays(
             self.rules.to_move(self.states[i]))

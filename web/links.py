@@ -56,6 +56,33 @@ def endpoint_url(endpoint: str, path_values: dict, query: dict) -> str:
     return f"{path}?{encoded(items)}" if items else path
 
 
+def link(endpoint: str, **values) -> str:
+    """``url_for(endpoint, **values)``, the same text, through ``endpoint_url``: for a
+    template's links to views with one rule each (a game's page draws a dozen beside its game
+    links: a new game, the review, the move and AI forms...). The rule's own arguments are
+    its path, the rest the query."""
+    rules = _rules()
+    arguments = rules.get(endpoint)
+    if arguments is None:
+        return url_for(endpoint, **values)
+    path = {k: values.pop(k) for k in arguments if k in values}
+    return endpoint_url(endpoint, path, values)
+
+
+def _rules() -> dict:
+    """The path arguments of each endpoint with a single rule (once per app)."""
+    app = current_app._get_current_object()
+    rules = app.extensions.get("link_rules")
+    if rules is None:
+        by_endpoint: dict = {}
+        for rule in app.url_map.iter_rules():
+            by_endpoint.setdefault(rule.endpoint, []).append(rule)
+        rules = app.extensions["link_rules"] = {
+            e: tuple(sorted(r[0].arguments)) for e, r in by_endpoint.items()
+            if len(r) == 1 and not r[0].defaults}
+    return rules
+
+
 def encoded(items: list) -> str:
     """``urlencode(items, safe=QUERY_SAFE)``, the same text, each ``key=value`` encoded once
     per worker: a game's page draws some fifty links that repeat the same moves and

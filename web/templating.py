@@ -14,6 +14,7 @@ from ai.teach.tree_view import fit_text, path_of, text_width, walk, width, wrap_
 
 from .charts import iteration_chart
 from .fragments import drawn_once
+from .links import link
 from .games import GAMES, ORDER_LABELS
 from .i18n import (ALGORITHM_LABELS, LANGUAGES, LEVEL_LABELS, PLAYER_NAMING_LABELS,
                    get_locale, lang_field, num, switch_lang, this_page, tr)
@@ -34,7 +35,7 @@ def init_app(app: Flask) -> None:
         return url_for("static", filename=filename, v=versions[filename])
 
     app.jinja_env.globals.update(
-        asset=asset, drawn_once=drawn_once, GAMES=GAMES, MODES=MODES, LEVELS=LEVELS, ALGORITHM_LABELS=ALGORITHM_LABELS,
+        asset=asset, drawn_once=drawn_once, link=link, GAMES=GAMES, MODES=MODES, LEVELS=LEVELS, ALGORITHM_LABELS=ALGORITHM_LABELS,
         LEVEL_LABELS=LEVEL_LABELS, ORDER_LABELS=ORDER_LABELS, MAX_DEPTH=MAX_DEPTH,
         MAX_TIME_MS=MAX_TIME_MS, LANGUAGES=LANGUAGES, heuristics_for=heuristics_for,
         fmt=format_bound, fmt_long=format_long, fmt_shown=format_shown, bound_shown=bound_shown, walk=walk, view_width=width, fit_text=fit_text, wrap_text=wrap_text, zobrist_key=key_text, text_width=text_width, path_of=path_of, lang_field=lang_field,
