@@ -164,7 +164,8 @@ class GameSpec:
         """The game's own function ``name`` from its web package (``web``), or None: what
         the shared pages ask a game for (``page_context``, ``exact_run``, ``prepare``,
         ``zobrist_words``, ``term_names``, ``inspect_url``, ``last_cell``, ``init_app``,
-        ``class_activity``)."""
+        ``class_activity``; a game's own templates ask for their own, e.g. Connect-4's
+        ``board_rows``)."""
         if not self.web:
             return None
         return getattr(importlib.import_module(self.web), name, None)

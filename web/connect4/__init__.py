@@ -53,6 +53,24 @@ def last_cell(g):
     return None if col is None else (col, g.moves[:g.at].count(col) - 1)
 
 
+def board_rows(g) -> list:
+    """The board its page draws (``boards.html``), top row first: (the row's number from 1 at
+    the bottom, [(0, 1 or None: whose disc, whether it is in the winning four, whether it is
+    the last disc) for each column])."""
+    rules, state = g.rules, g.state
+    win, last = rules.winning_cells(state), last_cell(g)
+    rows = []
+    for r, cells in zip(range(rules.height, 0, -1), rules.rows(state)):
+        row = []
+        for c, p in enumerate(cells):
+            if p is None:
+                row.append((None, False, False))
+            else:
+                row.append((p, (c, r - 1) in win, (c, r - 1) == last))
+        rows.append((r, row))
+    return rows
+
+
 def zobrist_words(g, z) -> str:
     return gettext("XOR number of %(player)s in column %(col)s, row %(row)s",
                    player=g.settings.player_name(z.player), col=z.col + 1, row=z.row + 1)
