@@ -64,3 +64,17 @@ def test_a_templates_links_to_other_views_are_url_fors_own(app, page):
         for endpoint, values in VIEWS:
             assert link(endpoint, **values) == url_for(endpoint, **values), (page, endpoint)
             assert link(endpoint, **values) == url_for(endpoint, **values)   # kept base
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_the_move_lists_links_are_the_games_own(app, page):
+    for link_query in ("moves=4453&mode=human-human", "moves=4453&at=2&tree=1",
+                       "moves=4&level=easy", "moves=445&w=8&notation=course"):
+        with app.test_request_context(f"/connect4?{link_query}&{page}"):
+            from flask import request
+            g = parse_game(GAMES["connect4"], request.args)
+            for upto in (None, 2):
+                links = g.move_links(upto)
+                assert len(links) == (len(g.moves) if upto is None else min(upto, len(g.moves)))
+                assert links == [(i, g.url(upto=i), g.rules.format_move(m))
+                                 for i, m in enumerate(g.moves[:len(links)], 1)], link_query

@@ -289,7 +289,14 @@ class GameLink:
         (the first ``upto`` only, if given): the move list, one entry a move."""
         moves = self.moves if upto is None else self.moves[:upto]
         fmt = self.rules.format_move
-        return [(i, self.url(upto=i), fmt(m)) for i, m in enumerate(moves, 1)]
+        # The links differ only in ``at=``, which follows the moves: built once, at=0, its
+        # number then written per move (the link showing every move has no ``at=``)
+        head, at0, tail = self.url(upto=0).partition("&at=0")
+        last = len(self.moves)
+        if not at0:                     # (no such link: each built whole)
+            return [(i, self.url(upto=i), fmt(m)) for i, m in enumerate(moves, 1)]
+        return [(i, f"{head}&at={i}{tail}" if i != last else self.url(upto=i), fmt(m))
+                for i, m in enumerate(moves, 1)]
 
     def _human_turn(self, i) -> bool:
         return self.rules.is_terminal(self.states[i]) or not self.settings.ai_plays(
