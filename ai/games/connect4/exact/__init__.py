@@ -14,14 +14,37 @@ part), ``solver_kernel`` (its compiled twin, node for node) driven by ``solver_f
 ``analysis`` with its compiled loop ``analysis_kernel``; ``solved_store`` (SQLite);
 ``numba_cache`` (where numba keeps the machine code); ``play``.
 """
-from .analysis import (Analysis, ColumnScore, analyse, analyse_position, default_store,
-                       outcome, solver_for, store_at, table_key, use_store, warm_up)
-from .opening_book import shared as shared_book
-from .play import exact_play, exact_within, pons_to_value
-from .solved_store import default_path as default_store_path
-from .solver import SolveResult, parse_moves, solve
+from importlib import import_module
 
-__all__ = ["Analysis", "ColumnScore", "SolveResult", "analyse", "analyse_position",
-           "default_store", "default_store_path", "exact_play", "exact_within", "outcome",
-           "parse_moves", "pons_to_value", "shared_book", "solve", "solver_for", "store_at",
-           "table_key", "use_store", "warm_up"]
+# The face, by the module that holds each name. Loaded when first asked for (PEP 562), not when
+# the package is: ``numba_cache`` must be imported before numba by every kernel, the levels'
+# ``bits_kernel`` among them, and the solver's kernel imports ``bits_kernel``; a package that
+# loaded the solver as soon as ``numba_cache`` was asked for made ``bits_kernel``, imported
+# first, import itself half-made (an ImportError).
+_FACE = {"Analysis": "analysis", "ColumnScore": "analysis", "analyse": "analysis",
+         "analyse_position": "analysis", "default_store": "analysis", "outcome": "analysis",
+         "solver_for": "analysis", "store_at": "analysis", "table_key": "analysis",
+         "use_store": "analysis", "warm_up": "analysis",
+         "shared_book": ("opening_book", "shared"),
+         "exact_play": "play", "exact_within": "play", "pons_to_value": "play",
+         "default_store_path": ("solved_store", "default_path"),
+         "SolveResult": "solver", "parse_moves": "solver", "solve": "solver"}
+
+__all__ = sorted(_FACE)
+
+
+def __getattr__(name):
+    where = _FACE.get(name)
+    if where is None:                        # a submodule not imported yet (exact.analysis)
+        try:
+            return import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    module, attr = where if isinstance(where, tuple) else (where, name)
+    value = getattr(import_module(f"{__name__}.{module}"), attr)
+    globals()[name] = value                  # asked once
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_FACE))
