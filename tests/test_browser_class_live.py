@@ -227,10 +227,15 @@ def test_the_settings_stay_open_while_the_class_joins_votes_and_names_itself(
     teacher.locator(".class-live").get_by_role("button", name="Montrer les décomptes").click()
     expect(settings).to_have_attribute("open", "")                 # still open
     expect(teacher.locator(".vote-chart")).to_be_visible()
-    # read in the page, which waits for the chart if a live update has just redrawn it (a
-    # bounding box asked between the two is None)
-    chart = teacher.locator(".vote-chart").evaluate(
-        "e => { const r = e.getBoundingClientRect(); return {y: r.y, width: r.width, height: r.height} }")
+    # found and measured in one step in the page: a locator's evaluate finds the chart, then
+    # measures it in a second round trip, and a live update of the bar that redrew it in
+    # between measured a chart no longer in the page (0 wide, 1 run in 4 beside 4 busy
+    # processes); a bar drawn without it (a late update of the vote's close) is waited out
+    chart = teacher.wait_for_function("""() => {
+        const charts = document.querySelectorAll(".vote-chart");
+        if (charts.length !== 1) return null;
+        const r = charts[0].getBoundingClientRect();
+        return {y: r.y, width: r.width, height: r.height}; }""").json_value()
     assert chart["width"] >= 900 and chart["y"] + chart["height"] <= 1080
     teacher.screenshot(path=str(artifacts / "class-live-projector-vote-fr.png"))
 
