@@ -372,3 +372,60 @@ def test_the_page_says_so_when_the_store_cannot_keep_the_link(app, monkeypatch):
     html = teacher.get(f"/connect4/tournament/live/{code}").get_data(as_text=True)
     link = re.search(r'href="([^"]*)" id="tl-standings-link"', html).group(1)
     assert "?k=" in link and teacher.get(link).status_code == 200
+
+
+# -- drawn in the pages' lane (issue 37: a Swiss of 200's crosstable, 40,000 cells, ~140 ms, and
+# its CSV of 8,000 games were drawn on the loop) ------------------------------------------------
+
+@pytest.fixture()
+def drawings(monkeypatch):
+    """The live page's and its CSV's drawings, each with its thread's name; ``_offload`` as
+    under gevent's server (in another thread, named "pool...")."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import web.admission as admission
+    import web.tournament.live as live
+    threads = []
+
+    def watched(draw):
+        def inner(*args, **kwargs):
+            threads.append(threading.current_thread().name)
+            return draw(*args, **kwargs)
+        return inner
+    monkeypatch.setattr(live, "render_template", watched(live.render_template))
+    monkeypatch.setattr(live, "csv_response", watched(live.csv_response))
+    monkeypatch.setattr(admission, "LIGHT_WAIT", 0.01)
+    executor = ThreadPoolExecutor(1, thread_name_prefix="pool")
+    monkeypatch.setattr(admission, "_offload", lambda fn: executor.submit(fn).result())
+    yield threads
+    executor.shutdown()
+
+
+@pytest.mark.parametrize("game, lines", [("connect4", "Ada:cells=1,open3=8\nBob:open2=4"),
+                                         ("tictactoe", "Ada:lines=1,open2=4\nBob:corners=1")])
+def test_the_standings_and_their_csv_are_drawn_in_the_pages_lane_refused_when_full(
+        app, drawings, game, lines):
+    import web.admission as admission
+    teacher, code, _ = start_class(app, f"/{game}?mode=human-human")
+    url = f"/{game}/tournament/live/{code}"
+    assert teacher.post(url + "/start", data={"lines": lines, "boss": ["beginner"],
+                                              "depth": "2", "openings": "1"}).status_code == 303
+    play(app, code)
+    for page in (url, url + "/standings.csv"):
+        drawings.clear()
+        assert teacher.get(page).status_code == 200
+        assert drawings and all(name.startswith("pool") for name in drawings)   # off the loop
+    slots = [admission._pages.acquire(blocking=False) for _ in range(admission.PAGE_SLOTS)]
+    try:
+        assert all(slots)
+        for page in (url, url + "/standings.csv"):
+            drawings.clear()
+            busy = teacher.get(page + "?lang=fr")
+            assert busy.status_code == 503 and busy.headers["Retry-After"]
+            assert "Le serveur est occupé" in busy.get_data(as_text=True)      # translated
+            assert drawings == []                                # refused before any drawing
+        assert teacher.get("/").status_code == 200                # a plain page: not held
+    finally:
+        for _ in slots:
+            admission._pages.release()
+    assert teacher.get(url + "/standings.csv").status_code == 200
