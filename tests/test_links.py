@@ -78,3 +78,15 @@ def test_the_move_lists_links_are_the_games_own(app, page):
                 assert len(links) == (len(g.moves) if upto is None else min(upto, len(g.moves)))
                 assert links == [(i, g.url(upto=i), g.rules.format_move(m))
                                  for i, m in enumerate(g.moves[:len(links)], 1)], link_query
+
+
+def test_links_keep_each_requests_mount_point(app):
+    from web.links import link
+    for base in ("http://localhost/", "http://localhost/lab/", "http://localhost/"):
+        with app.test_request_context("/connect4?moves=44&lang=fr", base_url=base):
+            from flask import request
+            g = parse_game(GAMES["connect4"], request.args)
+            for endpoint, values in VIEWS:
+                assert link(endpoint, **values) == url_for(endpoint, **values), (base, endpoint)
+            assert g.url() == url_for("play.show", game="connect4", **g.query())
+            assert g.url().startswith("/lab/connect4?" if "lab" in base else "/connect4?")

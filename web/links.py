@@ -31,8 +31,8 @@ def endpoint_url(endpoint: str, path_values: dict, query: dict) -> str:
     """``url_for(endpoint, **path_values, **query)``, the same text, for a page that draws
     dozens of links to one view (a game's page: a link per move, undo, redo, the history...):
     the path and what the app adds to every link (``url_defaults``: the language, projector
-    mode, the notation, the course's figure) are worked out by ``url_for`` once per request
-    and view, the query encoded here as werkzeug does. (Through ``url_for`` each link took
+    mode, the notation, the course's figure) are worked out once per request and view (the
+    path by ``url_for`` once per worker: ``_path``), the query encoded here as werkzeug does. (Through ``url_for`` each link took
     ~20 µs, a game's page ~50 of them: a fifth of its rendering.) ``url_defaults`` here add
     a parameter unless the link gives one of that name, whatever its value, which is what
     this relies on (``tests/test_links.py`` compares the two ways)."""
@@ -48,12 +48,27 @@ def endpoint_url(endpoint: str, path_values: dict, query: dict) -> str:
         values = dict(path_values)
         app.inject_url_defaults(endpoint, values)
         added = {k: v for k, v in values.items() if k not in path_values}
-        path = url_for(endpoint, **path_values, **dict.fromkeys(added))
-        base = bases[key] = (path, added)
+        base = bases[key] = (_path(endpoint, key[1], tuple(added)), added)
     path, added = base
     items = [(k, v) for k, v in iter_multi_items(query) if v is not None]
     items += [(k, v) for k, v in iter_multi_items(added) if k not in query and v is not None]
     return f"{path}?{encoded(items)}" if items else path
+
+
+_paths: dict = {}
+
+
+def _path(endpoint: str, path_items: tuple, added: tuple) -> str:
+    """``url_for``'s path for the view (its query's values all None, so none written), once
+    per worker for each view, path values and mount point (a page asked it again for each of
+    the eight views it links to, ~15 µs each)."""
+    key = (endpoint, path_items, added, request.script_root)
+    path = _paths.get(key)
+    if path is None:
+        if len(_paths) >= 1024:
+            _paths.clear()
+        path = _paths[key] = url_for(endpoint, **dict(path_items), **dict.fromkeys(added))
+    return path
 
 
 def link(endpoint: str, **values) -> str:
