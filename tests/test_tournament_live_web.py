@@ -95,7 +95,11 @@ def test_the_standings_move_on_the_live_stream_as_games_end(app):
         play(app, code)
         # the last game comes to the board once (a later update of the standings does not
         # send it again, which would start its play-out over)
-        assert "Game 6" in text(stream.event("featured", where=lambda d: "Game 6" in d))
+        last = stream.event("featured", where=lambda d: "Game 6" in d)
+        assert "Game 6" in text(last)
+        # its result comes after its last stone, not before: the class watches it played out
+        step = int(re.search(r'class="tl-after tl-o(\d+)"', last).group(1))
+        assert step == last.count("tl-drop") > 0
         assert "Finished: 6 games." in text(student(app, code).get(
             f"/connect4/tournament/live/{code}").get_data(as_text=True))
     finally:

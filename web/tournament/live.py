@@ -117,6 +117,9 @@ def is_teacher(state) -> bool:
     return state.is_teacher(cv.teacher_secret(state.code))
 
 
+LAST_STEP = 41          # the play-out's last delay class (static/tournament.css)
+
+
 class Live:
     """A class's tournament as its pages draw it (computed here; templates only draw)."""
 
@@ -194,6 +197,13 @@ class Live:
         """The position after ``moves`` as the game's board macro draws it, each stone or mark
         with its order in the play-out (None for the opening's)."""
         return self.tg.board(moves, opening)
+
+    def result_step(self, moves: str, opening: str = "") -> int:
+        """The play-out's step at which the featured game's result appears: after its last
+        move (told at once, it gave the end away while the class watched the stones come).
+        Each move is one character of ``moves``, as the games' ``board`` count them; the
+        steps' delays are static/tournament.css's ``tl-o0`` to ``tl-o41``."""
+        return min(len(moves) - len(opening), LAST_STEP)
 
     def finale_games(self) -> list[dict]:
         f = self.finale or {}
