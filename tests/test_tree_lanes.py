@@ -474,3 +474,66 @@ def test_a_plan_past_its_items_is_a_translated_400_read_no_further(client, monke
     assert page.status_code == 400
     assert "un plan d’au plus 40" in page.get_data(as_text=True).replace("\u202f", " ")
     assert len(read) == plan.MAX_ITEMS + 1
+
+
+# -- the teacher's whole page with a class exercise open (issue 37: its dashboard was drawn on the
+# loop with the page; refused, it must be the app's 503, never a 500 from the game's handler) ----
+
+@pytest.fixture()
+def whole_pages(monkeypatch):
+    """The game pages drawn whole (``web.htmx.render_template``), each with its thread's name."""
+    import web.htmx
+    threads = []
+    original = web.htmx.render_template
+
+    def watched(*args, **kwargs):
+        threads.append(threading.current_thread().name)
+        return original(*args, **kwargs)
+    monkeypatch.setattr(web.htmx, "render_template", watched)
+    monkeypatch.setattr(admission, "PHONE_WAIT", 0.01)
+    monkeypatch.setattr(admission, "LIGHT_WAIT", 0.01)
+    return threads
+
+
+def test_the_teacher_s_whole_page_with_an_exercise_is_drawn_off_the_loop(app, in_pool,
+                                                                         whole_pages):
+    teacher, code = exercise_class(app)
+    url = f"/nim?n=5&k=3&mode=human-human&cls={code}"
+    inline = teacher.get(url)
+    assert inline.status_code == 200 and whole_pages == ["MainThread"]
+    in_pool()
+    whole_pages.clear()
+    drawn = teacher.get(url)
+    assert drawn.status_code == 200
+    assert whole_pages and all(name.startswith("pool") for name in whole_pages)
+
+
+def test_the_teacher_s_whole_page_with_an_exercise_is_refused_503_never_500_when_the_lane_is_full(
+        app, whole_pages):
+    teacher, code = exercise_class(app)
+    from test_classroom import start_class
+    other, plain, _ = start_class(app, "/nim?n=5&k=3&mode=human-human")
+    base = "/nim?n=5&k=3&mode=human-human&lang=fr"
+    slots = [admission._pages.acquire(blocking=False) for _ in range(admission.PAGE_SLOTS)]
+    trees = [admission._trees.acquire(blocking=False) for _ in range(admission.TREE_SLOTS)]
+    try:
+        assert all(slots) and all(trees)
+        # the page, a wrong parameter's 400 page, a tree's 503 page (the game's handler draws
+        # the page again, its class bar too): each the app's translated 503, drawn nothing
+        for url in (f"{base}&cls={code}", f"{base}&cls={code}&level=zzz",
+                    f"{base}&cls={code}&tree=1"):
+            whole_pages.clear()
+            busy = teacher.get(url)
+            assert busy.status_code == 503 and busy.headers["Retry-After"], url
+            assert "Le serveur est occupé" in busy.get_data(as_text=True)
+            assert whole_pages == [], url                      # refused before any drawing
+        # the teacher's page with no exercise, a phone's view of the board: on the loop
+        assert other.get(f"{base}&cls={plain}").status_code == 200
+        assert app.test_client().get(f"{base}&cls={code}").status_code == 200
+        assert teacher.get("/").status_code == 200
+    finally:
+        for _ in slots:
+            admission._pages.release()
+        for _ in trees:
+            admission._trees.release()
+    assert teacher.get(f"{base}&cls={code}").status_code == 200

@@ -71,6 +71,13 @@ def refuse(err: Busy):
         retry_after=err.retry_after)
 
 
+def refused_page(err: Busy):
+    """``err`` as the app's error page (``refuse``), answered rather than raised: for a
+    drawing refused inside an error handler (a game's 400 page drawing its class's bar), where
+    a raised error would be a 500."""
+    return current_app.handle_http_exception(refuse(err))
+
+
 def _offload(fn):
     """``fn()`` in a native thread when gevent runs the server, else right here."""
     try:

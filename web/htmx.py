@@ -8,8 +8,9 @@ from urllib.parse import parse_qs, urlsplit
 from flask import Response, current_app, render_template, request
 from jinja2 import Environment, nodes
 
-from .admission import drawn_in_lane
-from .page_bar import class_bar
+from . import admission
+from .admission import Busy, drawn_in_lane, refused_page
+from .page_bar import class_bar, draws_dashboard
 
 
 def is_htmx() -> bool:
@@ -65,16 +66,31 @@ def render(template: str, *, block: str, status: int = 200, push_url: str | None
     board (its game link ``g`` has ``cls=``) gets the class's bar, read here, once. ``tree``:
     the page draws a search tree (its work grows with the tree): drawn in the trees' lane, off
     the loop (``web.admission.drawn_in_lane``; Busy when the lane is full), the class's bar
-    read here first."""
+    read here first. A whole page whose bar shows its teacher a class exercise's dashboard
+    (``draws_dashboard``) is drawn off the loop in the pages' lane, waiting
+    ``admission.PHONE_WAIT`` at most as the teacher's actions do; beyond, the app's 503 page
+    with Retry-After, answered, not raised: from an error handler (a game's 400 or 503 page)
+    a raised one would be a 500."""
+    dashboard = False
     if is_htmx():
         def draw():
             return render_block(template, block, **context)
     else:
-        whole = {**class_bar(context.get("g")), **context}
+        bar = class_bar(context.get("g"))
+        whole = {**bar, **context}
+        dashboard = not tree and draws_dashboard(bar)
 
         def draw():
             return render_template(template, **whole)
-    body = drawn_in_lane(draw) if tree else draw()
+    if tree:
+        body = drawn_in_lane(draw)
+    elif dashboard:
+        try:
+            body = drawn_in_lane(draw, pages=True, wait=admission.PHONE_WAIT)
+        except Busy as err:
+            return refused_page(err)
+    else:
+        body = draw()
     response = Response(body, status=status, mimetype="text/html")
     response.headers["Vary"] = "HX-Request"
     if push_url and is_htmx():
