@@ -433,3 +433,48 @@ def test_the_standings_and_their_csv_are_drawn_in_the_pages_lane_refused_when_fu
         for _ in slots:
             admission._pages.release()
     assert teacher.get(url + "/standings.csv").status_code == 200
+
+
+def test_the_live_stream_draws_its_standings_off_the_loop_and_ends_when_its_lane_is_full(
+        app, drawings, monkeypatch):
+    """The teacher's stream in the pages' lane, a phone's in the trees' lane; a stream that
+    cannot draw ends cleanly (no 500, no event drawn), and its page reconnects."""
+    import web.admission as admission
+    import web.classroom.views as cv
+    import web.tournament.live as live
+    threads = []
+    original = live.render_block
+
+    def watched(*args, **kwargs):
+        threads.append(threading.current_thread().name)
+        return original(*args, **kwargs)
+    monkeypatch.setattr(live, "render_block", watched)
+    monkeypatch.setattr(cv, "STREAM_WAIT", 0.01)
+    teacher, code, _ = start_class(app)
+    start(teacher, code)
+    play(app, code, 1)
+    phone = student(app, code)
+    url = f"/connect4/tournament/live/{code}/events"
+    stream = Stream(teacher, url)
+    try:
+        assert "1 of 6 games played" in text(stream.event("live"))
+        assert threads and all(name.startswith("pool") for name in threads)
+    finally:
+        stream.done.set()
+    for client, lane in ((teacher, admission._pages), (phone, admission._trees)):
+        assert lane.acquire(blocking=False)
+        try:
+            threads.clear()
+            ended = client.get(url)
+            assert ended.status_code == 200
+            assert "event: live" not in ended.get_data(as_text=True)   # ended, drew nothing
+            assert threads == []
+        finally:
+            lane.release()
+    assert admission._pages.acquire(blocking=False)     # the teacher's lane: a phone's not held
+    try:
+        stream = Stream(phone, url)
+        assert "1 of 6 games played" in text(stream.event("live"))
+    finally:
+        stream.done.set()
+        admission._pages.release()

@@ -311,12 +311,21 @@ def events(game, code):
             # once a tournament is started (a bare client earlier), or while the entries
             # are open, when the set-up follows them ("setup": the teacher's list again)
             return cv.sse("setup", str(len(live.entries))) if live.open else ""
-        out = cv.sse("live", render_block(TEMPLATE, "live", live=live, step=FEATURED_STEP))
+        out = cv.sse("live", in_stream_lane(lambda: render_block(
+            TEMPLATE, "live", live=live, step=FEATURED_STEP)))
         featured = (live.spec or {}).get("id"), live.featured and live.featured[0]
         if featured != shown[0]:
             shown[0] = featured
-            out += cv.sse("featured", render_block(TEMPLATE, "featured", live=live))
+            out += cv.sse("featured", in_stream_lane(lambda: render_block(
+                TEMPLATE, "featured", live=live)))
         return out
+
+    def in_stream_lane(draw):
+        """``draw()`` off the loop (the standings and crosstable, at each game's end), as a
+        class exercise's streams draw: the teacher's in the pages' lane, a phone's in the
+        trees' lane (never ahead of the teacher's), waiting ``cv.STREAM_WAIT`` at most;
+        beyond, Busy ends the stream cleanly and its page reconnects (``cv.stream``)."""
+        return drawn_in_lane(draw, pages=teacher, wait=cv.STREAM_WAIT)
 
     return cv.stream(state, render, follower=None, kinds={"tournament", "closed"})
 
