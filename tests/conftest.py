@@ -168,9 +168,13 @@ def live_server():
     """The app under gunicorn, as ``scripts/serve`` runs it; yields its base URL. Class mode's
     state is in a database of its own, removed with the session."""
     port = _free_port()
-    (ARTIFACTS / "gunicorn.log").unlink(missing_ok=True)
+    # a log of its own per pytest-xdist worker (scripts/test -n 2): each worker starts its
+    # own server, which would otherwise remove the other's log
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    log = f"gunicorn-{worker}.log" if worker else "gunicorn.log"
+    (ARTIFACTS / log).unlink(missing_ok=True)
     state_dir = tempfile.mkdtemp(prefix="minimax-lab-classes-")
-    proc = start_gunicorn(port, class_env(state_dir))
+    proc = start_gunicorn(port, class_env(state_dir), log)
     yield f"http://127.0.0.1:{port}"
     stop_gunicorn(proc)
     shutil.rmtree(state_dir, ignore_errors=True)
