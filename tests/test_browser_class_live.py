@@ -21,6 +21,22 @@ pytestmark = pytest.mark.browser
 PHONE_OPTIONS = dict(is_mobile=True, has_touch=True)
 
 
+def boxes(page, *selectors) -> dict:
+    """The boxes of every element each of ``selectors`` finds, found and measured in one step
+    in the page, once each finds one: a locator's ``bounding_box`` finds its element, then
+    measures it in a second round trip, and a live update that redraws it in between measures
+    an element no longer in the page (None)."""
+    return page.wait_for_function("""selectors => {
+        const found = {};
+        for (const s of selectors) {
+            found[s] = Array.from(document.querySelectorAll(s), e => {
+                const r = e.getBoundingClientRect();
+                return {x: r.x, y: r.y, width: r.width, height: r.height}; });
+            if (!found[s].length) return null;
+        }
+        return found; }""", arg=list(selectors)).json_value()
+
+
 def start_class(teacher, url):
     """The teacher opens a game page and turns on class mode: the class's code. The page
     opens on the join screen, in the page (the board below still answers)."""
@@ -268,16 +284,20 @@ def test_the_phone_s_first_screen_holds_the_vote_the_whole_board_and_the_nicknam
     teacher.keyboard.press("v")
     buttons = phone.locator("#class-vote .vote-buttons button")
     expect(buttons).to_have_count(7)
-    assert phone.locator("header.site").bounding_box()["height"] <= 60
-    for part in ("#nickname-field", "#class-vote .vote-buttons", "#class-board table.board"):
-        box = phone.locator(part).bounding_box()
+    parts = ("header.site", "#nickname-field", "#class-vote .vote-buttons",
+             "#class-board table.board")
+    found = boxes(phone, *parts, "#class-vote .vote-buttons button",
+                  "#class-board table.board tbody tr:first-of-type td")
+    assert all(len(found[part]) == 1 for part in parts), found
+    assert found["header.site"][0]["height"] <= 60
+    for part in parts[1:]:
+        box = found[part][0]
         assert box["y"] >= 0 and box["y"] + box["height"] <= 844, (part, box)
     # one row of seven, each over its column of the board
-    tops = {round(buttons.nth(i).bounding_box()["y"]) for i in range(7)}
-    assert len(tops) == 1
-    cells = phone.locator("#class-board table.board tbody tr").first.locator("td")
-    assert cells.count() == 7
-    for i in range(7):
-        b, c = buttons.nth(i).bounding_box(), cells.nth(i).bounding_box()
+    buttons, cells = found["#class-vote .vote-buttons button"], found[
+        "#class-board table.board tbody tr:first-of-type td"]
+    assert len(buttons) == 7 and len({round(b["y"]) for b in buttons}) == 1
+    assert len(cells) == 7
+    for i, (b, c) in enumerate(zip(buttons, cells)):
         assert abs((b["x"] + b["width"] / 2) - (c["x"] + c["width"] / 2)) <= 4, i
     phone.screenshot(path=str(artifacts / f"class-live-phone-vote-{lang}.png"))
