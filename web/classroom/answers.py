@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from .store import MAX_BALLOTS, RedisStore, SqliteSideTables, Vote
+from .store import MAX_BALLOTS, RedisStore, SqliteSideTables, Vote, side_of
 
 MAX_ANSWER_TEXT = 16000       # characters of one stored answer (an exercise's form, encoded)
 MAX_HISTORY = 200             # activities kept per class (a lesson has a few dozen)
@@ -393,8 +393,4 @@ class RedisAnswers(Answers):
 
 def answers_of(store) -> Answers:
     """The answers' side of ``store`` (made once per store)."""
-    made = getattr(store, "_answers", None)
-    if made is None:
-        made = RedisAnswers(store) if isinstance(store, RedisStore) else SqliteAnswers(store)
-        store._answers = made
-    return made
+    return side_of(store, "_answers", RedisAnswers, SqliteAnswers)

@@ -21,7 +21,7 @@ import hashlib
 import os
 import re
 
-from .store import RedisStore, SqliteSideTables
+from .store import RedisStore, SqliteSideTables, side_of
 
 KEEP_DAYS = float(os.environ.get("KEPT_LINK_DAYS", 365))
 MAX_TEXT = 64_000             # characters kept at most (a Swiss of 200's standings: ~5,000)
@@ -100,8 +100,4 @@ class RedisKeptLinks(KeptLinks):
 
 def kept_links_of(store) -> KeptLinks:
     """The kept links' side of ``store`` (made once per store)."""
-    made = getattr(store, "_kept_links", None)
-    if made is None:
-        made = RedisKeptLinks(store) if isinstance(store, RedisStore) else SqliteKeptLinks(store)
-        store._kept_links = made
-    return made
+    return side_of(store, "_kept_links", RedisKeptLinks, SqliteKeptLinks)

@@ -864,6 +864,16 @@ _STATE_FIELDS = ("game", "query", "version", "round", "vote_open", "vote_query",
                  "closed", "secret_hash", "expires")
 
 
+def side_of(store, attr: str, redis_side, sqlite_side):
+    """A class-mode feature's side of ``store``: ``redis_side(store)`` or
+    ``sqlite_side(store)`` as the store is, made once per store and kept on it as ``attr``."""
+    made = getattr(store, attr, None)
+    if made is None:
+        made = redis_side(store) if isinstance(store, RedisStore) else sqlite_side(store)
+        setattr(store, attr, made)
+    return made
+
+
 class SqliteSideTables:
     """Tables a class-mode feature keeps beside the classes' in a ``SqliteStore`` (its
     ``SCHEMA``, which makes the ``TABLES``), made by its first write inside that write's own

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from .store import RedisStore, SqliteSideTables
+from .store import RedisStore, SqliteSideTables, side_of
 
 EVENT = "tournament"
 MAX_GAMES = 20_000            # games kept per class (a Swiss of 200 entrants is far fewer)
@@ -323,9 +323,4 @@ class RedisTournaments(Tournaments):
 
 def tournaments_of(store) -> Tournaments:
     """The tournaments' side of ``store`` (made once per store)."""
-    made = getattr(store, "_tournaments", None)
-    if made is None:
-        made = (RedisTournaments(store) if isinstance(store, RedisStore)
-                else SqliteTournaments(store))
-        store._tournaments = made
-    return made
+    return side_of(store, "_tournaments", RedisTournaments, SqliteTournaments)
