@@ -5,24 +5,15 @@ tree on and the mover's settings, whose panel re-runs the search behind that mov
 workshop links to it; bad input and oversized tournaments are a translated 400.
 """
 import re
-from html import unescape
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
 from ai.games.connect4 import tournament as T
+from responses import hrefs, text_of
 
 LINK = ("/connect4/tournament?e=Ada:cells=1,open3=8&e=Cy:center=1&boss=beginner"
         "&depth=3&openings=2")
-
-
-def text_of(resp) -> str:
-    return re.sub(r"\s+", " ", unescape(resp.get_data(as_text=True)))
-
-
-def hrefs(resp, pattern: str) -> list[str]:
-    return [unescape(h) for h in re.findall(r'href="([^"]*' + re.escape(pattern) + r'[^"]*)"',
-                                            resp.get_data(as_text=True))]
 
 
 @pytest.fixture(scope="module")

@@ -14,19 +14,11 @@ from ai.games.tictactoe import tournament as TT
 from ai.games.tictactoe.terms import NAMES
 from ai.levels import Level
 from ai.teach import tournament as T
+from responses import hrefs, text_of
 
 ENTRANTS = ("Ada:lines=1,open2=4", "Bob:center=2,corners=1")
 LINK = ("/tictactoe/tournament?e=Ada:lines=1,open2=4&e=Bob:center=2,corners=1"
         "&boss=beginner&boss=easy&depth=1&openings=3")
-
-
-def text_of(resp) -> str:
-    return re.sub(r"\s+", " ", unescape(resp.get_data(as_text=True)))
-
-
-def hrefs(resp, pattern: str) -> list[str]:
-    return [unescape(h) for h in re.findall(r'href="([^"]*' + re.escape(pattern) + r'[^"]*)"',
-                                            resp.get_data(as_text=True))]
 
 
 @pytest.fixture(scope="module")

@@ -12,12 +12,9 @@ import pytest
 
 from ai.games.connect4 import accuracy
 from web.connect4.workshop import column_values, choice
+from responses import text_of
 
 FLIP = "/connect4/workshop?h=cells=1,open3=4&prev=cells=1&moves=6122"
-
-
-def text_of(resp) -> str:
-    return re.sub(r"\s+", " ", unescape(resp.get_data(as_text=True)))
 
 
 def test_the_default_page_starts_from_seed_000(client):
