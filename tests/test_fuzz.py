@@ -172,16 +172,7 @@ def test_a_class_workshop_and_its_tournament_take_hostile_input_below_500(
     done = teacher.post(f"/class/{code}/heuristic", data={"action": verb, field: value},
                         headers={"HX-Request": "true"})
     assert done.status_code < 500, (action, done.status_code)
-    path, param, value = page
-    url = path.format(code=code) + "?" + urlencode({param: value})
-    for client in (teacher, phone):
-        shown = client.get(url)
-        shown.close()
-        assert shown.status_code < 500, (url, shown.status_code)
-    where, fields = form
-    posted = teacher.post(f"/connect4/tournament/live/{code}/{where}", data=urlencode(fields),
-                          headers={"Content-Type": "application/x-www-form-urlencoded"})
-    assert posted.status_code < 500, (where, fields, posted.status_code)
+    page_and_form_below_500(teacher, phone, code, "connect4", page, form)
 
 
 # A tic-tac-toe class whose tournament's entries are open (issue 39: the phones type their
@@ -225,6 +216,12 @@ def test_a_class_tournaments_open_entries_take_hostile_input_below_500(app, entr
     sent = phone.post(f"/tictactoe/tournament/live/{code}/entry", data=urlencode(entry),
                       headers={"Content-Type": "application/x-www-form-urlencoded"})
     assert sent.status_code < 500, (entry, sent.status_code)
+    page_and_form_below_500(teacher, phone, code, "tictactoe", page, form)
+
+
+def page_and_form_below_500(teacher, phone, code, game, page, form):
+    """A class's page, with a hostile parameter, as the teacher and a phone open it; then a
+    hostile form on ``game``'s class tournament from the teacher: never a 5xx."""
     path, param, value = page
     url = path.format(code=code) + "?" + urlencode({param: value})
     for client in (teacher, phone):
@@ -232,6 +229,6 @@ def test_a_class_tournaments_open_entries_take_hostile_input_below_500(app, entr
         shown.close()
         assert shown.status_code < 500, (url, shown.status_code)
     where, fields = form
-    posted = teacher.post(f"/tictactoe/tournament/live/{code}/{where}", data=urlencode(fields),
+    posted = teacher.post(f"/{game}/tournament/live/{code}/{where}", data=urlencode(fields),
                           headers={"Content-Type": "application/x-www-form-urlencoded"})
     assert posted.status_code < 500, (where, fields, posted.status_code)
