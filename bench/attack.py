@@ -414,18 +414,27 @@ def big_tree(depth=3, branching=7) -> str:
     return node(depth)
 
 
-def exercise_phones(server, seconds):
-    """Issue 37: a class exercise on a tree of 400 nodes; 30 phones (30 addresses) load it
-    at once and again (each draws the tree as a form of 300 KB) and send answers, while the
-    teacher's dashboard is drawn again and again (every answer marked)."""
+def exercise_class(server, source):
+    """(the teacher's cookie, the class's code) of a Nim class made from ``source``, running
+    an exercise on a tree of 400 nodes (``big_tree``)."""
     from urllib.parse import quote, urlencode
     form = {"Content-Type": "application/x-www-form-urlencoded"}
-    status, r = server.request("POST", "/class", "link=/nim", form, source="127.0.4.1")
+    _, r = server.request("POST", "/class", "link=/nim", form, source=source)
     teacher = r.getheader("Set-Cookie").split(";")[0]
     code = re.search(r"cls=([A-Z0-9]+)", r.getheader("Location")).group(1)
     server.request("POST", f"/class/{code}/exercise", urlencode(
         {"action": "start", "source": "link", "link": "/tree?t=" + quote(big_tree())}),
-        {**form, "Cookie": teacher}, source="127.0.4.1")
+        {**form, "Cookie": teacher}, source=source)
+    return teacher, code
+
+
+def exercise_phones(server, seconds):
+    """Issue 37: a class exercise on a tree of 400 nodes; 30 phones (30 addresses) load it
+    at once and again (each draws the tree as a form of 300 KB) and send answers, while the
+    teacher's dashboard is drawn again and again (every answer marked)."""
+    from urllib.parse import urlencode
+    form = {"Content-Type": "application/x-www-form-urlencoded"}
+    teacher, code = exercise_class(server, "127.0.4.1")
     statuses = collections.Counter()
     end = time.monotonic() + seconds
 
@@ -468,14 +477,9 @@ def exercise_bar(server, seconds):
     """Issue 37: a class exercise on a tree of 400 nodes answered by 30 phones (30 addresses)
     again and again, while the teacher's live bar (its dashboard: every answer marked on the
     tree, redrawn at each answer) is open and the teacher closes and reopens the exercise."""
-    from urllib.parse import quote, urlencode
+    from urllib.parse import urlencode
     form = {"Content-Type": "application/x-www-form-urlencoded"}
-    _, r = server.request("POST", "/class", "link=/nim", form, source="127.0.8.1")
-    teacher = r.getheader("Set-Cookie").split(";")[0]
-    code = re.search(r"cls=([A-Z0-9]+)", r.getheader("Location")).group(1)
-    server.request("POST", f"/class/{code}/exercise", urlencode(
-        {"action": "start", "source": "link", "link": "/tree?t=" + quote(big_tree())}),
-        {**form, "Cookie": teacher}, source="127.0.8.1")
+    teacher, code = exercise_class(server, "127.0.8.1")
     statuses = collections.Counter()
     end = time.monotonic() + seconds
     bars = [0]
