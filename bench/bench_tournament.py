@@ -122,7 +122,6 @@ def served(args, entrants) -> int:
         sys.exit(done.stderr)
     data = json.loads(done.stdout)
     timing = data["timing"]
-    bad = {k: sum(1 for s in v if s == "error" or s >= 500) for k, v in statuses.items()}
     print(f"{len(entrants)} entrants, {args.openings} openings, depth {args.depth}, "
           f"{args.game}: {len(data['games'])} games, beside the server ({args.workers} workers)")
     print(f"the tournament's process: {wall:.2f} s from its start to its JSON; its work "
@@ -130,11 +129,7 @@ def served(args, entrants) -> int:
           f"{timing.get('startup_ms', 0) / 1000:.2f} s; games {timing['games_ms'] / 1000:.2f} s "
           f"({timing['games_per_second']:.0f} a second), standings "
           f"{timing['standings_ms'] / 1000:.2f} s")
-    print(f"GET / p95: idle {p95(times['idle']):.0f} ms ({len(times['idle'])} requests), "
-          f"while the tournament ran {p95(times['tournament']):.0f} ms "
-          f"({len(times['tournament'])} requests); 5xx/errors {bad}")
-    print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}  after: "
-          f"{after[0]:.2f} {after[1]:.2f} {after[2]:.2f}  ({os.cpu_count()} cores)")
+    print_beside(times, statuses, load, after)
     return 0
 
 
@@ -238,7 +233,6 @@ def live(args, entrants) -> int:
         stop.set()
         server.proc.terminate()
         server.proc.wait(30)
-    bad = {k: sum(1 for s in v if s == "error" or s >= 500) for k, v in statuses.items()}
     print(f"{len(entrants)} entrants, {args.openings} openings, depth {args.depth}: {played} "
           f"games, the app's own tournament (its games' lane; the server's {args.workers} "
           f"workers), the projector's stream woken {woken[0]} times, {woken[1]} of them "
@@ -246,12 +240,19 @@ def live(args, entrants) -> int:
     print(f"wall time from the start to the final standings: {wall:.2f} s "
           f"({played / wall:.0f} games a second); rated: "
           f"{all(r['rating'] is not None for r in final['standings'])}")
+    print_beside(times, statuses, load, after)
+    return 0
+
+
+def print_beside(times, statuses, load, after) -> None:
+    """The plain page's side of a run: `GET /` p95 idle and while the tournament ran, its
+    5xx and errors, and the load average before and after."""
+    bad = {k: sum(1 for s in v if s == "error" or s >= 500) for k, v in statuses.items()}
     print(f"GET / p95: idle {p95(times['idle']):.0f} ms ({len(times['idle'])} requests), "
           f"while the tournament ran {p95(times['tournament']):.0f} ms "
           f"({len(times['tournament'])} requests); 5xx/errors {bad}")
     print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}  after: "
           f"{after[0]:.2f} {after[1]:.2f} {after[2]:.2f}  ({os.cpu_count()} cores)")
-    return 0
 
 
 def main(argv=None) -> int:
