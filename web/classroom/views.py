@@ -39,7 +39,7 @@ import re
 import secrets
 import time
 
-from flask import (Blueprint, Flask, Response, copy_current_request_context, current_app,
+from flask import (Blueprint, Flask, Response, current_app,
                    redirect, render_template, request, url_for)
 from flask_babel import get_locale, lazy_gettext as _l
 from itsdangerous import BadSignature, Signer
@@ -673,8 +673,7 @@ def drawing(page: ClassPage, draw, *, wait: float | None = None) -> str:
     (never behind the class's phones), waiting ``PHONE_WAIT`` s at most; Busy beyond."""
     if page.ex is None:
         return draw()
-    return admission.drawn_in_lane(copy_current_request_context(draw),
-                                   wait=admission.PHONE_WAIT if wait is None else wait,
+    return admission.drawn_in_lane(draw, wait=admission.PHONE_WAIT if wait is None else wait,
                                    pages=page.view.teacher)
 
 

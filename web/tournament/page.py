@@ -24,12 +24,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from flask import Blueprint, copy_current_request_context, request, url_for
+from flask import Blueprint, request, url_for
 from flask_babel import lazy_gettext as _l
 
 from ai.teach import tournament as T
 
-from ..admission import in_lane, offload
+from ..admission import in_lane, in_this_request, offload
 from ..htmx import render
 from ..i18n import tr
 from ..params import LABELS, BadRequest, read_int
@@ -137,5 +137,4 @@ def page(spec):
             boss=["beginner", "easy"]), **common)
     data = offload(lambda: _played(game.name, tuple(entrants), depth, openings))
     t = Page(game, tg, entrants, depth, openings, data, shown)
-    return offload(copy_current_request_context(
-        lambda: render(TEMPLATE, error=None, t=t, **common)))
+    return offload(in_this_request(lambda: render(TEMPLATE, error=None, t=t, **common)))
