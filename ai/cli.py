@@ -39,11 +39,9 @@ included. A result a budget stopped says so (``"complete": false``) and why
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 import time
-from functools import lru_cache
 
 from ai import games
 from ai.course.game import play
@@ -65,21 +63,6 @@ class UsageError(Exception):
 
 # -- the games, found by their folders -------------------------------------------------------
 
-@lru_cache(maxsize=None)
-def _cli(name: str):
-    """The command-line module of the game ``name`` (``ai.games.<name>.cli``), or None."""
-    try:
-        return importlib.import_module(f"ai.games.{name}.cli")
-    except ModuleNotFoundError as err:
-        if err.name != f"ai.games.{name}.cli":
-            raise
-        return None
-
-
-def _hook(name: str, hook: str):
-    return getattr(_cli(name), hook, None)
-
-
 def _game(args):
     if args.game == TREE:
         if not args.tree:
@@ -87,7 +70,7 @@ def _game(args):
         return ExerciseTree(args.tree, args.root)
     if args.game not in games.names():
         raise UsageError(f"unknown game {args.game!r}: {', '.join(games.names() + [TREE])}")
-    from_args = _hook(args.game, "from_args")
+    from_args = games.cli_hook(args.game, "from_args")
     return from_args(args) if from_args else games.load(args.game).Rules()
 
 
@@ -101,7 +84,7 @@ def _whole_tree(game, state):
     """Nodes of the whole game tree from ``state``, where the game counts it, else None."""
     if isinstance(game, ExerciseTree):
         return game.size() if state == game.initial_state() else None
-    count = _hook(game.name, "whole_tree")
+    count = games.cli_hook(game.name, "whole_tree")
     return count(game, state) if count else None
 
 
@@ -143,7 +126,7 @@ def _load(args) -> None:
     """The game's ``load`` hook, before the work starts (see the module's text)."""
     name = getattr(args, "game", None)
     if name and name != TREE and name in games.names():
-        load = _hook(name, "load")
+        load = games.cli_hook(name, "load")
         if load:
             load()
 
@@ -159,11 +142,11 @@ def cmd_count(args):
     state = game.initial_state()
     nodes = _whole_tree(game, state)
     if nodes is None:
-        countable = [n for n in games.names() if _hook(n, "whole_tree")]
+        countable = [n for n in games.names() if games.cli_hook(n, "whole_tree")]
         raise UsageError(f"the whole {game.name} game tree is far too large to count: count "
                          f"works on {', '.join(countable + [TREE])}")
-    describe = _hook(game.name, "describe")
-    details = _hook(game.name, "count_details")
+    describe = games.cli_hook(game.name, "describe")
+    details = games.cli_hook(game.name, "count_details")
     data = {"game": game.name, **(describe(game) if describe else {}), "nodes": nodes,
             **(details(game, state) if details else {})}
     if args.enumerate:
@@ -283,7 +266,7 @@ def _search(args, game, state):
 
 def cmd_level_book(args):
     """A game's book of a level's first replies (its cli's ``write_level_book``)."""
-    print(_hook(args.game, "write_level_book")(LEVELS[args.level], args.max_ply))
+    print(games.cli_hook(args.game, "write_level_book")(LEVELS[args.level], args.max_ply))
 
 
 def cmd_review(args):
@@ -316,7 +299,7 @@ def _add_game_options(p, games_=None):
     names = games.names() + [TREE] if games_ is None else list(games_)
     p.add_argument("game", choices=names, help="which game")
     for name in names:
-        add = _hook(name, "add_arguments") if name != TREE else None
+        add = games.cli_hook(name, "add_arguments") if name != TREE else None
         if add:
             add(_GameOptions(p.add_argument_group(f"{name} settings")))
     if TREE in names:
@@ -337,7 +320,7 @@ def _heuristic_help() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    examples = [e for name in games.names() for e in (_hook(name, "EXAMPLES") or ())]
+    examples = [e for name in games.names() for e in (games.cli_hook(name, "EXAMPLES") or ())]
     parser = argparse.ArgumentParser(
         prog="python -m ai",
         description="minimax-lab's search engine from the command line.",
@@ -347,7 +330,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("count", help="count the nodes of a whole game tree",
                        description="Count the nodes (root and leaves included) of the whole game "
                                    "tree, for a game that can count it (games: "
-                                   + ", ".join(n for n in games.names() if _hook(n, "whole_tree"))
+                                   + ", ".join(n for n in games.names() if games.cli_hook(n, "whole_tree"))
                                    + ") or of an explicit tree.")
     _add_game_options(p)
     p.add_argument("--enumerate", action="store_true",
@@ -361,8 +344,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "Moves are written as the app's links write them (each "
                                    "game's parse_moves), and printed as the game writes "
                                    "them: " + "; ".join(
-                                       f"{n}: {_hook(n, 'MOVES')}" for n in games.names()
-                                       if _hook(n, "MOVES"))
+                                       f"{n}: {games.cli_hook(n, 'MOVES')}" for n in games.names()
+                                       if games.cli_hook(n, "MOVES"))
                                    + "; tree: children 1-indexed (--moves 13, or 1.3).")
     _add_game_options(p)
     p.add_argument("--moves", default="", help="moves played from the start")
@@ -418,7 +401,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_review)
 
     # a game's book of a level's first replies, the level handed in
-    booked = [name for name in games.names() if _hook(name, "write_level_book")]
+    booked = [name for name in games.names() if games.cli_hook(name, "write_level_book")]
     if booked:
         p = sub.add_parser("level-book", help="search a level's replies in a game's first plies "
                                               "and store them (the game's book of them)",
@@ -436,7 +419,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     # each game's own subcommands
     for name in games.names():
-        add = _hook(name, "add_commands")
+        add = games.cli_hook(name, "add_commands")
         if add:
             add(sub)
     return parser

@@ -37,13 +37,12 @@ def cmd_tournament(args):
 
 
 def cmd_worker(args):
-    from ai.cli import _hook
     from ai.teach import queue
     where = args.url or queue.url()
     if not where:
         raise ValueError("a tournament worker needs the queue's Redis: --url or REDIS_URL")
     for name in tournament_games():             # the games' compiled code, loaded once
-        load = _hook(name, "load")
+        load = games.cli_hook(name, "load")
         if load:
             load()
     queue.work(where, args.name, args.burst)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from functools import lru_cache
 
 
 def names() -> list[str]:
@@ -17,6 +18,23 @@ def load(name: str):
     if name not in names():
         raise ValueError(f"unknown game {name!r}: {', '.join(names())}")
     return importlib.import_module(f"{__name__}.{name}")
+
+
+@lru_cache(maxsize=None)
+def cli(name: str):
+    """The command-line module of the game ``name`` (``ai.games.<name>.cli``: the hooks
+    ``python -m ai`` and its tournament commands read, listed in ``ai.cli``), or None."""
+    try:
+        return importlib.import_module(f"{__name__}.{name}.cli")
+    except ModuleNotFoundError as err:
+        if err.name != f"{__name__}.{name}.cli":
+            raise
+        return None
+
+
+def cli_hook(name: str, hook: str):
+    """The hook ``hook`` of the game ``name``'s command-line module, or None."""
+    return getattr(cli(name), hook, None)
 
 
 def prepare() -> None:
