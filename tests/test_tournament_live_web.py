@@ -10,6 +10,7 @@ import threading
 
 import pytest
 
+from ai.games.connect4.accuracy import measure
 from web.classroom.tournaments import tournaments_of
 from web.tournament import runner as R
 from web.tournament.live import runner
@@ -150,6 +151,11 @@ def test_the_phones_send_heuristics_until_the_start_and_a_phone_finds_why_it_los
     sent = dict(re.findall(r'name="sub" value="([0-9a-f]+)" checked> <strong>([^<]+)</strong>',
                            setup))
     assert sorted(sent.values()) == ["Max", "Zoé"] and "center=1" in setup
+    # each with its accuracy, as the workshop measured it when it was sent
+    r = measure("center=1", 2)
+    assert (f'<code>center=1</code> <span class="tl-judged">accuracy '
+            f'{r.accuracy * 100:.1f} %, {r.blunders} blunders</span>') in setup
+    assert f"Accuracy: on {r.positions} positions" in text(setup)
     r = start(teacher, code, sub=list(sent), lines="", boss=["beginner", "medium"])
     assert r.status_code == 303
     # entries closed: a heuristic sent now is not taken
@@ -478,3 +484,33 @@ def test_the_live_stream_draws_its_standings_off_the_loop_and_ends_when_its_lane
     finally:
         stream.done.set()
         admission._pages.release()
+
+
+def test_a_phones_entry_is_measured_in_a_search_lane_refused_when_full(app, drawings,
+                                                                       monkeypatch):
+    """Tic-tac-toe's entries are refereed by the solved game when sent (431 small searches):
+    off the loop in the light searches' lane; a full lane answers the app's 503, translated,
+    with Retry-After, and keeps nothing."""
+    import web.admission as admission
+    from ai.games.tictactoe import accuracy
+    threads = []
+    measured = accuracy._measured
+    monkeypatch.setattr(accuracy, "_measured", lambda h, d: threads.append(
+        threading.current_thread().name) or measured(h, d))
+    teacher, code, _ = start_class(app, "/tictactoe?mode=human-human")
+    url = f"/tictactoe/tournament/live/{code}"
+    teacher.post(url + "/open")
+    zoe = student(app, code)
+    slots = [admission._light.acquire(blocking=False) for _ in range(admission.LIGHT_SLOTS)]
+    try:
+        assert all(slots)
+        busy = zoe.post(url + "/entry?lang=fr", data={"name": "Zoé", "h": "lines=1"})
+        assert busy.status_code == 503 and busy.headers["Retry-After"]
+        assert "Le serveur est occupé" in busy.get_data(as_text=True)
+        assert threads == []                                     # refused before any search
+    finally:
+        for _ in slots:
+            admission._light.release()
+    assert tournaments_of(app.extensions["class_store"]).get(code).spec["entries"] == {}
+    assert zoe.post(url + "/entry", data={"name": "Zoé", "h": "lines=1"}).status_code == 303
+    assert threads and all(name.startswith("pool") for name in threads)       # off the loop

@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from ai.games.tictactoe.accuracy import measure
 from ai.games.tictactoe.tournament import GAME
 from web.classroom.tournaments import tournaments_of
 from web.tournament import runner as R
@@ -63,6 +64,17 @@ def test_the_phones_enter_their_bots_and_the_class_tournament_finishes(app):
                         r'<code>([^<]+)</code>', page)
     assert {(n, h) for _v, n, h in listed} == {(n, GAME.weights_text(h))   # as written
                                                for n, h in BOTS.items()}
+    # each with its accuracy against the solved game at the class's depth, measured when sent
+    for name, h in BOTS.items():
+        r = measure(h, 2)
+        assert (f"<strong>{name}</strong> <code>{GAME.weights_text(h)}</code> <span "
+                f'class="tl-judged">accuracy {r.accuracy * 100:.1f} %, {r.blunders} blunder'
+                ) in page
+    assert "Accuracy: on 431 positions" in text(page) and "at depth 2" in text(page)
+    mine = text(phones["Wen"].get(live(code) + "?lang=fr").get_data(as_text=True))
+    r = measure(BOTS["Wen"], 2)
+    assert (f"Envoyé : Wen, cells=1 · précision {r.accuracy * 100:.1f} %, "
+            f"{r.blunders} gaffes").replace(".", ",") in mine
     # the teacher starts: their six bots and two bosses, depth 2, two openings
     r = teacher.post(live(code) + "/start", data={
         "sub": [v for v, _n, _h in listed], "boss": ["beginner", "easy"], "depth": "2",

@@ -14,7 +14,7 @@ from ai.games.connect4 import tournament as T
 from ai.games.connect4.terms import NAMES
 
 from ..classroom.answers import answers_of
-from ..tournament.game import TournamentGame
+from ..tournament.game import Sent, TournamentGame
 from . import workshop
 from .class_workshop import KIND as WORKSHOP, class_heuristics
 
@@ -50,10 +50,11 @@ def workshop_url(heuristic: str | None, depth: int) -> str:
                    depth=depth if depth != workshop.DEFAULT_DEPTH else None)
 
 
-def class_entries(store, code: str) -> list[tuple[str, str, str, int]]:
-    """(voter, name, heuristic, depth) of each heuristic the class sent from the workshop
-    (``class_workshop.class_heuristics``)."""
-    return [(s.voter, s.name, s.heuristic, s.depth) for s in class_heuristics(store, code)]
+def class_entries(store, code: str) -> list[Sent]:
+    """Each heuristic the class sent from the workshop, with its accuracy measured there when
+    it was sent (``class_workshop.class_heuristics``)."""
+    return [Sent(s.voter, s.name, s.heuristic, s.depth, s.accuracy, s.blunders, s.positions)
+            for s in class_heuristics(store, code)]
 
 
 def close_entries(store, code: str) -> None:

@@ -11,7 +11,7 @@ built (a workshop, if it has one) and what the class sent.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from flask import abort, url_for
 
@@ -24,6 +24,19 @@ def _none(*args):
 
 def _no_entries(store, code: str) -> list:
     return []
+
+
+class Sent(NamedTuple):
+    """A heuristic a student of the class sent for the tournament, with how good the exact
+    solver found it when it was sent, if the game measures it (``TournamentGame.judge``)."""
+
+    voter: str                       # the student's anonymous id (the store's)
+    name: str
+    heuristic: str                   # as the game's ``weights_text`` writes it
+    depth: int | None                # the class's depth it was built (and measured) at
+    accuracy: float | None = None    # the share of the game's positions where its move
+    blunders: int | None = None      # keeps the exact value; where it worsens the outcome
+    positions: int | None = None
 
 
 @dataclass(frozen=True)
@@ -47,10 +60,15 @@ class TournamentGame:
     board_template: str              # a template with the macro ``board(cells, cls="")``
     # where a heuristic is built and opened (its workshop at a depth), or None
     workshop_url: Callable[[str, int], str | None] = _none
-    # (voter, name, heuristic, depth) of each heuristic a class sent, in the order sent
+    # each heuristic a class sent (``Sent``), in the order sent
     class_entries: Callable[[object, str], list] = _no_entries
     # the class stops sending heuristics: the tournament has its entrants
     close_entries: Callable[[object, str], None] = _none
+    # how good a heuristic (as ``weights_text`` writes it) is at a depth, refereed by the
+    # exact solver: an object with its ``accuracy`` (a fraction), ``blunders`` and
+    # ``positions``, measured in a search lane when a phone sends it; None if the game has no
+    # such measure
+    judge: Callable[[str, int], object | None] = _none
 
     @property
     def collects(self) -> bool:

@@ -23,10 +23,12 @@ Teacher (the class's secret, as every teacher action of class mode):
   champion against the perfect player.
 
 Students (a phone that joined the class): while the entries are open, a form that sends
-their bot's name and heuristic (``POST .../entry``, checked as a link's entrant, the latest
-kept, each written in one step of the store: ``Tournaments.update``); then the same page
-without the controls, and their own games ("Why did my bot lose?", ``.../why/<n>``: the exact review of the game, opened at the
-first move of their bot that threw the value away).
+their bot's name and heuristic (``POST .../entry``, checked as a link's entrant, refereed
+by the exact solver if the game measures it (its ``judge``: accuracy and blunders, shown to
+the phone and in the teacher's list), the latest kept, each written in one step of the store:
+``Tournaments.update``); then the same page without the controls, and their own games ("Why
+did my bot lose?", ``.../why/<n>``: the exact review of the game, opened at the first move of
+their bot that threw the value away).
 
 Every search of a request (a finale's move, a review) runs in a search lane
 (``web.admission``); the tournament's games never run in a request.
@@ -56,7 +58,7 @@ from . import finale as F
 from . import runner as R
 from .entrants import BOSSES, read_entrants
 from .finale import PERFECT
-from .game import TournamentGame, for_page, move_url, move_words, review_url
+from .game import Sent, TournamentGame, for_page, move_url, move_words, review_url
 from .page import DEFAULT_OPENINGS
 from .results import link as results_link, settings_line
 
@@ -72,21 +74,31 @@ TEMPLATE = "tournament/live.html"
 ENTRIES = "entries"             # a class's tournament before its start: phones send entries
 
 
-def submitted(tg: TournamentGame, code: str, t=None) -> list[tuple[str, str, str, int]]:
-    """(voter, name, heuristic, depth) of each heuristic the class sent: through the game's
-    own activity (its ``class_entries``: each student's latest, in the order they first came;
-    the depth the class built them at), or typed on this page's phone form while the entries
-    are open (``t``, the class's tournament: ``typed``)."""
+def submitted(tg: TournamentGame, code: str, t=None) -> list[Sent]:
+    """Each heuristic the class sent (``Sent``): through the game's own activity (its
+    ``class_entries``: each student's latest, in the order they first came; the depth the
+    class built them at), or typed on this page's phone form while the entries are open
+    (``t``, the class's tournament: ``typed``)."""
     return list(tg.class_entries(cv.store(), code)) + typed(t)
 
 
-def typed(t) -> list[tuple[str, str, str, int]]:
-    """(voter, name, heuristic, depth) of each entry a phone typed while the entries were
-    open (a spec of state ``entries``: ``open_entries``), in the order they first came."""
+def typed(t) -> list[Sent]:
+    """Each entry a phone typed while the entries were open (a spec of state ``entries``:
+    ``open_entries``), in the order they first came."""
     if t is None or t.spec.get("state") != ENTRIES:
         return []
     depth = t.spec.get("depth")
-    return [(voter, name, h, depth) for voter, (name, h) in t.spec.get("entries", {}).items()]
+    return [as_sent(voter, entry, depth) for voter, entry in t.spec.get("entries", {}).items()]
+
+
+def as_sent(voter: str, entry: list, depth: int | None) -> Sent:
+    """A stored entry, ``[name, heuristic, judged]``: ``judged`` the accuracy, blunders and
+    positions measured when it was sent (``enter``), None (or absent) if the game measures
+    none."""
+    name, h, *rest = entry
+    judged = rest[0] if rest and isinstance(rest[0], dict) else {}
+    return Sent(voter, name, h, depth, judged.get("accuracy"), judged.get("blunders"),
+                judged.get("positions"))
 
 
 def runner(app=None) -> R.Runner:
@@ -132,11 +144,13 @@ class Live:
         self.spec = self.t.spec if self.t else None
         self.games = self.t.games if self.t else {}
         self.entries = submitted(self.tg, self.code, t) if teacher and not self.t else []
-        self.my_entry = (t.spec.get("entries", {}).get(voter) if self.open and voter
-                         else None)                    # [name, heuristic]
+        mine = t.spec.get("entries", {}).get(voter) if self.open and voter else None
+        self.my_entry = as_sent(voter, mine, t.spec.get("depth")) if mine else None
         # the depth the class built its heuristics at, the latest sent
-        self.depth = (self.entries[-1][3] if self.entries and self.entries[-1][3]
+        self.depth = (self.entries[-1].depth if self.entries and self.entries[-1].depth
                       else self.tg.default_depth)
+        # the accuracy's explanation under the teacher's list: how many positions, what depth
+        self.judged = next((e for e in self.entries if e.accuracy is not None), None)
         self.bosses = BOSSES
         if not self.spec:
             return
@@ -346,7 +360,7 @@ def start(game, code):
     try:
         sent = submitted(tg, state.code, tournaments_of(cv.store()).get(state.code))
         chosen = set(form.getlist("sub"))
-        lines = [f"{name}:{h}" for voter, name, h, _ in sent if voter in chosen]
+        lines = [f"{e.name}:{e.heuristic}" for e in sent if e.voter in chosen]
         lines += read_lines(form.get("lines", ""))
         args = MultiDict([("e", x) for x in lines] + [("boss", b) for b in form.getlist("boss")])
         entrants = read_entrants(args, game.name, tg, R.MAX_LIVE_ENTRANTS)
@@ -356,7 +370,7 @@ def start(game, code):
         if len(entrants) < 2:
             raise BadRequest("A tournament needs at least two entrants: add a heuristic or a "
                              "boss.", "e")
-        voters = {voter: name for voter, name, _, _ in sent if voter in chosen}
+        voters = {e.voter: e.name for e in sent if e.voter in chosen}
         spec = R.new_spec(game.name, entrants, depth, openings, voters)
     except BadRequest as err:
         return page_response(state, game, status=400, error=tr(err))
@@ -396,15 +410,20 @@ def enter(game, code):
                                 tg, 1)[0]
     except BadRequest as err:
         return page_response(state, game, status=400, error=tr(err))
+    t = tournaments_of(cv.store()).get(state.code)
+    if t is None or t.spec.get("state") != ENTRIES:
+        raise cv.ClassProblem(409, NOT_OPEN)
+    judged = measured(tg, entrant.heuristic, t.spec.get("depth") or tg.default_depth)
 
     def add(spec):
         if spec.get("state") != ENTRIES:
             raise cv.ClassProblem(409, NOT_OPEN)
-        taken = {n.casefold() for v, (n, _h) in spec["entries"].items() if v != sid}
+        taken = {e[0].casefold() for v, e in spec["entries"].items() if v != sid}
         if entrant.name.casefold() in taken:
             raise BadRequest("Two entrants are named %(name)s: give each a name of its own (a "
                              "boss is named by its level).", "e", name=entrant.name)
-        return {**spec, "entries": {**spec["entries"], sid: [entrant.name, entrant.heuristic]}}
+        return {**spec, "entries": {**spec["entries"],
+                                    sid: [entrant.name, entrant.heuristic, judged]}}
 
     try:
         if tournaments_of(cv.store()).update(state.code, add) is None:
@@ -412,6 +431,20 @@ def enter(game, code):
     except BadRequest as err:
         return page_response(state, game, status=400, error=tr(err))
     return redirect(url_for(".page", game=game.name, code=state.code) + "#tl-entry", 303)
+
+
+def measured(tg: TournamentGame, heuristic: str, depth: int) -> dict | None:
+    """How good the exact solver finds ``heuristic`` at ``depth`` (the game's ``judge``, a
+    fraction of a second of searches: in a search lane, charged to the phone), as an entry
+    keeps it; None for a game without the measure."""
+    try:
+        report = admitted(lambda: tg.judge(heuristic, depth), heavy=False)
+    except Busy as err:
+        raise refuse(err) from None
+    if report is None:
+        return None
+    return {"accuracy": report.accuracy, "blunders": report.blunders,
+            "positions": report.positions}
 
 
 OWN_ENTRIES = N_("This game's class sends its heuristics from an activity of its own: send "
