@@ -10,7 +10,7 @@ unpickles what the other wrote), and their outcomes come back in the jobs' order
 depends only on its job (the game's rules, the two entrants, the depth, the node budget, the
 opening), so the JSON is the one the same tournament gives in one process, but its timing.
 Without ``REDIS_URL``, or with no worker listening, the games are played in this process
-(``tournament.local``) and neither Redis nor RQ is imported.
+(``match.local``) and neither Redis nor RQ is imported.
 
 A batch a worker failed on stops the tournament with the worker's error; one no worker
 finished within ``WAIT`` seconds (a worker killed mid-batch) stops it too, rather than
@@ -25,7 +25,7 @@ import time
 from collections import Counter
 from dataclasses import astuple
 
-from . import tournament as T
+from . import match
 
 QUEUE = "tournament"
 BATCH = 8                       # games a job: few enough that every worker gets some
@@ -43,9 +43,9 @@ def runner():
     """Where ``tournament.run`` plays its games (see the module's text)."""
     where = url()
     if not where:
-        return T.local
+        return match.local
     queued = QueueRunner(where)
-    return queued if queued.workers() else T.local
+    return queued if queued.workers() else match.local
 
 
 def _serializer():
@@ -77,7 +77,7 @@ class QueueRunner:
         finally:
             q.connection.close()
 
-    def __call__(self, settings: T.Settings, jobs: list[T.Job]):
+    def __call__(self, settings: match.Settings, jobs: list[match.Job]):
         from rq import Queue
         q = queue(self.where)
         entrants = [e.as_dict() for e in settings.entrants]
@@ -100,7 +100,7 @@ class QueueRunner:
                 self._cancel(left)
             q.connection.close()
 
-    def _wait(self, job, batch) -> list[T.Outcome]:
+    def _wait(self, job, batch) -> list[match.Outcome]:
         from rq.results import Result
         deadline = time.monotonic() + self.wait
         while (result := job.latest_result(timeout=1)) is None:
@@ -113,7 +113,7 @@ class QueueRunner:
                                + (why[-1] if why else result.Type(result.type).name))
         done = result.return_value
         self.played_by[done["worker"]] += len(batch)
-        return [T.Outcome(*out) for out in done["outcomes"]]
+        return [match.Outcome(*out) for out in done["outcomes"]]
 
     @staticmethod
     def _cancel(jobs) -> None:
@@ -138,16 +138,16 @@ def play_batch(game: str, entrants: list[dict], depth: int, max_nodes: int | Non
         _PLAYERS.clear()                # one tournament's settings at a time
         _PLAYERS[key] = (games.load(game).Rules(), {})
     rules, players = _PLAYERS[key]
-    if len(players) > KEPT_PLAYERS:     # each keeps its replies (tournament.remembered)
+    if len(players) > KEPT_PLAYERS:     # each keeps its replies (match.remembered)
         players.clear()
 
     def player(i):
-        e = T.Entrant.from_dict(entrants[i])
+        e = match.Entrant.from_dict(entrants[i])
         if e not in players:
-            players[e] = T.player(rules, e, depth, max_nodes)
+            players[e] = match.player(rules, e, depth, max_nodes)
         return players[e]
 
-    outcomes = [list(astuple(T.play_game(rules, player(a), player(b), opening)))
+    outcomes = [list(astuple(match.play_game(rules, player(a), player(b), opening)))
                 for opening, a, b in jobs]
     return {"worker": f"{socket.gethostname()}:{os.getpid()}", "outcomes": outcomes}
 
