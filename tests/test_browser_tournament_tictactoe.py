@@ -51,3 +51,29 @@ def test_the_phones_enter_their_bots_and_watch_the_class_tournament(contexts, li
     expect(loser.locator("#review-detail")).to_contain_text("Coup")
     assert "/tictactoe/review?" in loser.url and "ply=" in loser.url
     loser.screenshot(path=artifacts / "tournament-ttt-phone-why.png")
+
+
+def test_a_phone_that_opened_the_page_first_gets_the_form_without_a_reload(contexts,
+                                                                          live_server,
+                                                                          artifacts):
+    """A phone on the tournament's page before the teacher opens the entries: the form
+    appears by itself (the class's stream), in the same page (no reload); the bot sent shows
+    its accuracy against the solved game."""
+    teacher = contexts(PROJECTOR, locale="fr-FR")
+    code = start_class(teacher, live_server + "/tictactoe?mode=human-human&lang=fr&proj=1")
+    teacher.locator("#class-tournament-link").click()
+    phone = contexts(PHONE, locale="fr-FR", is_mobile=True, has_touch=True)
+    phone.goto(f"{live_server}/c/{code}?lang=fr")
+    phone.locator("#class-tournament-link").click()
+    expect(phone.locator(".tl-setup-page")).to_contain_text("pas encore commencé")
+    phone.evaluate("window.sameDocument = true")
+    phone.screenshot(path=artifacts / "tournament-ttt-phone-before-entries.png")
+    teacher.locator("#tl-open").click()
+    expect(phone.locator("#tl-entry")).to_be_visible()                       # by itself
+    assert phone.evaluate("window.sameDocument === true")                    # no reload
+    phone.fill("#tl-name", "Zoé")
+    phone.fill("#tl-h", "lines=1,open2=4")
+    phone.locator("#tl-send").click()
+    expect(phone.locator("#tl-entry .voted")).to_contain_text("précision")
+    phone.screenshot(path=artifacts / "tournament-ttt-phone-entries-opened.png")
+    expect(teacher.locator("#tl-entries-box .tl-judged")).to_contain_text("précision")

@@ -149,7 +149,7 @@ def test_while_the_entries_are_open_the_pages_follow_them_and_turn_live_at_the_s
     teacher, code, _ = start_class(app, "/tictactoe?mode=human-human")
     teacher.post(live(code) + "/open")
     page = teacher.get(live(code)).get_data(as_text=True)
-    assert 'hx-trigger="sse:setup"' in page and 'hx-trigger="sse:live"' in page
+    assert 'hx-trigger="sse:setup"' in page and 'hx-trigger="sse:live, sse:stage"' in page
     zoe = student(app, code)
     stream = Stream(teacher, live(code) + "/events")
     try:
@@ -159,5 +159,45 @@ def test_while_the_entries_are_open_the_pages_follow_them_and_turn_live_at_the_s
             app.extensions["class_store"]).get(code).spec["entries"]), "boss": ["easy"],
             "depth": "1", "openings": "1"})
         assert "of 2 games played" in text(stream.event("live"))   # every page turns live
+    finally:
+        stream.close()
+
+
+def events_until(stream, name, timeout=30.0) -> list[str]:
+    """The names of the stream's next events, up to the first ``name`` (the last)."""
+    import time
+    names, deadline = [], time.monotonic() + timeout
+    while True:
+        while "\n\n" in stream.buffer:
+            message, stream.buffer = stream.buffer.split("\n\n", 1)
+            names += [ln[7:] for ln in message.split("\n") if ln.startswith("event: ")]
+            if name in names:
+                return names
+        stream.buffer += stream.chunks.get(timeout=max(deadline - time.monotonic(), 0.01))
+
+
+def test_a_phone_that_opened_the_page_first_gets_the_form_when_the_entries_open(app):
+    """The page a phone opened before the teacher opened the entries follows the class's
+    stream: the entries opening sends "stage", which draws the page again (its form); a page
+    drawn at the stage the stream sees is not drawn again."""
+    from test_classroom import Stream
+    teacher, code, _ = start_class(app, "/tictactoe?mode=human-human")
+    zoe = student(app, code)
+    first = zoe.get(live(code)).get_data(as_text=True)
+    assert 'id="tl-entry"' not in first
+    assert f'sse-connect="{live(code)}/events?at=none"' in first
+    assert 'hx-trigger="sse:live, sse:stage"' in first
+    stream = Stream(zoe, live(code) + "/events?at=none")
+    try:
+        teacher.post(live(code) + "/open")
+        stage = f"open-{tournaments_of(app.extensions['class_store']).get(code).spec['id']}"
+        assert stream.event("stage") == stage
+    finally:
+        stream.close()
+    page = zoe.get(live(code)).get_data(as_text=True)
+    assert 'id="tl-entry"' in page and f"/events?at={stage}" in page
+    stream = Stream(zoe, live(code) + f"/events?at={stage}")
+    try:
+        assert "stage" not in events_until(stream, "setup")      # drawn once, at its stage
     finally:
         stream.close()

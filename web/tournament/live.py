@@ -140,6 +140,9 @@ class Live:
         self.game, self.tg = game, for_page(game)      # game: its entry in the games table
         # the entries open on the phones (typed there: the game collects none of its own)
         self.open = t is not None and t.spec.get("state") == ENTRIES
+        # before a start, what the page shows: no entries yet, or these entries open (the
+        # stream draws a page again that was drawn at another stage: ``events``)
+        self.stage = f"open-{t.spec.get('id')}" if self.open else "none"
         self.t = None if self.open else t
         self.spec = self.t.spec if self.t else None
         self.games = self.t.games if self.t else {}
@@ -303,11 +306,15 @@ def page(game, code):
 
 @bp.get("/<game:game>/tournament/live/<code>/events")
 def events(game, code):
-    """The live part of the page, again on each game that ends and each move of the finale."""
+    """The live part of the page, again on each game that ends and each move of the finale;
+    before the start, the set-up's changes (the entries opened, a phone's entry)."""
     for_page(game)
     state = cv.the_class(code, ended_ok=True)
     teacher, voter = is_teacher(state), cv.student_id()
     shown = [None]                        # the featured game this page has
+    # the set-up's stage the page was drawn at (``Live.stage``; never echoed, so any text
+    # will do: a wrong one draws the page once more)
+    stage = [request.args.get("at", "")[:40]]
 
     def render(state, kinds, in_context):
         return in_context(lambda: draw(state))
@@ -321,10 +328,13 @@ def events(game, code):
             kick()
         own = GAMES.get(t.spec["game"], game) if t else game
         live = Live(state, t, own, teacher=teacher, voter=voter)
-        if not live.spec:                 # nothing live to draw: the page opens its stream
-            # once a tournament is started (a bare client earlier), or while the entries
-            # are open, when the set-up follows them ("setup": the teacher's list again)
-            return cv.sse("setup", str(len(live.entries))) if live.open else ""
+        if not live.spec:                 # nothing live to draw yet: the set-up
+            out = ""
+            if live.stage != stage[0]:    # the entries opened since the page was drawn: the
+                stage[0] = live.stage     # page again, the phones' form on it ("stage")
+                out += cv.sse("stage", live.stage)
+            # while the entries are open, the teacher's list follows them ("setup")
+            return out + (cv.sse("setup", str(len(live.entries))) if live.open else "")
         out = cv.sse("live", in_stream_lane(lambda: render_block(
             TEMPLATE, "live", live=live, step=FEATURED_STEP)))
         featured = (live.spec or {}).get("id"), live.featured and live.featured[0]
