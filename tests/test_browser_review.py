@@ -42,6 +42,23 @@ def test_the_review_draws_the_graph_marks_and_a_refutation(page, live_server, ar
     page.screenshot(path=str(artifacts / f"review-{size}-{lang}.png"), full_page=True)
 
 
+@pytest.mark.parametrize("path", [f"/connect4/review?moves={GAME}", "/tictactoe/review?moves=1593724"])
+def test_on_a_phone_each_class_word_of_the_table_stays_on_one_line(page, live_server, path):
+    """French's "meilleur" is written "meil-leur" with a soft hyphen, for the narrow hint
+    boxes: the table never cuts it, nor parts a sign from its word."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_server}{path}&lang=fr")
+    cells = page.locator(".review-table td.cls")
+    expect(cells.first).to_be_visible()
+    lines = page.evaluate("""() => [...document.querySelectorAll('.review-table td.cls')].map(td => {
+        const r = document.createRange(); r.selectNodeContents(td);
+        return [td.textContent.trim(), r.getBoundingClientRect().height
+                / parseFloat(getComputedStyle(td).lineHeight)]; })""")
+    assert any("meil\u00adleur" in word for word, _ in lines)      # the soft hyphen is there
+    assert all(n < 1.5 for _, n in lines), lines                       # one line each
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_mistake_replayed_and_passed(page, live_server, artifacts, lang):
     words = WORDS[lang]
