@@ -6,7 +6,7 @@ import pytest
 from ai.games.tictactoe import accuracy as A
 from ai.games.tictactoe.board import canonical_key
 from ai.games.tictactoe.solver import best_move, move_values
-from ai.teach.tournament import Entrant, player
+from ai.teach.match import Entrant, player
 
 
 def sign(x):

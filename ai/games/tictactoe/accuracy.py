@@ -6,7 +6,7 @@ The positions (``positions``): every position that play can reach, up to the boa
 symmetries, where a move can worsen the outcome (a win thrown to a draw or a loss, a draw to a
 loss): 431 of the 627 that are not over, each as its image of smallest key
 (``board.canonical_key``), in the order of those keys. The heuristic chooses as a
-tournament's entrant does (``ai.teach.tournament.player``: the custom level's alpha-beta with
+tournament's entrant does (``ai.teach.match.player``: the custom level's alpha-beta with
 it, centre first, to the depth), and the solved game (``solver.move_values``) gives every
 move's exact value. Then:
 
@@ -94,6 +94,6 @@ def measure(heuristic: str, depth: int) -> Report:
 
 @lru_cache(maxsize=256)
 def _measured(heuristic: str, depth: int) -> Report:
-    from ai.teach.tournament import Entrant, player
+    from ai.teach.match import Entrant, player
     play = player(GAME, Entrant("", heuristic), depth, None)
     return judge(lambda s: play(s).move, heuristic, depth)
