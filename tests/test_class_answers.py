@@ -71,7 +71,7 @@ def test_answers_and_changes_reach_the_listeners_as_tally_and_vote_events(store)
         seq = a.start(code, "predict", {}).seq
         assert listener.next(code) == "vote"
         a.answer(code, seq, "s1", "x")
-        assert listener.next(code) == "tally"
+        assert listener.next(code) == "tally:s1"          # its voter's phone wakes too
         a.change(code, seq, open=False)
         assert listener.next(code) == "vote"
         a.set_setting(code, "hide", "0")

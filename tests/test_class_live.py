@@ -124,6 +124,43 @@ def test_a_phone_that_learns_of_a_timed_vote_after_its_end_sees_it_closed(app, s
     assert 'name="choice"' not in first
 
 
+def test_a_phone_s_own_answer_wakes_its_stream_so_a_drawing_read_before_it_does_not_stay(
+        app, streams):
+    """A loaded server: the phone's stream draws its vote area (an exercise's tree, in the
+    trees' lane) from a read made just before the student's check, and sends it after the
+    check's own reply, which showed the verdict. That drawing replaced the verdict, and the
+    answer woke only the teacher's page: the phone showed the bare form until the class's
+    next change (the browser test's verdict that never came, beside 4 busy processes). The
+    phone's own answer, and its own ballot, wake its stream again: the last it is sent
+    says what it answered."""
+    teacher, code, _ = start_class(app, "/nim?n=5&k=3&mode=human-human")
+    assert teacher.post(f"/class/{code}/exercise", headers=HX, data={
+        "action": "start", "source": "ex:nim4", "algo": "minimax"}).status_code == 200
+    phone = student(app, code)
+    live = streams(phone, f"/c/{code}/events")
+    before = live.event("vote")                  # read before the check: no verdict
+    assert "Check my answer" in before and "right so far" not in before
+    seq = re.search(r'name="seq" value="(\d+)"', before).group(1)
+    checked = phone.post(f"/c/{code}/exercise", data={"seq": seq}, headers=HX)
+    assert "right so far" in checked.get_data(as_text=True)
+    # (a vote area drawn before the check may come first; one drawn after it follows)
+    live.event("vote", where=lambda d: "right so far" in d)
+
+
+def test_a_phone_s_own_ballot_wakes_its_stream_again(app, streams):
+    """The same for a ballot: a drawing of the open vote read before it would offer the
+    phone a ballot it has cast already."""
+    teacher, code, _ = start_class(app)
+    phone = student(app, code)
+    live = streams(phone, f"/c/{code}/events")
+    teacher.post(f"/class/{code}/vote", data={"action": "open"}, headers=HX)
+    opened = live.event("vote", where=lambda d: 'name="choice"' in d)
+    round_ = re.search(r'name="round" value="(\d+)"', opened).group(1)
+    assert phone.post(f"/c/{code}/vote", data={"round": round_, "choice": "4"},
+                      headers=HX).status_code == 200
+    live.event("vote", where=lambda d: "Your vote: column 4" in d)
+
+
 def test_a_time_limit_out_of_range_is_a_clear_400(app):
     teacher, code, _ = start_class(app)
     for bad in ("-5", "abc", "100000"):

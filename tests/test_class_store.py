@@ -111,7 +111,7 @@ def test_each_student_is_counted_once_per_round(store, listener):
     assert store.vote(code, r, "s2", "5") and store.vote(code, r, "s3", "4")
     assert store.tally(code, r) == {"4": 2, "5": 1}
     assert store.ballot(code, r, "s1") == "4" and store.ballot(code, r, "s9") is None
-    assert [listener.next(code) for _ in range(4)] == ["vote", "tally", "tally", "tally"]
+    assert [listener.next(code) for _ in range(4)] == ["vote", "tally:s1", "tally:s2", "tally:s3"]
     store.close_vote(code)
     assert not store.vote(code, r, "s4", "4")      # closed
     r2 = store.open_vote(code).round

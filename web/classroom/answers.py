@@ -14,14 +14,15 @@ here lives in a worker's memory. A store that fails raises ``StoreError`` (a 503
 having written nothing.
 
 Events: a change of the activity is a ``vote`` event (every page of the class re-reads it),
-an answer a ``tally`` event (the teacher's page only), as the vote's own.
+an answer a ``tally`` event of its voter (``tally_event``: the teacher's page and the voter's
+own phone), as the vote's own.
 """
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
 
-from .store import MAX_BALLOTS, RedisStore, SqliteSideTables, Vote, side_of
+from .store import MAX_BALLOTS, RedisStore, SqliteSideTables, Vote, side_of, tally_event
 
 MAX_ANSWER_TEXT = 16000       # characters of one stored answer (an exercise's form, encoded)
 MAX_HISTORY = 200             # activities kept per class (a lesson has a few dozen)
@@ -204,7 +205,7 @@ class SqliteAnswers(SqliteSideTables, Answers):
                     return Vote.FULL
                 db.execute("INSERT INTO answers VALUES (?, ?, ?, ?, ?, 1)",
                            (code, seq, voter, text, text))
-            self._bump(db, code, "tally")
+            self._bump(db, code, tally_event(voter))
             return Vote.COUNTED
         return self._write(answer)
 
@@ -357,7 +358,7 @@ class RedisAnswers(Answers):
                 str(seq), voter, text, now, "1" if again else "0", MAX_BALLOTS,
                 self._seconds, now + self.store.ttl]))
         if result:
-            self.store._publish(code, "tally")
+            self.store._publish(code, tally_event(voter))
         return result
 
     def given(self, code, seq, voter):

@@ -17,6 +17,7 @@ a server restarted mid-lesson loses no move or ballot.
 
 Both answer ``listen(callback)``: a background loop (a greenlet under gevent) that calls
 ``callback(code, kind)`` for every change of every class, ``kind`` one of ``EVENT_KINDS``
+(a ballot's or an answer's ``tally`` names its voter: ``tally_event``)
 (``web.classroom.live`` hands them to the streams of this worker). A class expires ``ttl``
 seconds after its last change (a few hours of inactivity); an ended class is kept until then,
 so its students see "the class has ended" rather than "no such class".
@@ -66,6 +67,15 @@ BUSY_TIMEOUT = 1.5          # seconds a store call waits for a lock held elsewhe
 # after its commit on average (~50 with the 0.1 s poll alone)
 WAL_WATCH = 0.05
 EVENT_KINDS = ("board", "vote", "tally", "followers", "closed", "tournament")
+
+
+def tally_event(voter: str) -> str:
+    """The event of ``voter``'s ballot or answer: the teacher's page redraws its tally, as
+    for any event, and the voter's own phone its vote area (no other phone wakes). A phone's
+    stream may be drawing from a read made just before the ballot, and send it after the
+    ballot's own answer: without this event, that drawing (the form again, a verdict gone)
+    would stay on the phone until the next change of the class."""
+    return f"tally:{voter}"
 
 
 class StoreError(Exception):
@@ -662,7 +672,7 @@ class SqliteStore(ClassStore):
                            (code, round_, voter, mark, fresh_from if mark else address))
             db.execute("UPDATE classes SET expires = ? WHERE code = ?",
                        (self.clock() + self.ttl, code))
-            self._publish(db, code, "tally")
+            self._publish(db, code, tally_event(voter))
             return Vote.COUNTED
         return self._write(vote)
 
@@ -800,7 +810,7 @@ redis.call('HSET', KEYS[1], 'expires', ARGV[6])
 redis.call('EXPIRE', KEYS[2], ARGV[7])
 redis.call('EXPIRE', KEYS[1], ARGV[7])
 redis.call('ZADD', KEYS[3], ARGV[6], ARGV[8])
-redis.call('PUBLISH', ARGV[9], 'tally')
+redis.call('PUBLISH', ARGV[9], ARGV[13])
 return 'counted'
 """
 
@@ -1095,7 +1105,7 @@ class RedisStore(ClassStore):
                 args=[round_, voter, choice, now, MAX_BALLOTS, now + self.ttl,
                       int(self.ttl) + 60, code, f"{self.prefix}events:{code}",
                       "" if fresh_from is None else fresh_from or "?", FRESH_BALLOTS,
-                      fresh_from or address or ""]))
+                      fresh_from or address or "", tally_event(voter)]))
         return result
 
     def ballot(self, code, round_, voter):

@@ -51,7 +51,7 @@ from .. import admission
 from ..admission import Busy, client_id, refuse
 from .live import Hub, Shared
 from .store import (ADDRESS_FULL, MAX_BALLOTS, MAX_NAMES, TTL, ClassState, ClassStore, StoreError,
-                          Vote, open_store)
+                          Vote, open_store, tally_event)
 from .page import ClassPage, class_page
 from .reading import ClassData, read_class
 from .view import VOTE_SECONDS, ClassView, board_query, game_from_link, wants_projector
@@ -550,6 +550,8 @@ def student_events(code):
     # what the phone's events are drawn with, taken once: the drawings its streams share are
     # then handed over without a request context (each costs one only when it draws)
     the_hub, the_store, locale = hub(), store(), str(get_locale())
+    # their own ballot or answer too: a drawing read before it may have been sent after it
+    mine = tally_event(sid) if sid else "vote"
 
     def render(state, kinds, in_context):
         if state.closed:
@@ -561,12 +563,12 @@ def student_events(code):
                 lambda: sse("board", render_block("class_student.html", "board",
                                                   view=ClassView(state)))))
         # a closed round's words depend on the board too ("would play" / "would have played")
-        if "vote" in kinds or ("board" in kinds and state.round and not state.vote_open):
+        if {"vote", mine} & kinds or ("board" in kinds and state.round and not state.vote_open):
             out += phone_vote(the_hub, the_store, state, sid, locale, in_context)
         return out
 
     return stream(state, render, follower=sid or secrets.token_hex(8),
-                  kinds={"board", "vote", "closed"})
+                  kinds={"board", "vote", "closed", mine})
 
 
 def phone_vote(the_hub: Hub, the_store: ClassStore, state: ClassState, sid: str | None,
