@@ -48,6 +48,9 @@ def test_minus_m_typed_either_way_or_tapped_is_right_and_revealed_as_minus_m(app
     assert re.findall(r'name="value" value="([^"]+)"[^>]*>([^<]+)<', page) == [
         ("-M", "−M"), ("M", "+M"), ("-inf", "−∞"), ("inf", "+∞")]
     assert 'name="number"' in page and 'data-pad="0"' in page
+    # the pad types every character of the projector's values, the course's estimate too
+    assert set(re.findall(r'data-pad="([^"]+)"', page)) >= set("0123456789M∞−,/")
+    assert "M − 1/5" in text(page)                               # the hint says so
     send(phones[0], code, seq, lang, number="−M")           # typed, the course's minus sign
     send(phones[1], code, seq, lang, number="-M")           # typed, a hyphen
     send(phones[2], code, seq, lang, value="-M", number="")  # the −M button
@@ -79,6 +82,28 @@ def test_minus_infinity_typed_or_tapped_is_right_where_the_window_is_infinite(ap
     shown = text(bar(teacher, code, f"ask?lang={lang}", action="reveal"))
     right, share, _ = WORDS[lang]
     assert right % "−∞" in shown and share % "75" in shown
+
+
+# the course's figure 2-2 (the 5 matches after the AI took 1, alpha-beta to depth 2 with the
+# course's window and estimate): at step 14 the search scores the node after 1, 3, whose
+# value the projector writes M − 1/5
+ESTIMATE_LINK = ("/nim?n=5&mode=ai-human&level=custom&heur=course&order=reverse&moves=1&tree=1"
+                 "&algo=alphabeta&depth=2&window=course&td=2&step=14&notation=course")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_courses_estimate_typed_on_the_pad_is_right(app, lang):
+    teacher, code, _ = start_class(app, ESTIMATE_LINK)
+    assert "1, 3)" in text(bar(teacher, code, f"ask?lang={lang}", kind="value"))   # max 1
+    phones = [student(app, code) for _ in range(3)]
+    page = phones[0].get(f"/c/{code}?lang={lang}").get_data(as_text=True)
+    seq = re.search(r'name="seq" value="(\d+)"', page).group(1)
+    send(phones[0], code, seq, lang, number="M−1/5")        # the pad's keys: M − 1 / 5
+    send(phones[1], code, seq, lang, number="M - 1/5")      # typed
+    send(phones[2], code, seq, lang, number="M")            # a win, not the estimate: wrong
+    shown = text(bar(teacher, code, f"ask?lang={lang}", action="reveal"))
+    right, share, _ = WORDS[lang]
+    assert right % "M − 1/5" in shown and share % "67" in shown
 
 
 def test_every_way_of_writing_a_value_is_read():
