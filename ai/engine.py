@@ -9,7 +9,10 @@ Which engine runs is chosen here, explicitly:
 - with ``fast=True``, the game's own fast alpha-beta where it has one (its rules'
   ``fast_alphabeta`` hook), wherever it
   returns the same values for the options asked: the same value, a best move, far
-  fewer nodes (it orders moves by threats and settles forced positions at once).
+  fewer nodes (it orders moves by threats and settles forced positions at once). Without a
+  tree, a game may run such a search whole by itself (its rules' ``fast_run`` hook: a
+  compiled search in one call, where this module's layers would cost more than the search
+  at small depths); it returns what the way through ``fast_alphabeta`` would.
 
 One search decides and records
 ------------------------------
@@ -78,6 +81,10 @@ def search(algorithm: str, game, state=None, depth=None, *, fast: bool = False,
         ValueError: an unknown algorithm or option, a bad depth or budget; ``record`` with a
             ``table`` (a replay would start from the table the search left).
     """
+    if fast and not record:             # the game's own search in one go, where it has one
+        result = game.fast_run(algorithm, state, depth, options)
+        if result is not None:
+            return result
     alphabeta = _alphabeta_for(algorithm, game, fast, options)
     if state is None:
         state = game.initial_state()

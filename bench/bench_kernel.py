@@ -39,6 +39,7 @@ import math  # noqa: E402
 import time  # noqa: E402
 from contextlib import contextmanager  # noqa: E402
 
+from ai.course.game import Game  # noqa: E402
 from ai.games.connect4 import compiled_search, fast_search  # noqa: E402
 from ai.games.connect4.rules import Connect4  # noqa: E402
 from ai.levels import DEFAULT_LEVEL, LEVELS  # noqa: E402
@@ -66,15 +67,17 @@ def state_of(game, moves: str):
 @contextmanager
 def python_loop(game):
     """The rules' fast hook pointed at the pure-Python loop, as before the compiled search
-    (on the rules' class: the app builds its own rules)."""
+    (on the rules' class: the app builds its own rules), and their ``fast_run`` (the
+    compiled search in one call) taken away."""
     def hook(self, **options):
         return fast_search.alphabeta if fast_search.supports(self, **options) else None
-    own = type(game).fast_alphabeta
-    type(game).fast_alphabeta = hook
+    rules = type(game)
+    own = rules.fast_alphabeta, rules.fast_run
+    rules.fast_alphabeta, rules.fast_run = hook, Game.fast_run
     try:
         yield
     finally:
-        type(game).fast_alphabeta = own
+        rules.fast_alphabeta, rules.fast_run = own
 
 
 def percentile(values, q):

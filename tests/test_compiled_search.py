@@ -7,9 +7,17 @@ Python definitions and the kernel's agree to the last bit; the text form is stri
 
 Positions are built by playing drawn legal moves from the start (tests/strategies.py).
 """
+import os
+import subprocess
+import sys
+
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from dataclasses import replace
+
+from ai import engine
+from ai.course.game import Game
 from ai.course.scores import HEURISTIC_MAX
 from ai.course.search import alphabeta as course_alphabeta, minimax
 from ai.course.table import fresh_table
@@ -19,8 +27,9 @@ from ai.games.connect4.rules import Connect4
 from ai.games.connect4.terms import (LEVEL_WEIGHTS, NAMES, WeightedHeuristic, Weights,
                                      evaluate, format_weights, parse)
 from ai.levels import LEVELS
-from tests.strategies import reachable
+from tests.strategies import connect4_games, reachable
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GAME = Connect4()
 positions = reachable(st.just(GAME), 30)
 weights = st.builds(
@@ -118,6 +127,79 @@ def test_a_node_budget_stops_it_where_it_stops_fast_search(position, depth, budg
     same_search(*runs)
 
 
+def the_engine_s_usual_way(loop, *args, **options):
+    """``ai.engine.search`` as it runs without the rules' ``fast_run``: through the rules'
+    ``fast_alphabeta``, here pointed at ``loop`` (fast_search's or this search's alpha-beta)."""
+    own = Connect4.fast_run, Connect4.fast_alphabeta
+    Connect4.fast_run = Game.fast_run
+    Connect4.fast_alphabeta = lambda self, **o: loop
+    try:
+        return engine.search(*args, **options)
+    finally:
+        Connect4.fast_run, Connect4.fast_alphabeta = own
+
+
+def without_clock(result):
+    return replace(result, stats=replace(result.stats, elapsed=0))
+
+
+@settings(max_examples=150, **SLOW)
+@given(reachable(connect4_games(7, 6), 40), st.one_of(st.none(), st.integers(0, 6)),
+       st.sampled_from([None, Threats, CellValues]), st.booleans(),
+       st.sampled_from(["alphabeta", "alphabeta-tt"]),
+       st.one_of(st.none(), st.integers(1, 300)), st.booleans())
+def test_the_engine_s_direct_way_gives_its_usual_result(position, depth, kind, quick,
+                                                        algorithm, budget, table):
+    """The rules' fast_run (compiled_search.direct: one call of the kernel, no engine layer)
+    returns what the engine's way through fast_alphabeta returns: fast_search's search node
+    for node, and this search's result field for field (the clock's reading aside)."""
+    game, state = position
+    if depth is None and game.cells - state.moves > 12:
+        depth = 3                       # to the end of the game: only near it
+    h = None if kind is None else kind(game)
+    options = dict(heuristic=h, quick_wins=quick, max_nodes=budget, order="center")
+    if table:
+        options["table"] = fresh_table(None)
+    assert compiled_search.direct(game, algorithm, state, depth, dict(
+        options, table=fresh_table(None) if table else None)) is not None
+    direct = engine.search(algorithm, game, state, depth, fast=True, **options)
+    if table:
+        options["table"] = fresh_table(None)
+    usual = the_engine_s_usual_way(compiled_search.alphabeta, algorithm, game, state, depth,
+                                   fast=True, **options)
+    assert without_clock(direct) == without_clock(usual)
+    assert type(direct.value) is type(usual.value)
+    assert [type(v) for v in direct.root_values.values()] == \
+        [type(v) for v in usual.root_values.values()]
+    assert list(direct.root_values) == list(usual.root_values)
+    if table:
+        options["table"] = fresh_table(None)
+    same_search(direct, the_engine_s_usual_way(fast_search.alphabeta, algorithm, game, state,
+                                               depth, fast=True, **options))
+
+
+def test_the_direct_way_leaves_the_rest_to_the_engine():
+    """What the rules' fast_run does not run goes the engine's usual way (None), and a bad
+    depth or budget gets the engine's error."""
+    state = GAME.from_moves("4453")
+    h = Threats(GAME)
+    for algorithm, game, options in [
+            ("iterative", GAME, dict(heuristic=h)), ("minimax", GAME, dict(heuristic=h)),
+            ("alphabeta", GAME, dict(heuristic=WeightedHeuristic(GAME, parse("open2=3")))),
+            ("alphabeta", GAME, dict(heuristic=Threats(Connect4(6, 5)))),
+            ("alphabeta", GAME, dict(heuristic=h, window=(-5, 5))),
+            ("alphabeta", GAME, dict(heuristic=h, tie_break="random")),
+            ("alphabeta", GAME, dict(heuristic=h, table=fresh_table())),    # slots
+            ("alphabeta", GAME, dict(heuristic=h, course_move=True)),
+            ("alphabeta", Connect4(9, 9), dict())]:
+        assert compiled_search.direct(game, algorithm, game.initial_state(), 2, options) is None
+    for depth, options, words in [(-1, {}, "depth"), (2.5, {}, "depth"),
+                                  (2, {"max_nodes": 0}, "max_nodes"),
+                                  (2, {"time_limit": 0}, "time_limit")]:
+        with pytest.raises(ValueError, match=words):
+            engine.search("alphabeta-tt", GAME, state, depth, fast=True, heuristic=h, **options)
+
+
 def test_the_levels_run_it_and_a_tree_replays_it():
     """Without a tree the default level runs the kernel; the tree panel's replay (fast_search,
     which records) finds the same move, value and count: ai.engine checks it."""
@@ -153,3 +235,39 @@ def test_the_text_form_reads_back():
 def test_bad_text_says_what_is_wrong(text, words):
     with pytest.raises(ValueError, match=words):
         parse(text)
+
+
+def test_the_warm_up_compiles_every_path_of_the_levels_search():
+    # In a fresh process: after the warm-up (what the app's start does), the levels' searches,
+    # the engine's direct way with a node and a time budget, a caller's table and the
+    # course's root order, and the kernel's evaluation compile nothing more (numba's compile
+    # events): a compile on a player's request would take seconds.
+    code = """
+from numba.core import event
+from ai.engine import search
+from ai.games.connect4 import compiled_search
+from ai.games.connect4.heuristic import CellValues, Threats
+from ai.games.connect4.rules import Connect4
+from ai.games.connect4.terms import WeightedHeuristic, parse
+from ai.course.table import fresh_table
+from ai.levels import LEVELS
+game = Connect4()
+compiled_search.warm_up(game)
+compiled = event.RecordingListener()
+with event.install_listener("numba:compile", compiled):
+    state = game.from_moves("4453")
+    for name in ("beginner", "easy", "medium", "hard"):
+        LEVELS[name].play(game, state)
+    for h in (None, Threats(game), CellValues(game)):
+        search("alphabeta-tt", game, state, 2, fast=True, heuristic=h, max_nodes=10**6,
+               time_limit=5.0)
+        search("alphabeta", game, state, 3, fast=True, heuristic=h, table=fresh_table(None))
+    w = WeightedHeuristic(game, parse("cells=1.5,adjusted=1,oddeven=2"))
+    compiled_search.alphabeta(game, state, 3, heuristic=w, course_move=True, order="natural")
+    w(state, 0)
+print("compiled:", [str(e.data.get("dispatcher")) for _, e in compiled.buffer])
+"""
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().splitlines()[-1] == "compiled: []"

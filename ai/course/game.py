@@ -194,6 +194,13 @@ class Game(ABC):
         the course's values (``ai.engine``, ``--fast``)."""
         return None
 
+    def fast_run(self, algorithm: str, state, depth, options: dict):
+        """The search ``ai.engine.search(algorithm, self, state, depth, fast=True,
+        **options)`` gives without a tree, run by the game in one go where it can (a compiled
+        search, without the engine's layers: the same ``SearchResult``), or None (default):
+        the engine then runs it its usual way."""
+        return None
+
     # -- tournaments (ai.teach.tournament) ------------------------------------------------------
 
     def tournament_openings(self, k: int) -> list[dict] | None:

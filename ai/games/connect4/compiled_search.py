@@ -10,28 +10,33 @@ whose values are those of the course's search (``ai.course.search``) with that h
 shown runs ``fast_search`` (``recorded``), which replays this one node for node
 (``ai.engine.with_tree``).
 
-The root is here, in Python, as in ``fast_search`` (a few moves: wins at once, settled
-positions, the root's move order and its table entry, ``root_values``); every root move's
-search is one call of the kernel. The kernel's state (its table, counters, principal
-variation) belongs to one thread (``_Searcher``, per thread, built at the first search).
+A search is one call of the kernel (``search_kernel.search``: the root's rules as
+``fast_search``'s, wins at once, settled positions, the root's move order, and every root
+move's search); here, only the caller's table's entry for the root and what the result
+holds. The kernel's state (its table, counters, principal variation) is one array that
+belongs to one thread (``_Searcher``, per thread, built at the first search) and that the
+kernel resets. ``direct`` is the engine's way to it for the levels and the benchmarks
+(the rules' ``fast_run``): the same result without the engine's layers, which took
+several times the kernel's time at depth 2 (issue 35).
 """
 from __future__ import annotations
 
 import threading
 import time
+from dataclasses import fields
 from functools import lru_cache
 
 import numpy as np
 
-from ai.course.scores import (EXACT, HEURISTIC_MAX, INF, MAX_SCORE, WIN_THRESHOLD,
+from ai.course.scores import (EXACT, HEURISTIC_MAX, MAX_SCORE, WIN_THRESHOLD,
                               SearchAborted, SearchResult, SearchStats, check_limits)
 
 from . import search_kernel as K
-from .bitboard import geometry, non_losing
-from .heuristic import Threats, cell_values
-from .terms import N_TERMS, Weights, whole, weights_of
+from .bitboard import geometry
+from .heuristic import CellValues, Threats, cell_values
+from .terms import LEVEL_WEIGHTS, N_TERMS, NO_WEIGHTS, Weights, whole, weights_of
 
-__all__ = ["alphabeta", "supports", "search"]
+__all__ = ["alphabeta", "direct", "supports", "search"]
 
 assert K.N_TERMS == N_TERMS
 _INF = 1e300
@@ -130,36 +135,32 @@ def supports(game, heuristic=None, **options) -> bool:
 
 
 class _Searcher:
-    """One thread's kernel state: the table (its generations), the counters, the principal
-    variation's rows, the killers and the sort keys."""
+    """One thread's kernel state, in one array (``search_kernel.M_*``: the table and its
+    generations, the counters, the principal variation's rows, the killers, the sort keys,
+    the root's moves and values), which the kernel resets at each search; the arrays here are
+    views of its parts, for ``_export``."""
 
     def __init__(self):
-        self.st = np.zeros(K.ST_SIZE, dtype=np.int64)
-        self.tt_key = np.zeros(K.TT_SLOTS, dtype=np.int64)
-        self.tt_val = np.zeros(K.TT_SLOTS, dtype=np.float64)
-        self.tt_info = np.zeros((K.TT_SLOTS, 3), dtype=np.int8)
-        n = 64
-        self.pv = np.zeros((n, n), dtype=np.int8)
-        self.pvlen = np.zeros(n, dtype=np.int64)
-        self.killers = np.zeros(n, dtype=np.int64)
-        self.work = np.zeros((n, K.WORK), dtype=np.int64)
-        self.cols = np.zeros(16, dtype=np.int64)        # the root's moves, their values
-        self.values = np.zeros(16, dtype=np.float64)
+        self.mem = m = np.zeros(K.MEM_SIZE, dtype=np.int64)
+        self.st = m[K.M_ST:K.M_ST + K.ST_SIZE]
+        self.tt_key = m[K.M_TT_KEY:K.M_TT_VAL]
+        self.tt_val = m[K.M_TT_VAL:K.M_TT_INFO].view(np.float64)
+        self.tt_info = m[K.M_TT_INFO:K.M_PV].view(np.int8).reshape((K.TT_SLOTS, 3))
+        self.pv = m[K.M_PV:K.M_PVLEN].view(np.int8).reshape((K.PLIES, K.PLIES))
+        self.cols = m[K.M_COLS:K.M_VALUES]
+        self.values = m[K.M_VALUES:K.M_ORDER].view(np.float64)
+        self.order = m[K.M_ORDER:K.M_OUT]
+        self.out = m[K.M_OUT:K.MEM_SIZE]
         self.table = None               # the caller's table this generation serves
         self.key = None                 # and the weights and scoring it holds values of
         self.busy = False
 
-    def generation(self, table, key):
-        """Start a new generation of the table unless this search continues the last one's
-        (the same caller's table, the same weights and scoring: iterative deepening)."""
-        st = self.st
-        if table is None or table is not self.table or key != self.key:
-            st[K.ST_GEN] += 1
-            st[K.ST_COUNT] = 0
-            if st[K.ST_GEN] >= 1 << (63 - K.KEY_BITS):    # the tags ran out: really empty it
-                self.tt_key[:] = 0
-                st[K.ST_GEN] = 1
+    def generation(self, table, key) -> int:
+        """``search_kernel.F_NEW_GEN`` unless this search continues the last one's table
+        (the same caller's table, the same weights and scoring: iterative deepening), else 0."""
+        new = table is None or table is not self.table or key != self.key
         self.table, self.key = table, key
+        return K.F_NEW_GEN if new else 0
 
 
 _local = threading.local()
@@ -197,23 +198,119 @@ def alphabeta(game, state=None, depth=None, *, heuristic=None, order=None, quick
                          f"{heuristic!r}, window {window!r}, tie_break {tie_break!r}, record "
                          f"{bool(record)}: use ai.course.search.alphabeta")
     check_limits(depth, max_nodes, time_limit)
+    _no_slots(table)
     state = game.initial_state() if state is None else state
-    start = time.perf_counter()
-    deadline = None if time_limit is None else start + time_limit
-    values: dict = {}
-    complete = True
     root_order = None
     if course_move and not state.over:
         from ai.course.search import move_orderer
         root_order = list(move_orderer(game, order)(state, game.actions(state)))
-    try:
-        move, value, pv, counts = search(game, state, depth, weights_of(heuristic),
-                                         heuristic_given=heuristic is not None, table=table,
-                                         quick_wins=quick_wins, max_nodes=max_nodes,
-                                         deadline=deadline, root_values=values,
-                                         root_order=root_order)
-    except SearchAborted as stop:
-        complete, counts = False, stop.stats
+    quick = bool(quick_wins)
+    return _result(game, state, depth, weights_of(heuristic), heuristic is not None, quick,
+                   _geo(game, quick), table, False, max_nodes, time_limit, root_order,
+                   "alphabeta-tt" if table is not None else "alphabeta")
+
+
+# What ``direct`` runs: the options fast_search and this search both run as the engine gives
+# them (the rest goes the engine's usual way, which says what is wrong with them).
+_DIRECT_OPTIONS = frozenset(("heuristic", "order", "quick_wins", "window", "table",
+                             "max_nodes", "time_limit", "tie_break", "seed"))
+_WINDOWS = (None, "infinite", "course")
+_TIE_BREAKS = ("first", None)
+
+
+def direct(game, algorithm, state, depth, options) -> SearchResult | None:
+    """``ai.engine.search(algorithm, game, state, depth, fast=True, **options)`` without a
+    tree, in one call of the kernel and a few microseconds of Python (the rules'
+    ``fast_run``): the same ``SearchResult`` as the engine's way (the rules'
+    ``fast_alphabeta``, the course's ``alphabeta_tt`` and its fresh table, ``alphabeta``
+    here), for "alphabeta" and "alphabeta-tt" with the heuristics both ``fast_search`` and
+    this search run (none, ``Threats``, ``CellValues``); None for anything else, which the
+    engine then runs its usual way. "alphabeta-tt" without a table: the kernel's table, in a
+    new generation, as for the fresh table the engine would make (no dict made to be thrown
+    away).
+
+    Raises:
+        ValueError: a bad depth or budget (``check_limits``).
+    """
+    if algorithm == "alphabeta-tt":
+        fresh = True
+    elif algorithm == "alphabeta":
+        fresh = False
+    else:
+        return None
+    if not _DIRECT_OPTIONS.issuperset(options) or game.leaf_scores:
+        return None
+    get = options.get
+    heuristic = get("heuristic")
+    if heuristic is None:
+        weights = NO_WEIGHTS
+    else:
+        hg = getattr(heuristic, "game", None)
+        if hg is None or hg.width != game.width or hg.height != game.height:
+            return None
+        kind = type(heuristic)
+        if kind is Threats and tuple(heuristic.weights) == Threats.weights:
+            weights = _THREATS
+        elif kind is CellValues:
+            weights = _CELLS
+        else:
+            return None
+    if get("window", "infinite") not in _WINDOWS or get("tie_break", "first") not in _TIE_BREAKS:
+        return None
+    table = get("table")
+    if table is not None:
+        if getattr(table, "slots", None) is not None:
+            return None
+        fresh = False
+    quick = bool(get("quick_wins", True))
+    geo = _GEOS.get((game.width, game.height, quick))
+    if geo is None:
+        if not K.fits(game.width, game.height):
+            return None
+        geo = _geo(game, quick)
+    max_nodes, time_limit = get("max_nodes"), get("time_limit")
+    if ((depth is not None and (type(depth) is not int or depth < 0))
+            or (max_nodes is not None and (type(max_nodes) is not int or max_nodes < 1))
+            or (time_limit is not None and not time_limit > 0)):
+        check_limits(depth, max_nodes, time_limit)      # says what is wrong
+    return _result(game, game.initial_state() if state is None else state, depth, weights,
+                   heuristic is not None, quick, geo, table, fresh, max_nodes, time_limit,
+                   None, "alphabeta-tt" if fresh or table is not None else "alphabeta")
+
+
+_THREATS, _CELLS = LEVEL_WEIGHTS["threats"], LEVEL_WEIGHTS["cells"]
+
+
+def _no_slots(table) -> None:
+    if getattr(table, "slots", None) is not None:
+        raise ValueError("the compiled search keeps its own entries: give it a table without "
+                         "slots")
+
+
+_now = time.perf_counter
+_new = object.__new__
+
+
+def _result(game, state, depth, weights, heuristic_given, quick, geo, table, fresh,
+            max_nodes, time_limit, root_order, algorithm) -> SearchResult:
+    """The ``SearchResult`` of ``alphabeta`` (and of ``direct``: ``fresh``, a new table of
+    the kernel's own, no caller's table)."""
+    start = _now()
+    asked = depth
+    if depth is None:
+        depth = game.cells - state.moves
+    w, zero = _kernel_weights(weights)
+    zero = zero or not heuristic_given
+    if state.over or depth == 0:
+        move, value, pv, values = None, _leaf_value(state, zero, geo, w), [], {}
+        status, nodes, leaves, cutoffs, probes, hits = K.DONE, 1, 1, 0, 0, 0
+    else:
+        (status, move, value, pv, values, nodes, leaves, cutoffs, probes,
+         hits) = _run(state, depth, geo, w, zero, table, fresh, max_nodes,
+                      None if time_limit is None else start + time_limit, root_order,
+                      (weights, quick, zero))
+    complete = status == K.DONE or status == K.ROOT_ONLY
+    if not complete:
         if values:
             move = max(values, key=values.get)
             value = values[move]
@@ -221,12 +318,91 @@ def alphabeta(game, state=None, depth=None, *, heuristic=None, order=None, quick
             moves = root_order or game.actions(state)
             move, value = (moves[0] if moves else None), 0
         pv = [move] if move is not None else []
-    stats = SearchStats(**counts)
-    stats.elapsed = time.perf_counter() - start
-    stats.depth = depth if complete and depth is not None else 0
-    return SearchResult(move, value, tuple(pv), stats,
-                        "alphabeta-tt" if table is not None else "alphabeta", depth, complete,
-                        None, values)
+    stats = SearchStats(nodes, leaves, cutoffs, probes, hits,
+                        asked if complete and asked is not None else 0, _now() - start)
+    # SearchResult(move, value, tuple(pv), stats, algorithm, asked, complete, None, values),
+    # the same object made without the frozen dataclass's __init__: its ten
+    # object.__setattr__ took a tenth of a depth-2 search (tests/test_compiled_search.py
+    # compares it with the engine's way, field by field)
+    result = _new(SearchResult)
+    result.__dict__.update(move=move, value=value, pv=tuple(pv), stats=stats,
+                           algorithm=algorithm, depth=asked, complete=complete, tree=None,
+                           root_values=values, iterations=())
+    return result
+
+
+assert [f.name for f in fields(SearchResult)] == [
+    "move", "value", "pv", "stats", "algorithm", "depth", "complete", "tree", "root_values",
+    "iterations"] and not hasattr(SearchResult, "__post_init__"), "_result makes SearchResult"
+
+_BY_WEIGHTS: dict = {}
+
+
+def _kernel_weights(weights: Weights):
+    """``(the kernel's weights array, weights.zero)``, kept per weights object (the levels'
+    are made once): hashing a ``Weights`` takes longer than its look-up by identity."""
+    kept = _BY_WEIGHTS.get(id(weights))
+    if kept is None or kept[0] is not weights:
+        if len(_BY_WEIGHTS) >= 1024:
+            _BY_WEIGHTS.clear()
+        kept = _BY_WEIGHTS[id(weights)] = (weights, _weights_array(weights), weights.zero)
+    return kept[1], kept[2]
+
+
+def _leaf_value(state, zero, geo, w):
+    """The value of a root that is a leaf (the game over, or depth 0)."""
+    if state.over == 1:
+        return -MAX_SCORE
+    if state.over or zero:
+        return 0
+    return whole(K.evaluate(state.current, state.current ^ state.mask, state.mask,
+                            state.moves & 1 == 0, geo, w))
+
+
+def _run(state, depth, geo, w, zero, table, fresh, max_nodes, deadline, root_order, key):
+    """One search of ``state`` (not over) to ``depth`` >= 1 by the kernel
+    (``search_kernel.search``), this thread's searcher's. Returns ``(status, move, value,
+    pv, root values, nodes, leaves, cutoffs, tt_probes, tt_hits)``."""
+    cur, mask = state.current, state.mask
+    flags = K.F_ZERO if zero else 0
+    tt_move = -1
+    tdata = None
+    if table is not None:
+        tdata = getattr(table, "data", table)
+        e = tdata.get(~(cur + mask))
+        if e is not None:
+            tt_move = e[3]
+    if tdata is not None or fresh:
+        flags |= K.F_TABLE | (K.F_TABLE_LOW if depth >= 5 else 0)   # fast_search's
+        #                                                               _TABLE_LOW_DEPTH
+    s = getattr(_local, "searcher", None)
+    if s is None or s.busy:
+        s = _searcher()
+    s.busy = True
+    try:
+        flags |= s.generation(table, key)
+        n_order = 0
+        if root_order is not None:
+            flags |= K.F_ORDER
+            n_order = len(root_order)
+            s.order[:n_order] = root_order
+        (status, move, value, n, length, ints, nodes, leaves, cutoffs, probes,
+         hits) = K.search(cur, mask, state.moves, depth, flags, tt_move, n_order,
+                          _NO_LIMIT if max_nodes is None else max_nodes,
+                          _INF if deadline is None else deadline, geo, w, s.mem)
+        out = s.out[:length + 2 * n].tolist()   # the principal variation, (move, value)s
+        if ints:
+            value = int(value)
+            it = iter(out[length:])
+            values = dict(zip(it, it))
+        else:
+            value = whole(value)
+            values = {c: whole(v) for c, v in zip(s.cols[:n].tolist(), s.values[:n].tolist())}
+    finally:
+        s.busy = False
+    if status == K.DONE and tdata is not None:
+        tdata[~(cur + mask)] = (depth, EXACT, value, move)
+    return status, move, value, out[:length], values, nodes, leaves, cutoffs, probes, hits
 
 
 def recorded(game, state=None, depth=None, *, table=None, **options) -> SearchResult:
@@ -264,6 +440,7 @@ def search(game, state, depth, weights: Weights, *, heuristic_given=True, table=
     """``fast_search.fast_alphabeta`` with ``weights`` for its heuristic (``heuristic_given``
     False: no heuristic, every leaf 0, as ``fast_search`` without one). ``root_order``: the
     root's moves in the course's order (``alphabeta``'s ``course_move``), else None.
+    ``root_values``, a dict, receives the root's values.
 
     Returns:
         ``(move, value, pv, stats)`` as ``fast_search.fast_alphabeta``.
@@ -271,162 +448,27 @@ def search(game, state, depth, weights: Weights, *, heuristic_given=True, table=
         ai.course.scores.SearchAborted: a budget ran out (``.stats``: the counts so far; its
             text says which budget).
     """
-    if getattr(table, "slots", None) is not None:
-        raise ValueError("the compiled search keeps its own entries: give it a table without "
-                         "slots")
-    if root_values is None:
-        root_values = {}
+    _no_slots(table)
     if depth is None:
         depth = game.cells - state.moves
     quick = bool(quick_wins)
     geo = _geo(game, quick)
-    w = _weights_array(weights)
-    zero = not heuristic_given or weights.zero
-    first = state.moves & 1 == 0
+    w, zero = _kernel_weights(weights)
+    zero = zero or not heuristic_given
     if state.over or depth == 0:            # the root is a leaf
-        if state.over == 1:
-            value = -MAX_SCORE
-        elif state.over or zero:
-            value = 0
-        else:
-            value = whole(K.evaluate(state.current, state.current ^ state.mask, state.mask,
-                                     first, geo, w))
-        return None, value, [], {"nodes": 1, "leaves": 1, "cutoffs": 0, "tt_probes": 0,
-                                 "tt_hits": 0}
-    s = _searcher()
-    s.busy = True
-    try:
-        return _root(s, game, state, depth, geo, w, zero, quick, table, max_nodes, deadline,
-                     root_values, (weights, quick, zero), root_order)
-    finally:
-        s.busy = False
-
-
-def _stats(st):
-    return {"nodes": int(st[K.ST_NODES]), "leaves": int(st[K.ST_LEAVES]),
-            "cutoffs": int(st[K.ST_CUTOFFS]), "tt_probes": int(st[K.ST_PROBES]),
-            "tt_hits": int(st[K.ST_HITS])}
-
-
-def _root(s, game, state, depth, geo, w, zero, quick, table, max_nodes, deadline,
-          root_values, key, root_order=None):
-    """``fast_search``'s ``run`` and ``root``: the root's rules here, its moves' searches in
-    the kernel. With ``root_order`` (the course's), the root's moves in that order: where
-    several moves are equally good, the first of them in it."""
-    g = geometry(game.width, game.height)
-    st = s.st
-    s.generation(table, key)
-    gen, count = st[K.ST_GEN], st[K.ST_COUNT]
-    st[:] = 0
-    st[K.ST_GEN], st[K.ST_COUNT] = gen, count
-    st[K.ST_LIMIT] = _NO_LIMIT if max_nodes is None else max_nodes
-    st[K.ST_NEXT_CLOCK] = K.CLOCK_EVERY
-    st[K.ST_ZERO] = int(zero)
-    tdata = None if table is None else getattr(table, "data", table)
-    st[K.ST_USE_TABLE] = int(tdata is not None)
-    st[K.ST_TABLE_LOW] = int(tdata is not None and depth >= 5)     # fast_search's _TABLE_LOW_DEPTH
-    s.killers[:] = g.order[0]
-    dl = _INF if deadline is None else deadline
-    cur, mask, nb = state.current, state.mask, state.moves
-    st[K.ST_NODES] = 1
-    possible = (mask + g.bottom) & g.board
-    order = g.playable[(possible + g.board) & g.sentinels]
-    if root_order is not None:          # (column, its mask, ...) in the course's order
-        by_col = {x[0]: x for x in order}
-        order = tuple(by_col[c] for c in root_order)
-    wins, opp_wins = K.root_cells(cur, mask, geo)
-    mx = MAX_SCORE
-    loss2 = -(mx - 2) if quick else -mx
-    if wins or depth == 1:              # fast_search's root_scored
-        if wins:
-            col = next(c for c, cm, _, _ in order if wins & cm)
-            scored = [(col, (mx - 1) if quick else mx)]
-        else:
-            full = nb + 1 == g.cells
-            first = nb & 1 == 0
-            opp = cur ^ mask
-            scored = [(col, 0 if full or zero else
-                       whole(K.evaluate(cur | (possible & cm), opp, mask | (possible & cm),
-                                        first, geo, w)))
-                      for col, cm, _, _ in order]
-        best, best_move = -_INF, None
-        for col, v in scored:
-            st[K.ST_NODES] += 1
-            st[K.ST_LEAVES] += 1
-            root_values[col] = v
-            if v > best:
-                best, best_move = v, col
-        return _done(st, best_move, best, [best_move])
-    safe = non_losing(possible, opp_wins)
-    if not safe or nb >= g.cells - 2:   # fast_search's root_settled
-        st[K.ST_LEAVES] += 1
-        if safe:
-            col = next(c for c, cm, _, _ in order if safe & cm)
-            root_values[col] = value = 0
-            pv = [col]
-        else:
-            for c, _, _, _ in order:
-                root_values[c] = loss2
-            forced = possible & opp_wins
-            col = next((c for c, cm, _, _ in order if forced & cm), order[0][0]) \
-                if root_order is None else order[0][0]
-            bit = possible & g.colmask[col]
-            after = ((mask | bit) + g.bottom) & g.board & opp_wins
-            reply = next(c for c, cm, _, _ in
-                         g.playable[((mask | bit) + g.bottom + g.board) & g.sentinels]
-                         if after & cm)
-            value, pv = loss2, [col, reply]
-        return _done(st, col, value, pv)
-    best_move, best, pv = _root_search(s, geo, w, cur, mask, nb, depth, safe, tdata,
-                                       root_values, dl, root_order and order)
-    for col, cm, _, _ in order:
-        if not safe & cm:
-            root_values[col] = loss2
-    if tdata is not None:
-        tdata[~(cur + mask)] = (depth, EXACT, best, best_move)
-    return _done(st, best_move, best, pv)
-
-
-def _done(st, move, value, pv):
-    if st[K.ST_NODES] > st[K.ST_LIMIT]:
-        raise _aborted(st, "node budget")
-    return move, whole(value), pv, _stats(st)
-
-
-def _aborted(st, reason):
-    err = SearchAborted(reason)
-    err.stats = _stats(st)
-    return err
-
-
-def _root_search(s, geo, w, cur, mask, nb, depth, safe, tdata, root_values, dl,
-                 course_order=None):
-    """``fast_search``'s ``root_search``: the safe moves, the table's move first, then (depth
-    >= 3) the most winning cells, centre first; or the table's move first, then
-    ``course_order`` (the course's root). The table is probed here, the rest is one call of
-    the kernel (``search_kernel.root_moves``)."""
-    st = s.st
-    tt_move = -1
-    if tdata is not None:
-        st[K.ST_PROBES] += 1
-        e = tdata.get(~(cur + mask))
-        if e is not None:
-            tt_move = e[3]
-    cols, n = s.cols, 0
-    if course_order:
-        seq = sorted((x for x in course_order if safe & x[1]), key=lambda x: x[0] != tt_move)
-        for n, x in enumerate(seq, 1):
-            cols[n - 1] = x[0]
-    values = s.values
-    done = K.root_moves(cur, mask, nb, depth, 1, safe, tt_move, cols, n, values, geo, w, st,
-                        s.tt_key, s.tt_val, s.tt_info, s.pv, s.pvlen, s.killers, s.work, dl)
-    found = values[:done].tolist()
-    for col, v in zip(cols[:done].tolist(), found):
-        root_values[col] = whole(v)
-    if st[K.ST_ABORTED]:
-        raise _aborted(st, "node budget" if st[K.ST_ABORTED] == 1 else "time budget")
-    pv = s.pv[0, :s.pvlen[0]].tolist()
-    return pv[0], whole(max(found)), pv      # pv[0]: the first best move's line
+        return None, _leaf_value(state, zero, geo, w), [], {
+            "nodes": 1, "leaves": 1, "cutoffs": 0, "tt_probes": 0, "tt_hits": 0}
+    status, move, value, pv, values, *counts = _run(state, depth, geo, w, zero, table, False,
+                                                    max_nodes, deadline, root_order,
+                                                    (weights, quick, zero))
+    if root_values is not None:
+        root_values.update(values)
+    stats = dict(zip(("nodes", "leaves", "cutoffs", "tt_probes", "tt_hits"), counts))
+    if status == K.NODE_BUDGET or status == K.TIME_BUDGET:
+        err = SearchAborted("node budget" if status == K.NODE_BUDGET else "time budget")
+        err.stats = stats
+        raise err
+    return move, value, pv, stats
 
 
 def warm_up(game) -> float:

@@ -89,6 +89,12 @@ class Connect4(Game):
             return compiled_search.alphabeta
         return fast_search.alphabeta
 
+    def fast_run(self, algorithm, state, depth, options):
+        """The compiled search run whole where the engine's fast way would run it
+        (``compiled_search.direct``: the same result, without the engine's layers), else
+        None (``ai.engine``)."""
+        return _direct()(self, algorithm, state, depth, options)
+
     def exact_play(self, state, **budget):
         """The perfect move: the exact solver (``ai.games.connect4.exact``, ``ai.perfect``)."""
         from .exact import exact_play
@@ -295,3 +301,15 @@ class Connect4(Game):
         lines = [" ".join(marks[v] for v in row) for row in self.rows(state)]
         lines.append(" ".join(str(c + 1) for c in range(self.width)))
         return "\n".join(lines)
+
+
+_DIRECT: list = []
+
+
+def _direct():
+    """``compiled_search.direct``, imported at the first search (it imports numba), then kept:
+    a depth-2 search takes some microseconds, an import statement a fraction of one."""
+    if not _DIRECT:
+        from .compiled_search import direct
+        _DIRECT.append(direct)
+    return _DIRECT[0]

@@ -79,6 +79,39 @@ NEG = -1e300            # below every score
 WORK = 16               # per ply: up to 9 sort keys
 
 
+# mem: one thread's searcher in one array (``search``'s state, reset by it at each search):
+# the counters, the table, the principal variation's rows, the killers, the sort keys, the
+# root's moves and values, the root's order. ``carve`` cuts it into the arrays the node
+# functions take (views: nothing copied), so a search is one call with one array of state.
+PLIES = 64              # plies a search may go below its root (a 7x6 board has 42 cells)
+M_ST = 0
+M_TT_KEY = 16
+M_TT_VAL = M_TT_KEY + TT_SLOTS                  # float64
+M_TT_INFO = M_TT_VAL + TT_SLOTS                 # int8, (TT_SLOTS, 3)
+M_PV = M_TT_INFO + TT_SLOTS * 3 // 8            # int8, (PLIES, PLIES)
+M_PVLEN = M_PV + PLIES * PLIES // 8
+M_KILLERS = M_PVLEN + PLIES
+M_WORK = M_KILLERS + PLIES                      # (PLIES, WORK)
+M_COLS = M_WORK + PLIES * WORK                  # the root's moves in the order of their values
+M_VALUES = M_COLS + 16                          # float64: their values
+M_ORDER = M_VALUES + 16                         # the root's order, when the caller gives it
+M_OUT = M_ORDER + 16                            # the answer: the principal variation, then
+#                                                 (move, value) of the root's moves, the values
+#                                                 as integers when they all are whole numbers
+MEM_SIZE = M_OUT + PLIES + 2 * 16
+
+# search's flags
+F_ZERO = 1              # no heuristic: every leaf 0
+F_TABLE = 2             # a table (the caller's), probed at depth >= 3
+F_TABLE_LOW = 4         # and at depths 1 and 2 (fast_search's _TABLE_LOW_DEPTH: a search of 5+)
+F_NEW_GEN = 8           # a new generation of the table (another table, other weights)
+F_ORDER = 16            # the root's order is the caller's (mem[M_ORDER:], n_order columns)
+
+# search's status: searched; stopped by a budget; settled at the root (a win at once, depth
+# 1, a lost or full board: nothing searched below the root, nothing for the caller's table)
+DONE, NODE_BUDGET, TIME_BUDGET, ROOT_ONLY = 0, 1, 2, 3
+
+
 def fits(width: int, height: int) -> bool:
     """Whether this kernel runs a board of that size (its bitboards in 49 bits)."""
     return width * (height + 1) <= 49
@@ -506,8 +539,8 @@ def child(cur, mask, nb, depth, alpha, beta, ply, opp_wins, geo, w, st, tt_key, 
 @numba.njit(**KERNEL)
 def root_cells(cur, mask, geo):
     """The root's winning cells: the side to move's, among its playable cells, and the
-    opponent's (empty cells): ``bitboard.winning_cells`` twice in one call (in Python the two
-    took about as long as a depth-2 search's nodes)."""
+    opponent's (empty cells): ``bitboard.winning_cells`` twice (in Python the two took about
+    as long as a depth-2 search's nodes)."""
     board, h = geo[G_BOARD], geo[G_H]
     empty = board ^ mask
     possible = (mask + geo[G_BOTTOM]) & board
@@ -525,12 +558,10 @@ def root_moves(cur, mask, nb, depth, ply, safe, tt_move, cols, n, values, geo, w
     winning cells after the move, then centre first. ``values[i]``: the value of the move
     ``cols[i]`` for the root. Returns how many moves were searched: fewer than all when a
     budget ran out (``st[ST_ABORTED]``). The first best move's principal variation is left in
-    ``pv[ply - 1]``. ``ply`` is 1, the children's (an argument, as ``child``'s: a constant
-    would compile ``child`` apart, see there).
-
-    One call for the whole root, where the root called ``child`` once a move from Python,
-    with 19 arguments, ten of them arrays, and ordered its moves in Python: at depth 2 that
-    took more time than the search (issue 35)."""
+    ``pv[ply - 1]``. ``ply`` is 1, the children's (a variable, as ``child``'s: a constant
+    would compile ``child`` apart, see there). ``search`` calls it: the root's moves were
+    once searched one Python call each, ordered in Python, which at depth 2 took more time
+    than the search (issue 35)."""
     board, h, wd = geo[G_BOARD], geo[G_H], geo[G_W]
     empty = board ^ mask
     opp = cur ^ mask
@@ -572,3 +603,179 @@ def root_moves(cur, mask, nb, depth, ply, safe, tt_move, cols, n, values, geo, w
             if v > alpha:
                 alpha = v
     return n
+
+
+@numba.njit(**KERNEL)
+def carve(mem):
+    """``mem``'s parts (see ``M_*``): st, tt_key, tt_val, tt_info, pv, pvlen, killers, work,
+    cols, values, order."""
+    return (mem[M_ST:M_ST + ST_SIZE], mem[M_TT_KEY:M_TT_VAL],
+            mem[M_TT_VAL:M_TT_INFO].view(np.float64),
+            mem[M_TT_INFO:M_PV].view(np.int8).reshape((TT_SLOTS, 3)),
+            mem[M_PV:M_PVLEN].view(np.int8).reshape((PLIES, PLIES)), mem[M_PVLEN:M_KILLERS],
+            mem[M_KILLERS:M_WORK], mem[M_WORK:M_COLS].reshape((PLIES, WORK)),
+            mem[M_COLS:M_VALUES], mem[M_VALUES:M_ORDER].view(np.float64),
+            mem[M_ORDER:M_OUT])
+
+
+@numba.njit(**KERNEL)
+def search(cur, mask, nb, depth, flags, tt_move, n_order, limit, deadline, geo, w, mem):
+    """A whole search of the position (``cur``: the stones of the side to move, ``mask``,
+    ``nb`` stones) to ``depth`` >= 1, in one call: ``fast_search``'s ``run`` and ``root``
+    (a win at once, depth 1, a settled root, else every safe move's search by
+    ``root_moves``), with its state in ``mem`` (one thread's: see ``M_*``), reset here.
+    ``flags``: ``F_*``; ``tt_move``: the caller's table's move for the root (-1: none; read
+    only when ``F_TABLE``, which counts the root's probe); ``n_order``: with ``F_ORDER``, how
+    many columns the root's order in ``mem[M_ORDER:]`` holds (the course's, every playable
+    column), else the playable columns centre first; ``limit``: the node budget;
+    ``deadline``: ``perf_counter``'s time to stop at.
+
+    Returns ``(status, move, value, n, pvlen, whole, nodes, leaves, cutoffs, tt_probes,
+    tt_hits)``: ``status`` ``DONE``, ``ROOT_ONLY`` or the budget that stopped it; the root's
+    values for its moves in ``mem[M_COLS:]`` / ``mem[M_VALUES:]`` (``n`` of them, in the
+    order ``fast_search`` gives them: those searched, then the moves that lose at once), its
+    principal variation in the first row of the pv (``pvlen`` moves); and both in
+    ``mem[M_OUT:]`` for the caller to read in one go, the principal variation then the ``n``
+    (move, value) pairs, the values as integers if ``whole`` (1: they and ``value`` are all
+    whole numbers, as the levels' heuristics give). Stopped by a budget: the values of the
+    moves searched before it, no move (-1)."""
+    st, tt_key, tt_val, tt_info, pv, pvlen, killers, work, cols, values, order = carve(mem)
+    gen, count = st[ST_GEN], st[ST_COUNT]
+    if flags & F_NEW_GEN:
+        gen += 1
+        count = 0
+        if gen >= 1 << (63 - KEY_BITS):         # the tags ran out: really empty it
+            tt_key[:] = 0
+            gen = 1
+    st[:] = 0
+    st[ST_GEN], st[ST_COUNT] = gen, count
+    st[ST_LIMIT] = limit
+    st[ST_NEXT_CLOCK] = CLOCK_EVERY
+    zero = flags & F_ZERO != 0
+    st[ST_ZERO] = 1 if zero else 0
+    use_table = flags & F_TABLE != 0
+    st[ST_USE_TABLE] = 1 if use_table else 0
+    st[ST_TABLE_LOW] = 1 if flags & F_TABLE_LOW else 0
+    killers[:] = geo[G_ORDER]
+    st[ST_NODES] = 1
+    board, wd, bottom = geo[G_BOARD], geo[G_W], geo[G_BOTTOM]
+    mx, quick = geo[G_MAX], geo[G_QUICK] != 0
+    loss2 = float(-(mx - 2)) if quick else float(-mx)
+    possible = (mask + bottom) & board
+    given = flags & F_ORDER != 0
+    if not given:                               # the playable columns, centre first
+        n_order = 0
+        for j in range(wd):
+            col = geo[G_ORDER + j]
+            if possible & geo[G_COLMASK + col]:
+                order[n_order] = col
+                n_order += 1
+    wins_now, opp_wins = root_cells(cur, mask, geo)
+    if wins_now or depth == 1:                  # fast_search's root_scored
+        n = 0
+        if wins_now:
+            for i in range(n_order):
+                if wins_now & geo[G_COLMASK + order[i]]:
+                    cols[0] = order[i]
+                    values[0] = float(mx - 1) if quick else float(mx)
+                    n = 1
+                    break
+        else:
+            full = nb + 1 == geo[G_CELLS]
+            first = (nb & 1) == 0
+            opp = cur ^ mask
+            for i in range(n_order):
+                bit = possible & geo[G_COLMASK + order[i]]
+                cols[i] = order[i]
+                values[i] = 0.0 if full or zero else evaluate(cur | bit, opp, mask | bit,
+                                                              first, geo, w)
+            n = n_order
+        best, move = NEG, -1
+        for i in range(n):
+            st[ST_NODES] += 1
+            st[ST_LEAVES] += 1
+            if values[i] > best:
+                best, move = values[i], cols[i]
+        pv[0, 0] = move
+        return _result(ROOT_ONLY, move, best, n, 1, st, pv, cols, values, mem)
+    # the playable cells that do not let the opponent win at once (bitboard.non_losing)
+    forced = possible & opp_wins
+    safe = possible
+    if forced:
+        safe = 0 if forced & (forced - 1) else forced
+    safe &= ~(opp_wins >> 1)
+    if safe == 0 or nb >= geo[G_CELLS] - 2:     # fast_search's root_settled
+        st[ST_LEAVES] += 1
+        if safe:
+            for i in range(n_order):
+                if safe & geo[G_COLMASK + order[i]]:
+                    cols[0] = pv[0, 0] = order[i]
+                    values[0] = 0.0
+                    break
+            return _result(ROOT_ONLY, cols[0], 0.0, 1, 1, st, pv, cols, values, mem)
+        for i in range(n_order):
+            cols[i] = order[i]
+            values[i] = loss2
+        col = order[0]
+        if not given:                           # block one of the opponent's wins
+            for i in range(n_order):
+                if forced & geo[G_COLMASK + order[i]]:
+                    col = order[i]
+                    break
+        after = mask | (possible & geo[G_COLMASK + col])
+        after = (after + bottom) & board & opp_wins
+        reply = -1
+        for j in range(wd):
+            if after & geo[G_COLMASK + geo[G_ORDER + j]]:
+                reply = geo[G_ORDER + j]
+                break
+        pv[0, 0] = col
+        pv[0, 1] = reply
+        return _result(ROOT_ONLY, col, loss2, n_order, 2, st, pv, cols, values, mem)
+    # fast_search's root_search: the table's move first, then the course's order (given),
+    # or root_moves' own order
+    if use_table:
+        st[ST_PROBES] += 1
+    n = 0
+    if given:
+        if tt_move >= 0 and safe & geo[G_COLMASK + tt_move]:
+            cols[0] = tt_move
+            n = 1
+        for i in range(n_order):
+            if order[i] != tt_move and safe & geo[G_COLMASK + order[i]]:
+                cols[n] = order[i]
+                n += 1
+    ply = np.int64(1)           # the children's ply, not a constant: see child
+    done = root_moves(cur, mask, nb, depth, ply, safe, tt_move, cols, n, values, geo, w, st,
+                      tt_key, tt_val, tt_info, pv, pvlen, killers, work, deadline)
+    if st[ST_ABORTED]:
+        return _result(st[ST_ABORTED], -1, 0.0, done, 0, st, pv, cols, values, mem)
+    best = NEG
+    for i in range(done):
+        best = max(best, values[i])
+    n = done
+    for i in range(n_order):                    # the moves that lose at once
+        if not safe & geo[G_COLMASK + order[i]]:
+            cols[n] = order[i]
+            values[n] = loss2
+            n += 1
+    return _result(DONE, pv[0, 0], best, n, pvlen[0], st, pv, cols, values, mem)
+
+
+@numba.njit(inline="always", **KERNEL)
+def _result(status, move, value, n, length, st, pv, cols, values, mem):
+    """``search``'s answer (see there): the node budget checked where ``fast_search``'s
+    root checks it, the principal variation and the root's values copied to ``M_OUT``."""
+    if (status == DONE or status == ROOT_ONLY) and st[ST_NODES] > st[ST_LIMIT]:
+        status = NODE_BUDGET
+    whole = value == np.floor(value)
+    for i in range(n):
+        if values[i] != np.floor(values[i]):
+            whole = False
+    for i in range(length):
+        mem[M_OUT + i] = pv[0, i]
+    for i in range(n):
+        mem[M_OUT + length + 2 * i] = cols[i]
+        mem[M_OUT + length + 2 * i + 1] = np.int64(values[i]) if whole else 0
+    return (status, move, value, n, length, 1 if whole else 0, st[ST_NODES], st[ST_LEAVES],
+            st[ST_CUTOFFS], st[ST_PROBES], st[ST_HITS])
