@@ -72,8 +72,8 @@ class Level:
         """``ai.engine.search``'s arguments for this level on ``game``."""
         return dict(depth=self.depth, fast=self.fast, time_limit=self.time_limit,
                     max_nodes=self.max_nodes, order=self.order, window=self.window,
-                    heuristic=make_heuristic(game, self.heuristic_for(game),
-                                             **self.heuristic_options))
+                    heuristic=_heuristic(game, self.heuristic_for(game),
+                                         self.heuristic_options))
 
     def heuristic_for(self, game) -> str | None:
         """The heuristic this level uses on ``game``: its own if set (custom settings), else
@@ -107,6 +107,25 @@ class Level:
             return result
         return with_tree(self.algorithm, game, state, result,
                          **{**self.options(game), **overrides})
+
+
+_HEURISTICS: dict = {}
+
+
+def _heuristic(game, name, options: dict):
+    """``make_heuristic(game, name, **options)``, made once per game object, name and options
+    (a heuristic keeps only what it precomputed: one serves every search, in any thread).
+    Making one took longer than a depth-2 search (Connect-4's threats: ~18 µs)."""
+    try:
+        key = (id(game), name, tuple(sorted(options.items())))
+        kept = _HEURISTICS.get(key)
+    except TypeError:                   # options that are no key: made each time
+        return make_heuristic(game, name, **options)
+    if kept is None or kept[0] is not game:     # (the game kept: its id is not reused)
+        if len(_HEURISTICS) >= 256:
+            _HEURISTICS.clear()
+        kept = _HEURISTICS[key] = (game, make_heuristic(game, name, **options))
+    return kept[1]
 
 
 # The ladder (bench/bench_levels.py, on positions where a blunder is possible: the share of
