@@ -155,12 +155,9 @@ class _Searcher:
         self.key = None                 # and the weights and scoring it holds values of
         self.busy = False
 
-    def generation(self, table, key) -> int:
-        """``search_kernel.F_NEW_GEN`` unless this search continues the last one's table
-        (the same caller's table, the same weights and scoring: iterative deepening), else 0."""
-        new = table is None or table is not self.table or key != self.key
-        self.table, self.key = table, key
-        return K.F_NEW_GEN if new else 0
+    # A search starts a new generation of the table (search_kernel.F_NEW_GEN) unless it
+    # continues the last one's: the same caller's table, the same weights and scoring
+    # (iterative deepening). _run decides it, inline (a method call was a tenth of its time).
 
 
 _local = threading.local()
@@ -299,7 +296,10 @@ def _result(game, state, depth, weights, heuristic_given, quick, geo, table, fre
     asked = depth
     if depth is None:
         depth = game.cells - state.moves
-    w, zero = _kernel_weights(weights)
+    kept = _BY_WEIGHTS.get(id(weights))
+    if kept is None or kept[0] is not weights:
+        kept = _kernel_weights(weights)
+    _, w, zero = kept
     zero = zero or not heuristic_given
     if state.over or depth == 0:
         move, value, pv, values = None, _leaf_value(state, zero, geo, w), [], {}
@@ -339,14 +339,15 @@ _BY_WEIGHTS: dict = {}
 
 
 def _kernel_weights(weights: Weights):
-    """``(the kernel's weights array, weights.zero)``, kept per weights object (the levels'
-    are made once): hashing a ``Weights`` takes longer than its look-up by identity."""
+    """``(weights, the kernel's weights array, weights.zero)``, kept in ``_BY_WEIGHTS`` by
+    the weights object's id (the levels' are made once; the object kept, so that its id is
+    not reused): hashing a ``Weights`` took longer than this look-up."""
     kept = _BY_WEIGHTS.get(id(weights))
     if kept is None or kept[0] is not weights:
         if len(_BY_WEIGHTS) >= 1024:
             _BY_WEIGHTS.clear()
         kept = _BY_WEIGHTS[id(weights)] = (weights, _weights_array(weights), weights.zero)
-    return kept[1], kept[2]
+    return kept
 
 
 def _leaf_value(state, zero, geo, w):
@@ -380,7 +381,9 @@ def _run(state, depth, geo, w, zero, table, fresh, max_nodes, deadline, root_ord
         s = _searcher()
     s.busy = True
     try:
-        flags |= s.generation(table, key)
+        if table is None or table is not s.table or key != s.key:
+            flags |= K.F_NEW_GEN        # see _Searcher
+        s.table, s.key = table, key
         n_order = 0
         if root_order is not None:
             flags |= K.F_ORDER
@@ -453,7 +456,7 @@ def search(game, state, depth, weights: Weights, *, heuristic_given=True, table=
         depth = game.cells - state.moves
     quick = bool(quick_wins)
     geo = _geo(game, quick)
-    w, zero = _kernel_weights(weights)
+    _, w, zero = _kernel_weights(weights)
     zero = zero or not heuristic_given
     if state.over or depth == 0:            # the root is a leaf
         return None, _leaf_value(state, zero, geo, w), [], {
