@@ -115,7 +115,7 @@ _HEURISTICS: dict = {}
 def _heuristic(game, name, options: dict):
     """``make_heuristic(game, name, **options)``, made once per game object, name and options
     (a heuristic keeps only what it precomputed: one serves every search, in any thread).
-    Making one took longer than a depth-2 search (Connect-4's threats: ~18 µs)."""
+    Making one could take longer than a depth-2 search (~18 µs for one with tables)."""
     try:
         key = (id(game), name, tuple(sorted(options.items())))
         kept = _HEURISTICS.get(key)
