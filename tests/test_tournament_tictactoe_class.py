@@ -62,8 +62,8 @@ def test_the_phones_enter_their_bots_and_the_class_tournament_finishes(app):
     page = teacher.get(live(code)).get_data(as_text=True)
     listed = re.findall(r'name="sub" value="([^"]+)" checked> <strong>([^<]+)</strong> '
                         r'<code>([^<]+)</code>', page)
-    assert {(n, h) for _v, n, h in listed} == {(n, GAME.weights_text(h))   # as written
-                                               for n, h in BOTS.items()}
+    assert [(n, h) for _v, n, h in listed] == [(n, GAME.weights_text(h))   # as written,
+                                               for n, h in BOTS.items()]   # in the order sent
     # each with its accuracy against the solved game at the class's depth, measured when sent
     for name, h in BOTS.items():
         r = measure(h, 2)

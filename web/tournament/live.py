@@ -87,8 +87,16 @@ def typed(t) -> list[Sent]:
     ``open_entries``), in the order they first came."""
     if t is None or t.spec.get("state") != ENTRIES:
         return []
-    depth = t.spec.get("depth")
-    return [as_sent(voter, entry, depth) for voter, entry in t.spec.get("entries", {}).items()]
+    depth, entries = t.spec.get("depth"), t.spec.get("entries", {})
+    return [as_sent(voter, entries[voter], depth) for voter in entry_order(t.spec)]
+
+
+def entry_order(spec: dict) -> list[str]:
+    """The voters of the entries in the order they first came: the spec's ``order`` (the
+    store writes a dict's keys sorted), then any it misses, sorted."""
+    entries = spec.get("entries", {})
+    order = [v for v in spec.get("order", []) if v in entries]
+    return order + sorted(set(entries) - set(order))
 
 
 def as_sent(voter: str, entry: list, depth: int | None) -> Sent:
@@ -432,8 +440,10 @@ def enter(game, code):
         if entrant.name.casefold() in taken:
             raise BadRequest("Two entrants are named %(name)s: give each a name of its own (a "
                              "boss is named by its level).", "e", name=entrant.name)
+        order = entry_order(spec)
         return {**spec, "entries": {**spec["entries"],
-                                    sid: [entrant.name, entrant.heuristic, judged]}}
+                                    sid: [entrant.name, entrant.heuristic, judged]},
+                "order": order if sid in order else order + [sid]}
 
     try:
         if tournaments_of(cv.store()).update(state.code, add) is None:
