@@ -233,6 +233,38 @@ def test_an_ended_class_says_so_to_its_students(app, streams):
     assert "class-bar" not in teacher.get(f"/connect4?cls={code}").get_data(as_text=True)
 
 
+def test_a_bar_form_sent_without_javascript_leads_back_to_the_teacher_s_own_page(app):
+    """Without JavaScript (or a button pressed before the page's script wired it), a bar's
+    form is answered with a redirect: back to the page it was sent from (its Referer), the
+    tree's step and the projector kept, when that is this class's game page on this host;
+    the class's board as stored led to the page without its step. Any other Referer leads
+    to that board: never a redirect off this class's page."""
+    teacher, code, _ = start_class(app)
+    other = start_class(app)[1]
+
+    def back(referer=None):
+        sent = teacher.post(f"/class/{code}/vote", data={"action": "open"},
+                            headers={"Referer": referer} if referer is not None else {})
+        assert sent.status_code == 303
+        return sent.headers["Location"]
+    board = back()
+    assert f"cls={code}" in board and "step=" not in board
+    own = f"/connect4?mode=human-human&moves=44&tree=1&step=3&proj=1&cls={code}"
+    assert back("http://localhost" + own) == own
+    for hostile in (f"https://evil.example{own}", f"http://localhost.evil.example{own}",
+                    f"http://localhost@evil.example{own}", f"http://evil.example@localhost/x{own}",
+                    f"http://localhost//evil.example{own}", f"//evil.example{own}", own,
+                    f"javascript:alert(1)//localhost{own}", "http://[", "",
+                    f"http://localhost/nim?cls={code}", f"http://localhost/c/{code}",
+                    f"http://localhost/connect4?mode=human-human&cls={other}",
+                    f"http://localhost/connect4?cls={other}&cls={code}",
+                    f"http://localhost/connect4?mode=human-human&step=3"):
+        assert back(hostile) == board, hostile
+    # the page's own link as it was, its values whole, written anew (no header split)
+    assert back(f"http://localhost/connect4?cls={code}&step=3%0D%0AX:%201") == \
+        f"/connect4?cls={code}&step=3%0D%0AX%3A+1"
+
+
 def test_a_typed_code_in_any_case_opens_the_class(app):
     _, code, _ = start_class(app)
     joined = app.test_client().get(f"/c?code={code.lower()}")

@@ -38,6 +38,7 @@ import os
 import re
 import secrets
 import time
+from urllib.parse import parse_qs, parse_qsl, urlencode, urlsplit
 
 from flask import (Blueprint, Flask, Response, current_app,
                    redirect, render_template, request, url_for)
@@ -348,6 +349,24 @@ def teacher_page_url(state: ClassState) -> str:
     return g.url()
 
 
+def back_to_teacher(state: ClassState) -> str:
+    """Where a bar's form sent without JavaScript (or before the page's script wired it) leads
+    back: the teacher's own page, its tree's step and settings kept (the form's Referer), when
+    that is this class's game page on this host; else the class's board as stored, without
+    the step. Any other Referer (another site, class or page) is ignored: never a redirect
+    off this class's page."""
+    board = teacher_page_url(state)
+    try:
+        ref = urlsplit(request.referrer or "")
+    except ValueError:                     # "http://[": not even a URL
+        return board
+    if (ref.scheme not in ("http", "https") or ref.netloc != request.host
+            or ref.path != urlsplit(board).path
+            or parse_qs(ref.query).get("cls") != [state.code]):
+        return board
+    return f"{ref.path}?{urlencode(parse_qsl(ref.query, keep_blank_values=True))}"
+
+
 # -- the teacher ---------------------------------------------------------------------------------
 
 @bp.post("/class")
@@ -441,9 +460,9 @@ def end(code):
 
 
 def bar_answer(state: ClassState, error: str | None = None) -> Response:
-    """The bar for htmx; without JavaScript, back to the board."""
+    """The bar for htmx; without JavaScript, back to the teacher's page."""
     if not is_htmx():
-        return redirect(teacher_page_url(state), 303)
+        return redirect(back_to_teacher(state), 303)
     if state.closed:       # the whole bar goes, its stream with it (no reconnection)
         response = Response(render_template("_class_ended.html", code=state.code),
                             mimetype="text/html")
