@@ -174,7 +174,7 @@ def test_values_bounds_and_error_numbers_follow_the_locale(app):
         assert format_bound(7654) == f"7{NNBSP}654" and format_bound(-1.5) == "-1,5"
         assert format_bound(MAX_SCORE - 3) == "V3" and format_bound(3 - MAX_SCORE) == "D3"
         assert format_bound(7654, group=False) == "7654"      # a form field reads it back
-        assert tr(too_long) == f"l'arbre est trop long (5{NNBSP}000 caractères, 4{NNBSP}000 au maximum)"
+        assert tr(too_long) == f"l’arbre est trop long (5{NNBSP}000 caractères, 4{NNBSP}000 au maximum)"
     with app.test_request_context("/?lang=en"):
         assert format_value(2.5) == "+2.5" and format_bound(7654) == "7,654"
         assert format_bound(MAX_SCORE - 3) == "W3" and format_bound(3 - MAX_SCORE) == "L3"
@@ -286,6 +286,14 @@ def test_every_french_message_has_a_narrow_no_break_space_before_double_punctuat
     """Issue 9, item 21: in French, a narrow no-break space (U+202F) before : ; ? ! in every
     message, never a plain space, a no-break space (U+00A0) or nothing."""
     bad = {m.id: found for m in catalogue() for s in forms(m.string) if (found := unspaced(s))}
+    assert not bad
+
+
+def test_every_french_message_elides_with_the_typographic_apostrophe():
+    """"l’arbre", "l’IA", "n’a" with U+2019, as most of the catalogue already wrote them:
+    the projector showed "Masquer l'arbre" beside "l’issue exacte" on one screen."""
+    straight = re.compile(r"[^\W\d_]'[^\W\d_]")
+    bad = {m.id: s for m in catalogue() for s in forms(m.string) if straight.search(s)}
     assert not bad
 
 

@@ -56,7 +56,7 @@ def test_the_svg_handout_stands_alone_with_title_position_settings_caption_and_l
     """Issue 12: printed or opened from a file, the picture says what it shows."""
     r = client.get("/connect4/tree.svg?moves=4453&tree=1&level=medium&lang=fr")
     texts = ["".join(t.itertext()) for t in ET.fromstring(r.data).iter("{http://www.w3.org/2000/svg}text")]
-    assert texts[0] == "La recherche derrière le dernier coup de l'IA — Puissance 4"
+    assert texts[0] == "La recherche derrière le dernier coup de l’IA — Puissance 4"
     # the AI's last move (3) was searched in the position after 445
     assert texts[1].startswith("alpha-bêta + table, profondeur ") and texts[1].endswith("après 445")
     assert any(t.startswith("alpha-bêta + table a exploré ") for t in texts)      # the caption
