@@ -67,3 +67,36 @@ def test_a_question_names_its_node_as_the_projector_s_tree_does(app, lang):
     phone = text(student(app, code).get(f"/c/{code}?lang={lang}").get_data(as_text=True))
     prompt = re.search(r"(What is α at [^?]+\?|Que vaut α [^?]+\?)", asked).group(1)
     assert prompt in phone
+
+
+# Connect-4 and tic-tac-toe name a node by the moves on its edges, one by one, as the tree
+# writes them on its edges: "max (after 4, 3)", never "max 43", which reads as forty-three
+PATH_NAME = re.compile(r"\b(?:max|min) \((?:(?:after|après) \d(?:, \d)*|root|racine)\)")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("game, moves, node", [("connect4", "4453", ("max", "4, 3")),
+                                               ("tictactoe", "5128", ("max", "3, 9"))])
+def test_a_phone_s_question_and_the_projector_s_narration_name_a_node_alike(app, lang, game,
+                                                                            moves, node):
+    link = (f"/{game}?moves={moves}&mode=human-human&algo=alphabeta&depth=2&level=custom"
+            f"&tree=1&step={{step}}")
+    teacher, code, _ = start_class(app, link.format(step=5))
+    asked = text(bar(teacher, code, f"ask?lang={lang}", kind="window"))
+    name = f"{node[0]} ({'after' if lang == 'en' else 'après'} {node[1]})"
+    prompt = re.search(r"(What is α at [^?]+\?|Que vaut α [^?]+\?)", asked).group(1)
+    assert name in prompt and PATH_NAME.search(prompt)
+    phone = student(app, code)
+    assert prompt in text(phone.get(f"/c/{code}?lang={lang}").get_data(as_text=True))
+    # the step the question asks about: the projector enters that node, named the same way,
+    # and the phone's narration says the same
+    assert teacher.post(f"/class/{code}/sync", data={"link": link.format(step=6)},
+                        headers={"HX-Request": "true"}).status_code == 204
+    projector = teacher.get(f"{link.format(step=6)}&cls={code}&proj=1&lang={lang}")
+    said = step_events(projector.get_data(as_text=True))
+    assert said and name in said[0], said
+    assert step_events(phone.get(f"/c/{code}?lang={lang}").get_data(as_text=True)) == said
+    # every node the projector's tree names is named by its moves, never by a number
+    titles = re.findall(r"<title>([^<]*)</title>", projector.get_data(as_text=True))
+    named = [t for t in titles if re.match(r"(?:Open )?(?:max|min)\b", t)]
+    assert named and all(PATH_NAME.search(t) for t in named), named

@@ -5,7 +5,7 @@ Most tests here are general: they read the whole French catalogue, or render the
 both languages and read what a person sees there (text nodes and the attributes read out:
 aria-label, title, alt, placeholder, and the copy button's "copied" word). Moves strings
 (``343455334``) are notation, not numbers: the pages mark them ``translate="no"``, and a tree
-node's name in its tooltip ("max 34: ...") is its moves from the root.
+node's name in its tooltip ("max (after 3, 4): ...") is its moves from the root.
 """
 import re
 from html.parser import HTMLParser
@@ -299,7 +299,7 @@ def test_every_french_message_elides_with_the_typographic_apostrophe():
 
 def test_french_pages_have_a_narrow_no_break_space_before_double_punctuation(pages):
     """Issue 9, item 21: the same on the rendered pages, where templates join messages
-    ("max racine: valeur 9" in a node's tooltip, "343455334; valeur 9")."""
+    ("max (racine) : valeur 9" in a node's tooltip, "343455334; valeur 9")."""
     bad = {url: found for (lang, url), chunks in pages.items() if lang == "fr"
            for found in [[f for t in prose(chunks) for f in unspaced(t)]] if found}
     assert not bad

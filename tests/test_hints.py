@@ -197,7 +197,7 @@ def test_a_node_below_the_root_gets_its_moves_exact_outcomes_beside_the_searched
     text = truth_text(html)
     # one side for the row, stated: the player to move there, for the outcomes and the
     # searched values alike (issue 21, defect 10)
-    assert "> At min 3, 1 ply below the root (outcomes and values for the player to move there):" in text
+    assert "> At min (after 3), 1 ply below the root (outcomes and values for the player to move there):" in text
     row = row_words(html)
     # one unit beside the tree's: the distance in moves, and in the tree's plies (L36)
     assert [c for c, (w, _, _) in row.items() if w == "loss in 18 moves (L36)"] == [3, 6, 7]
@@ -237,7 +237,7 @@ def test_below_the_root_the_truth_is_offered_without_the_hints_setting(client):
     assert 'class="truth"' not in html
     offer = re.search(r'<p class="truth-offer"><a href="([^"]*)"', html).group(1)
     assert "hints=1" in offer and "path=34" in offer
-    assert "At max 34, 2 plies below the root" in truth_text(
+    assert "At max (after 3, 4), 2 plies below the root" in truth_text(
         client.get(offer.replace("&amp;", "&")).get_data(as_text=True))
 
 

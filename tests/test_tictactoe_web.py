@@ -230,10 +230,10 @@ def test_the_tree_replays_alpha_beta_step_by_step_in_the_courses_notation(client
     # blocking 2-5-8): its search is small enough to replay node by node
     link = "/tictactoe/tree?moves=5128&level=easy&tree=1&notation=course"
     first = client.get(link + "&step=1", headers=HX).get_data(as_text=True)
-    assert "step 1 of 92" in first and "Enter max root with α = −∞, β = +∞." in first
+    assert "step 1 of 92" in first and "Enter max (root) with α = −∞, β = +∞." in first
     assert "AlphaBeta(node, depth, α, β)" in first
     fifth = client.get(link + "&step=5", headers=HX).get_data(as_text=True)
-    assert "At min 3 the window becomes α = −∞, β = -2." in fifth
+    assert "At min (after 3) the window becomes α = −∞, β = -2." in fifth
     # during the replay the board shows the position searched, nothing to play, no answer
     assert 'name="cell"' not in fifth and "is searching" in fifth
     assert client.get(link + "&step=93", headers=HX).status_code == 400

@@ -75,7 +75,7 @@ def test_the_tree_rings_the_values_the_change_changed(client):
     # each column whose value changed is ringed, its value before said, and nothing else
     # but a leaf the two heuristics score differently
     for m in moved:
-        assert any(t.startswith(f"min {m + 1}:") and "changed:" in t for t in found), (m, found)
+        assert any(t.startswith(f"min (after {m + 1}):") and "changed:" in t for t in found), (m, found)
     assert all("changed:" in t for t in found)
     with create_app({"TESTING": True}).test_request_context():
         w = Workshop(parse("cells=1,open3=4"), parse("cells=1"), "6122", 4, state)

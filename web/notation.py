@@ -357,18 +357,19 @@ def value_message(err: Exception) -> str:
 
 def node_text(is_max: bool, path: str, edges=(), left: int | None = None, *,
               left_first: bool = False, left_words=None) -> str:
-    """A node named as the projector's tree labels it, for the tree's narration, the phones
-    and a class's questions alike. With what the game counts there written in the node (the
-    course's notation, seed 003: ``left_first``): "min 2 (after 3)", the number in the
-    circle first, then the moves on its edges one by one; otherwise by its path, the moves
-    as the game writes them ("min 3", "max root"), then that count in the game's words
-    (``left_words(left)``: "max 23 (0 left)")."""
+    """A node named as the projector's tree draws it, for the tree's narration, the phones
+    and a class's questions alike: max or min, then the moves on its edges one by one as the
+    game writes them on the edges ("min (after 2, 3)", "max (root)"), never run together
+    into what reads as a number ("min 23"). With what the game counts there written in the
+    node (the course's notation, seed 003: ``left_first``) that number comes first, as in
+    the circle: "min 2 (after 3)"; otherwise it follows in the game's words
+    (``left_words(left)``: "max (after 2, 3) (0 matches left)"). ``path`` (the moves as one
+    word) stands for the edges when none are given."""
     kind = gettext("max") if is_max else gettext("min")
+    moves = tuple(edges) or ((path,) if path else ())
+    where = gettext("after %(moves)s", moves=", ".join(moves)) if moves else gettext("root")
     if left is not None and left_first:
-        where = gettext("after %(moves)s", moves=", ".join(edges)) if edges else \
-            gettext("root")
         return f"{kind} {left} ({where})"
-    name = kind + " " + (path or gettext("root"))
-    if left is not None and left_words is not None:
-        name += " " + left_words(left)
-    return name
+    name = f"{kind} ({where})"
+    words = left_words(left) if left is not None and left_words is not None else ""
+    return f"{name} {words}" if words else name

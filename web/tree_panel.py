@@ -129,14 +129,21 @@ class TreePanel:
         it), its value beside it."""
         return self.g.settings.notation == "course" and self.g.spec.left is not None
 
-    def node_name(self, node) -> str:
-        """A node named as the picture labels it. Drawn with what the game counts there (in
-        the course's notation): "min 2 (after 3)", the number in the circle first; otherwise
-        by its path, the moves on its edges ("min 3", "max root"), followed by that count in
-        the game's words (``Words.left``: "max 23 (0 left)")."""
-        path = path_of(self.result.tree, node)
-        return node_text(node.is_max, self.path_text(path),
-                         [self.g.rules.format_move(m) for m in path], self.left_at(path),
+    def node_name(self, node, counted: bool = True) -> str:
+        """A node named as the picture draws it (``web.notation.node_text``): max or min and
+        the moves on its edges ("min (after 2, 3)", "max (root)"). With what the game counts
+        there written in the circle (the course's notation): "min 2 (after 3)", that number
+        first; otherwise it follows in the game's words (``Words.left``: "max (after 2, 3)
+        (0 matches left)"). ``counted=False`` leaves the count out (a tree drawn as a
+        question shows none)."""
+        return self.path_name(node.is_max, path_of(self.result.tree, node), counted)
+
+    def path_name(self, is_max: bool, path, counted: bool = True) -> str:
+        """The node at ``path`` (moves from the searched position) named as ``node_name``
+        names it, for what knows the path and not the node (the exact outcomes' notes)."""
+        return node_text(is_max, self.path_text(path),
+                         [self.g.rules.format_move(m) for m in path],
+                         self.left_at(path) if counted else None,
                          left_first=self.labels_left, left_words=self.g.spec.words.left)
 
     @property

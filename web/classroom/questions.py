@@ -487,8 +487,8 @@ class ActivityView:
     def node_name(self, d: dict) -> str:
         """The node a question asks about, named as the projector's tree names it
         (``web.notation.node_text``), on the projector and the phones alike: "max 0 (after
-        3, 2)" where the course writes the count in the node, else by its path ("max 32",
-        the count left to the tree, the prompt short)."""
+        3, 2)" where the course writes the count in the node, else by the moves on its edges
+        ("max (after 3, 2)", the count left to the tree, the prompt short)."""
         g = self.view.g
         return node_text(d.get("max", True), d.get("node", ""), d.get("edges") or (),
                          d.get("left"), left_first=g.settings.notation == "course"
