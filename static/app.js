@@ -515,8 +515,10 @@
   // (A vote's time left counts down with the discussion's timer: [data-left], below.)
 
   // The teacher's join screen (a large QR code, who joined): at the start of a class it is
-  // the top of the page until "Start" or the first move; its button or the j key shows it
-  // over everything; Escape or "Start" closes it.
+  // the top of the page until "Start", the first move, or the first vote, question or
+  // exercise (the class bar then carries data-class-started: the server decides); its
+  // button or the j key shows it over everything; Escape or "Start" closes it in either
+  // form (a dialog shown in the page does not close on Escape by itself).
   function openLobby() {
     var lobby = document.getElementById("class-lobby");
     if (!lobby || lobby.matches(":modal")) return false;
@@ -526,9 +528,18 @@
   }
   function lessonStarted() {
     var lobby = document.getElementById("class-lobby");
-    if (lobby && lobby.open && !lobby.matches(":modal")) { lobby.close(); }
+    if (lobby && lobby.open && !lobby.matches(":modal")) { lobby.close(); return true; }
+    return false;
+  }
+  function startedYet() {
+    if (document.querySelector("[data-class-started]")) { lessonStarted(); }
   }
   document.addEventListener("htmx:pushedIntoHistory", lessonStarted);
+  document.addEventListener("htmx:afterSettle", startedYet);
+  document.addEventListener("htmx:sseMessage", startedYet);
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && !event.defaultPrevented && lessonStarted()) { event.preventDefault(); }
+  });
   document.addEventListener("click", function (event) {
     if (event.target.closest("[data-open-lobby]")) { openLobby(); }
   });

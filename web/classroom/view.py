@@ -251,10 +251,17 @@ class ClassView:
     # -- the live classroom: join screen, time limit, who answered, the phones' buttons --
 
     @property
+    def started(self) -> bool:
+        """Whether the lesson has begun: its board moved, or a vote, a question or an
+        exercise was opened. A teacher who asks the class something has started: the join
+        screen at the top of the projector folds away (its bar says so: static/app.js)."""
+        return self.state.version > 1 or bool(self.state.round) or \
+            self.data.activity is not None
+
+    @property
     def lobby_at_start(self) -> bool:
-        """Whether the teacher's page opens on the join screen: a class just made (its board
-        not moved yet, no vote yet)."""
-        return self.state.version == 1 and not self.state.round
+        """Whether the teacher's page opens on the join screen: a class not started yet."""
+        return not self.started
 
     vote_seconds_choices = VOTE_SECONDS
     vote_seconds_default = 0
