@@ -363,7 +363,7 @@ def node_text(is_max: bool, path: str, edges=(), left: int | None = None, *,
     into what reads as a number ("min 23"). With what the game counts there written in the
     node (the course's notation, seed 003: ``left_first``) that number comes first, as in
     the circle: "min 2 (after 3)"; otherwise it follows in the game's words
-    (``left_words(left)``: "max (after 2, 3) (0 matches left)"). ``path`` (the moves as one
+    (``left_words(left)``: "max (after 2, 3) (3 left)"). ``path`` (the moves as one
     word) stands for the edges when none are given."""
     kind = gettext("max") if is_max else gettext("min")
     moves = tuple(edges) or ((path,) if path else ())

@@ -134,7 +134,7 @@ class TreePanel:
         the moves on its edges ("min (after 2, 3)", "max (root)"). With what the game counts
         there written in the circle (the course's notation): "min 2 (after 3)", that number
         first; otherwise it follows in the game's words (``Words.left``: "max (after 2, 3)
-        (0 matches left)"). ``counted=False`` leaves the count out (a tree drawn as a
+        (3 left)"). ``counted=False`` leaves the count out (a tree drawn as a
         question shows none)."""
         return self.path_name(node.is_max, path_of(self.result.tree, node), counted)
 
