@@ -27,11 +27,11 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 from . import compiled_search
+from .match import MAX_DEPTH   # a heuristic measured as deep as a tournament searches it
 from .rules import Connect4
 from .terms import Weights, format_weights, parse
 
 POSITIONS = os.path.join(os.path.dirname(__file__), "data", "workshop-positions.txt")
-MAX_DEPTH = 8                   # deeper costs seconds a position on a 2-core machine
 MAX_POSITIONS = 2000
 GAME = Connect4()
 

@@ -65,17 +65,17 @@ class Connect4(Game):
 
     def tournament_openings(self, k: int) -> list[dict]:
         """The first ``k`` two-ply openings the exact solver scores balanced, draws first
-        (``tournament.openings``), on the 7x6 board the solver knows."""
+        (``match.openings``), on the 7x6 board the solver knows."""
         if (self.width, self.height) != (7, 6):
             raise ValueError("a tournament is played on the 7x6 board, whose openings the "
                              "exact solver scores")
-        from .tournament import openings
+        from .match import openings
         return openings(k)
 
     def tournament_player(self, heuristic: str, depth: int, max_nodes: int | None):
-        """The compiled search, the course's move (``tournament.player``)."""
-        from .tournament import player
-        return player(heuristic, depth, max_nodes)
+        """The compiled search, the course's move (``match.player``)."""
+        from .match import player
+        return player(self, heuristic, depth, max_nodes)
 
     def fast_alphabeta(self, **options):
         """The fast loop's alpha-beta where it gives the course's values for these search

@@ -197,8 +197,8 @@ class TicTacToe(Game):
 
     def tournament_openings(self, k: int) -> list[dict]:
         """The first ``k`` two-ply openings up to symmetry, the solved game's draws first
-        (``tournament.openings``)."""
-        from .tournament import openings
+        (``openings.openings``)."""
+        from .openings import openings
         return openings(k)
 
     def exact_play(self, state, *, time_limit=None, max_nodes=None, fallback=None):
