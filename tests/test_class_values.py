@@ -35,6 +35,11 @@ def ask_window(app, link, lang):
     return teacher, code, phones, seq, page
 
 
+def hint(page):
+    """The value pad's hint on a phone's page."""
+    return text(re.search(r'id="value-hint">(.*?)</p>', page, re.S).group(1))
+
+
 def send(phone, code, seq, lang, **answer):
     r = phone.post(f"/c/{code}/answer?lang={lang}", data={"seq": seq, **answer}, headers=HX)
     assert r.status_code == 200, r.get_data(as_text=True)[:400]
@@ -50,7 +55,8 @@ def test_minus_m_typed_either_way_or_tapped_is_right_and_revealed_as_minus_m(app
     assert 'name="number"' in page and 'data-pad="0"' in page
     # the pad types every character of the projector's values, the course's estimate too
     assert set(re.findall(r'data-pad="([^"]+)"', page)) >= set("0123456789M∞−,/")
-    assert "M − 1/5" in text(page)                               # the hint says so
+    # the hint names the course's estimate only where the tree writes one (this one has none)
+    assert "−M, +M, −∞, +∞" in hint(page) and "M − 1/5" not in hint(page)
     send(phones[0], code, seq, lang, number="−M")           # typed, the course's minus sign
     send(phones[1], code, seq, lang, number="-M")           # typed, a hyphen
     send(phones[2], code, seq, lang, value="-M", number="")  # the −M button
@@ -97,6 +103,7 @@ def test_the_courses_estimate_typed_on_the_pad_is_right(app, lang):
     assert "1, 3)" in text(bar(teacher, code, f"ask?lang={lang}", kind="value"))   # max 1
     phones = [student(app, code) for _ in range(3)]
     page = phones[0].get(f"/c/{code}?lang={lang}").get_data(as_text=True)
+    assert "M − 1/5" in hint(page)                      # the tree writes it: the hint says so
     seq = re.search(r'name="seq" value="(\d+)"', page).group(1)
     send(phones[0], code, seq, lang, number="M−1/5")        # the pad's keys: M − 1 / 5
     send(phones[1], code, seq, lang, number="M - 1/5")      # typed
@@ -104,6 +111,17 @@ def test_the_courses_estimate_typed_on_the_pad_is_right(app, lang):
     shown = text(bar(teacher, code, f"ask?lang={lang}", action="reveal"))
     right, share, _ = WORDS[lang]
     assert right % "M − 1/5" in shown and share % "67" in shown
+
+
+def test_a_connect4_tree_s_hint_names_no_estimate_of_the_course(app):
+    """Connect-4's values in the course's notation are ±M and the heuristic's numbers: no
+    M − 1/5 anywhere in its tree, so the pad's hint does not name that form."""
+    link = ("/connect4?moves=4453&mode=human-human&algo=alphabeta&depth=2&level=custom"
+            "&tree=1&notation=course&step=3")
+    teacher, code, _ = start_class(app, link)
+    assert "value" in text(bar(teacher, code, "ask", kind="value")).lower()
+    page = student(app, code).get(f"/c/{code}").get_data(as_text=True)
+    assert "−M, +M, −∞, +∞" in hint(page) and "M − 1/5" not in hint(page)
 
 
 def test_every_way_of_writing_a_value_is_read():

@@ -246,6 +246,14 @@ def course_estimate(value) -> str | None:
     return f"M − {left}/{total}" if value > 0 else f"−M + {left}/{total}"
 
 
+def writes_estimate(values) -> bool:
+    """Whether the course's notation writes any of ``values`` as the course's estimate,
+    "M − 3/5" (``course_estimate``): a phone's hint names that form only for a tree that has
+    it (a Connect-4 tree has none)."""
+    return any(course_estimate(v) is not None for v in values
+               if v is not None and math.isfinite(v))
+
+
 def format_bound(value, group: bool = True, long: bool = False) -> str:
     """A value or an alpha or beta bound, short enough for a tree node: W3 (a win in 3
     plies), L3 (a loss), or a number in the page's locale; in the course's notation +M and

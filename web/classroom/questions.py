@@ -26,7 +26,7 @@ import math
 import threading
 import time
 from collections import Counter, OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from urllib.parse import parse_qsl
 
@@ -38,7 +38,8 @@ from ai.messages import N_
 from .answers import Activity, answers_of
 from ..admission import Busy
 from .view import CHART_HEIGHT, CHART_WIDTH, Choice, ClassView, stored_game
-from ..notation import node_text, number_text, read_value, same_value, value_text
+from ..notation import (node_text, number_text, read_value, same_value, value_text,
+                        writes_estimate)
 
 KINDS = ("window", "cut", "value", "move")
 KIND_LABELS = {"window": _l("What is α here?"), "cut": _l("Is there a cut-off here?"),
@@ -67,12 +68,14 @@ class Asked:
     then: int                 # the step that shows the answer
     edges: tuple = ()         # the moves on its edges, one by one ("3", "2")
     left: int | None = None   # what the game counts there (the course writes it in the node)
+    estimates: bool = False   # the tree writes values as the course's estimate, M − 3/5
 
     @property
     def data(self) -> dict:
         return {"kind": self.kind, "what": self.what, "max": self.max_node,
                 "node": self.node, "choices": list(self.choices), "answer": self.answer,
-                "then": self.then, "edges": list(self.edges), "left": self.left}
+                "then": self.then, "edges": list(self.edges), "left": self.left,
+                "estimates": self.estimates}
 
 
 def read_answer(raw: str) -> str | None:
@@ -104,6 +107,12 @@ def questions_at(panel) -> dict[str, Asked | int | None]:
             if asked is not None:
                 break
         found[kind] = asked if asked is None or at == step else at
+    if any(isinstance(a, Asked) for a in found.values()):
+        # whether a phone's hint names M − 1/5: only where the tree writes such a value
+        estimates = panel.g.settings.notation == "course" and writes_estimate(
+            n.value for n in tree.nodes)
+        found = {k: replace(a, estimates=estimates) if isinstance(a, Asked) else a
+                 for k, a in found.items()}
     return found
 
 
@@ -498,6 +507,13 @@ class ActivityView:
     def notation(self) -> str:
         """The class's notation: its board's (the projector's), which the phones write too."""
         return self.view.g.settings.notation
+
+    @property
+    def hint_estimates(self) -> bool:
+        """Whether the value pad's hint names the course's estimate (M − 1/5): the class
+        writes in the course's notation and the question's tree has such a value."""
+        q = self.question
+        return self.notation == "course" and q is not None and bool(q.data.get("estimates"))
 
     def is_right(self, given: str) -> bool:
         """Whether an answer to the question is right, however the projector or the course
