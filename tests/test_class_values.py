@@ -113,6 +113,46 @@ def test_the_courses_estimate_typed_on_the_pad_is_right(app, lang):
     assert right % "M − 1/5" in shown and share % "67" in shown
 
 
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_courses_estimate_as_a_decimal_after_m_is_right_when_it_is_exactly_that(app, lang):
+    """M − 1/5 is M − 0,2 or M - 0.2 too (read as the fraction the decimal writes); M − 0,3
+    is another value, counted wrong, not refused."""
+    teacher, code, _ = start_class(app, ESTIMATE_LINK)
+    bar(teacher, code, f"ask?lang={lang}", kind="value")
+    phones = [student(app, code) for _ in range(5)]
+    page = phones[0].get(f"/c/{code}?lang={lang}").get_data(as_text=True)
+    seq = re.search(r'name="seq" value="(\d+)"', page).group(1)
+    for phone, typed in zip(phones, ("M − 0,2", "M - 0.2", "m-0,20", "M − 0,3", "M − 0,19")):
+        send(phone, code, seq, lang, number=typed)
+    shown = text(bar(teacher, code, f"ask?lang={lang}", action="reveal"))
+    right, share, _ = WORDS[lang]
+    assert right % "M − 1/5" in shown and share % "60" in shown
+
+
+def test_a_decimal_after_m_reads_exactly_the_fraction_it_writes():
+    from web.notation import read_number, read_value
+    assert read_value("M − 0,2") == read_value("M - 0.2") == read_value("M − 1/5") == "999.8"
+    assert read_value("−M + 0,6") == read_value("-M+3/5") == "-999.4"
+    assert read_value("M − 1") == "999"                     # the evaluation's ceiling, M − 1
+    assert read_value("M − 0,3333") != read_value("M − 1/3")   # not the same number
+    assert read_number("M − 0,5", 10) == read_number("M − 1/2", 10) == 9.5
+    for raw in ("M-1/0", "M − 0,2/5", "M − 1e5", "M − ,2", "M − 0,", "M + 0,2",
+                "M − " + "9" * 10, "M − 1/" + "9" * 5000, "W" + "9" * 5000):
+        assert read_value(raw) is None, raw
+
+
+@pytest.mark.parametrize("typed", ["M-1/0", "M − 1/0", "x" * 5000, "9" * 39, "1e308", "-1e300",
+                                   "M − " + "9" * 5000, "M − 0,2" * 30, "\x00", "M − ∞/2"])
+def test_hostile_values_are_refused_in_words_never_a_500(app, typed):
+    _, code, phones, seq, _ = ask_window(app, COURSE_LINK, "fr")
+    r = phones[0].post(f"/c/{code}/answer?lang=fr", data={"seq": seq, "number": typed},
+                       headers=HX)
+    assert r.status_code == 400, (typed[:30], r.status_code)
+    assert "n’est pas une valeur" in text(r.get_data(as_text=True))
+    # the phone may answer after that, its first answer still to give
+    assert send(phones[0], code, seq, "fr", number="−M")
+
+
 def test_a_connect4_tree_s_hint_names_no_estimate_of_the_course(app):
     """Connect-4's values in the course's notation are ±M and the heuristic's numbers: no
     M − 1/5 anywhere in its tree, so the pad's hint does not name that form."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import re
+from fractions import Fraction
 
 from flask import g as request_globals, has_request_context, request
 from flask_babel import format_decimal, gettext, ngettext
@@ -104,8 +105,9 @@ def page_max_score() -> float | None:
 
 MAX_WORDS = ("m", "maxscore")
 _INFINITIES = {"inf": math.inf, "∞": math.inf, "infini": math.inf, "infinity": math.inf}
-_ESTIMATE = re.compile(r"^([+-]?)(?:m|maxscore)([+-])(\d+)/(\d+)$")
-_PLIES = re.compile(r"^([wvld])(\d+)$")
+# M − 3/5, or M − 0,6 (a decimal, comma or point); digits bounded: a typed value is short
+_ESTIMATE = re.compile(r"^([+-]?)(?:m|maxscore)([+-])(?:(\d{1,9})/(\d{1,9})|(\d{1,9}(?:[.,]\d{1,9})?))$")
+_PLIES = re.compile(r"^([wvld])(\d{1,9})$")
 
 
 def _plain(raw: str) -> str:
@@ -121,8 +123,8 @@ def _plain(raw: str) -> str:
 def read_value(raw: str) -> str | None:
     """A value as a student may write it, as it is kept (``value_text`` writes it back): the
     course's +M, M, −M, -M, maxScore ("M" or "-M": a win or a loss, flat), its estimate
-    M − 3/5, −∞, -inf, ∞, +∞ ("inf", "-inf"), a number with a French comma or a point
-    ("2.5"), a win or loss in plies as the tree writes it (W3/L3, V3/D3 in French: the
+    M − 3/5 (or M − 0,6, the same number: read exactly, ``_estimate_gap``), −∞, -inf,
+    ∞, +∞ ("inf", "-inf"), a number with a French comma or a point ("2.5"), a win or loss in plies as the tree writes it (W3/L3, V3/D3 in French: the
     number it stands for); None when it is none of these."""
     text = _plain(raw)
     sign = -1 if text.startswith("-") else 1
@@ -134,10 +136,11 @@ def read_value(raw: str) -> str | None:
     if bare in MAX_WORDS:
         return "M" if sign > 0 else "-M"
     found = _ESTIMATE.match(text)
-    if found and int(found[4]):
+    gap = _estimate_gap(found)
+    if gap is not None:
         side = -1 if found[1] == "-" else 1
-        if (side > 0) == (found[2] == "-"):            # M − 3/5, −M + 3/5
-            return number_text(side * (HEURISTIC_MAX - int(found[3]) / int(found[4])))
+        if (side > 0) == (found[2] == "-"):            # M − 3/5, −M + 3/5, M − 0,6
+            return number_text(side * float(HEURISTIC_MAX - gap))
         return None
     found = _PLIES.match(text)
     if found:
@@ -148,6 +151,17 @@ def read_value(raw: str) -> str | None:
     except ValueError:
         return None
     return number_text(value) if math.isfinite(value) else None
+
+
+def _estimate_gap(found) -> Fraction | None:
+    """What an estimate typed after M takes off it, exactly (``_ESTIMATE``'s match): 3/5,
+    or a decimal, 0,6 or 0.6, read as the fraction it writes, so that M − 0,2 is M − 1/5
+    itself; None for no match or a fraction over 0."""
+    if found is None:
+        return None
+    if found[5] is not None:
+        return Fraction(found[5].replace(",", "."))
+    return Fraction(int(found[3]), int(found[4])) if int(found[4]) else None
 
 
 def read_number(raw: str, max_score: float):
@@ -162,9 +176,10 @@ def read_number(raw: str, max_score: float):
     if kept in ("M", "-M"):
         return max_score if kept == "M" else -max_score
     found = _ESTIMATE.match(_plain(raw))
-    if found:
+    gap = _estimate_gap(found)
+    if gap is not None:
         side = -1 if found[1] == "-" else 1
-        return side * (max_score - int(found[3]) / int(found[4]))
+        return side * float(Fraction(max_score) - gap)
     return float(kept)
 
 

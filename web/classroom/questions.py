@@ -33,13 +33,14 @@ from urllib.parse import parse_qsl
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
+from ai.course.scores import MAX_SCORE
 from ai.messages import N_
 
 from .answers import Activity, answers_of
 from ..admission import Busy
 from .view import CHART_HEIGHT, CHART_WIDTH, Choice, ClassView, stored_game
-from ..notation import (node_text, number_text, read_value, same_value, value_text,
-                        writes_estimate)
+from ..notation import (kept_number, node_text, number_text, read_value, same_value,
+                        value_text, writes_estimate)
 
 KINDS = ("window", "cut", "value", "move")
 KIND_LABELS = {"window": _l("What is α here?"), "cut": _l("Is there a cut-off here?"),
@@ -79,9 +80,14 @@ class Asked:
 
 
 def read_answer(raw: str) -> str | None:
-    """A typed value as kept (``web.notation.read_value``: −M, -M, M, +M, −∞, -inf, 2,5...),
-    or None when it is not one."""
-    return read_value(raw)
+    """A typed value as kept (``web.notation.read_value``: −M, -M, M, +M, −∞, -inf, 2,5,
+    M − 1/5, M − 0,2...), or None when it is not one: a number beyond ±maxScore is no
+    search's value (only ±∞ are), and the charts could not write it."""
+    kept = read_value(raw)
+    number = kept_number(kept) if kept is not None else None
+    if number is not None and math.isfinite(number) and abs(number) > MAX_SCORE:
+        return None
+    return kept
 
 
 def _skip(events, i, kinds=TABLE_EVENTS):
