@@ -36,6 +36,9 @@ STREAMS_PER_CLASS = int(os.environ.get("CLASS_STREAMS_PER_CLASS", 300))
 STREAMS_PER_CLIENT = 8
 STOP = "stop"             # the wake-up of a stream that ends: its worker stops
 READ_WAIT = 10.0          # seconds a stream waits for the read another stream is making
+# what a page redraws after its worker's listener (re)connects to the store (``dispatch``
+# with no class): events may have been missed, a vote opened among them
+RESYNC = ("board", "vote", "followers")
 _HUBS: "weakref.WeakSet[Hub]" = weakref.WeakSet()
 
 
@@ -164,17 +167,19 @@ class Hub:
 
     def dispatch(self, code: str | None, kind: str) -> None:
         """An event from the store: to the streams of its class (to all after a reconnection,
-        when ``code`` is None, since events may have been missed)."""
+        when ``code`` is None, since events may have been missed: each then redraws all it
+        shows, ``RESYNC``; a phone woken for its board alone kept no vote opened meanwhile)."""
         with self._lock:
             if code is None:                         # every class may have changed
                 self._states.clear()
                 self._epoch += 1
             else:
                 self._seq[code] = self._seq.get(code, 0) + 1
-            subs = [s for c, ss in self._subs.items() if code is None or c == code for s in ss
-                    if s.kinds is None or kind in s.kinds]
-        for sub in subs:
-            sub.put(kind)
+            kinds = RESYNC if code is None else (kind,)
+            woken = [(s, k) for c, ss in self._subs.items() if code is None or c == code
+                     for s in ss for k in kinds if s.kinds is None or k in s.kinds]
+        for sub, k in woken:
+            sub.put(k)
 
     def _start_listener(self) -> None:
         # once per process: a worker forked after the first stream starts its own
