@@ -32,6 +32,28 @@ def contexts(browser):
         context.close()
 
 
+def boxes(page, *selectors) -> dict:
+    """The boxes of every element each of ``selectors`` finds, found and measured in one step
+    in the page, once each finds one: a locator's ``bounding_box`` finds its element, then
+    measures it in a second round trip, and a live update that redraws it in between measures
+    an element no longer in the page (None)."""
+    return page.wait_for_function("""selectors => {
+        const found = {};
+        for (const s of selectors) {
+            found[s] = Array.from(document.querySelectorAll(s), e => {
+                const r = e.getBoundingClientRect();
+                return {x: r.x, y: r.y, width: r.width, height: r.height}; });
+            if (!found[s].length) return null;
+        }
+        return found; }""", arg=list(selectors)).json_value()
+
+
+def box(page, selector) -> dict:
+    """The box of the first element ``selector`` finds, found and measured in one step
+    (``boxes``): where a class's live stream may redraw it between two round trips."""
+    return boxes(page, selector)[selector][0]
+
+
 def start_class(teacher, url):
     """The teacher opens a game page and turns on class mode: the class's code."""
     teacher.goto(url)

@@ -122,8 +122,11 @@ def test_a_class_exercise_with_its_dashboard_and_csv(contexts, live_server, arti
     for s in (a, b):
         expect(s.locator(".exercise-student .tree-scroll svg")).to_be_visible()
     # the course's Nim tree N = 4, minimax: every inner node is worth +1 or -1 for J0
-    rows = a.locator(".exercise-student input[name^='v.']")
-    names = [rows.nth(i).get_attribute("name") for i in range(rows.count())]
+    # the fields' names read in one step: counted, then read one by one, a redraw by the
+    # phone's stream in between would leave the count stale
+    names = a.wait_for_function("""() => {
+        const found = [...document.querySelectorAll(".exercise-student input[name^='v.']")];
+        return found.length && found.map(e => e.name); }""").json_value()
     assert "v.R" in names
     from web.classroom.exercise import solved
     from ai.teach.exercise import questions

@@ -15,26 +15,10 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import _free_port, class_env, start_gunicorn, stop_gunicorn
-from test_browser_class import LAPTOP, PHONE, PROJECTOR, contexts, join  # noqa: F401
+from test_browser_class import LAPTOP, PHONE, PROJECTOR, box, boxes, contexts, join  # noqa: F401
 
 pytestmark = pytest.mark.browser
 PHONE_OPTIONS = dict(is_mobile=True, has_touch=True)
-
-
-def boxes(page, *selectors) -> dict:
-    """The boxes of every element each of ``selectors`` finds, found and measured in one step
-    in the page, once each finds one: a locator's ``bounding_box`` finds its element, then
-    measures it in a second round trip, and a live update that redraws it in between measures
-    an element no longer in the page (None)."""
-    return page.wait_for_function("""selectors => {
-        const found = {};
-        for (const s of selectors) {
-            found[s] = Array.from(document.querySelectorAll(s), e => {
-                const r = e.getBoundingClientRect();
-                return {x: r.x, y: r.y, width: r.width, height: r.height}; });
-            if (!found[s].length) return null;
-        }
-        return found; }""", arg=list(selectors)).json_value()
 
 
 def start_class(teacher, url):
@@ -209,7 +193,7 @@ def test_the_settings_stay_open_while_the_class_joins_votes_and_names_itself(
     lobby = teacher.locator("#class-lobby")
     expect(lobby).to_be_visible()                          # the join screen, at the start
     expect(lobby.locator("svg.qr")).to_be_visible()
-    assert lobby.locator("svg.qr").bounding_box()["width"] >= 500
+    assert box(teacher, "#class-lobby svg.qr")["width"] >= 500
     phones = [contexts(PHONE, locale="fr-FR", **PHONE_OPTIONS) for _ in range(2)]
     for i, p in enumerate(phones):
         join(p, live_server, code)

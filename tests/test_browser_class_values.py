@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from test_browser_class import PHONE, PROJECTOR, contexts, join, start_class  # noqa: F401
+from test_browser_class import PHONE, PROJECTOR, box, contexts, join, start_class  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
@@ -32,9 +32,9 @@ def test_minus_m_answered_three_ways_stays_in_view_while_the_tree_steps(
     for s in phones:
         expect(s.locator(".question-student h2")).to_contain_text("min 4 (après 1)")
     # the field is wide enough for its value, its hint whole below it; the keys thumb-sized
-    field = phones[0].locator("#value-field").bounding_box()
+    field = box(phones[0], "#value-field")        # (each in one step: the stream may redraw)
     assert field["width"] >= 200 and field["height"] >= 48
-    key = phones[0].locator('[data-pad="7"]').bounding_box()
+    key = box(phones[0], '[data-pad="7"]')
     assert key["width"] >= 48 and key["height"] >= 48
     expect(phones[0].locator(".value-hint")).to_contain_text("−∞, +∞")
     phones[0].screenshot(path=str(artifacts / "values-phone-asked.png"))
@@ -90,17 +90,17 @@ def test_twenty_four_nicknames_collapse_to_their_count(browser, contexts, live_s
         if i == 0:                          # the bar with one nickname
             expect(teacher.locator(".bar-names .names-count")).to_have_text(
                 re.compile(r"1 pseudo\W:"))
-            bar_before = teacher.locator(".class-bar").bounding_box()["height"]
+            bar_before = box(teacher, ".class-bar")["height"]   # (the bar's stream redraws it)
     try:
         count = teacher.locator(".bar-names .names-count")
         expect(count).to_have_text(re.compile(r"24 pseudos\W:"))
         expect(teacher.locator(".bar-names .name-chip").first).to_be_hidden()
         # the bar no taller with 24 nicknames than with one
         teacher.screenshot(path=str(artifacts / "values-projector-names-collapsed.png"))
-        assert teacher.locator(".class-bar").bounding_box()["height"] <= bar_before + 2
+        assert box(teacher, ".class-bar")["height"] <= bar_before + 2
         count.click()
         expect(teacher.locator(".bar-names .name-chip").first).to_be_visible()
-        assert teacher.locator(".bar-names .name-chips").bounding_box()["height"] <= 110
+        assert box(teacher, ".bar-names .name-chips")["height"] <= 110
         teacher.screenshot(path=str(artifacts / "values-projector-names.png"))
         count.click()
         expect(teacher.locator(".bar-names .name-chip").first).to_be_hidden()
@@ -121,7 +121,10 @@ def test_a_class_exercise_fits_a_phone_and_its_verdict_comes_into_view(
     join(phone, live_server, code)
     tree = phone.locator(".exercise-student .tree-scroll")
     expect(tree).to_be_visible()
-    widths = tree.evaluate("e => [e.scrollWidth, e.clientWidth]")
+    # found and measured in one step: the phone's stream may redraw the exercise meanwhile
+    widths = phone.wait_for_function("""() => {
+        const e = document.querySelector('.exercise-student .tree-scroll');
+        return e && [e.scrollWidth, e.clientWidth]; }""").json_value()
     assert widths[0] <= widths[1] + 1, widths            # no sideways scroll
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     phone.get_by_role("button", name="Vérifier ma réponse").click()

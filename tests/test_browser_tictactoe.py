@@ -6,6 +6,8 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import expect
 
+from test_browser_class import box as box_in_one_step
+
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
@@ -105,8 +107,9 @@ def test_a_class_follows_the_projector_and_votes_on_a_phone_in_french(browser, l
         student.locator('#class-vote button[value="1"]').click()
         expect(student.locator("#class-vote")).to_contain_text("case 1")
         expect(teacher.locator(".vote-title")).to_contain_text("1 vote")
-        box = student.locator("#class-board .ttt-board").bounding_box()
-        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+        # found and measured in one step: the class's stream may redraw the board meanwhile
+        board = box_in_one_step(student, "#class-board .ttt-board")
+        assert board["x"] >= 0 and board["x"] + board["width"] <= PHONE["width"]
         student.screenshot(path=str(artifacts / "tictactoe-class-phone-fr.png"), full_page=True)
         teacher.screenshot(path=str(artifacts / "tictactoe-class-projector-fr.png"))
     finally:
