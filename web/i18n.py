@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Flask, Response, g, render_template, request
-from jinja2 import pass_context
+from jinja2 import pass_eval_context
 from flask_babel import (Babel, format_decimal, get_locale as babel_locale, get_translations,
                          gettext, lazy_gettext as _l)
 from babel.numbers import get_group_symbol
@@ -167,20 +167,46 @@ def init_app(app: Flask) -> None:
         npgettext=lambda c, s, p, n: _translations().unpgettext(c, s, p, n), newstyle=True)
     # Templates' ``_`` went through three layers (Jinja's alias, its newstyle wrapper, the
     # callable above), each called through ``Context.call``, for some eighty labels a game's
-    # page: one layer now, doing what the three did.
+    # page: one layer now, doing what the three did; ``ngettext`` likewise.
     app.jinja_env.globals["_"] = app.jinja_env.globals["gettext"] = _template_gettext
+    app.jinja_env.globals["ngettext"] = _template_ngettext
     app.before_request(check_lang)
     app.url_defaults(add_lang)
 
 
-@pass_context
-def _template_gettext(context, string: str, **variables):
+# Both take the evaluation context, not the template's context: Jinja gives a callable that
+# asks for the context, called in a block after a ``{% set %}``, a copy of the whole context
+# with the block's variables (some ninety names), once per label.
+@pass_eval_context
+def _template_gettext(__eval_ctx, __string: str, **variables):
     """A template's ``_(...)`` and ``gettext(...)``: what Jinja's newstyle gettext does
     (the text as markup where the template escapes, always formatted with ``variables``,
     which escapes them), with the page's catalogue (``_translations``)."""
-    rv = _translations().ugettext(string)
-    if context.eval_ctx.autoescape:
+    translations = _translations()
+    if variables or not __eval_ctx.autoescape:
+        rv = translations.ugettext(__string)
+        return (Markup(rv) if __eval_ctx.autoescape else rv) % variables
+    key = (translations, __string)
+    label = _labels.get(key)
+    if label is None:
+        if len(_labels) >= MAX_LABELS:
+            _labels.clear()
+        label = _labels[key] = Markup(translations.ugettext(__string)) % {}
+    return label
+
+
+# A label without variables, as markup, per catalogue and text: the same every time (a game's
+# page draws some fifty: "Undo", "Moves", "Level"...). Bounded: the templates' texts.
+MAX_LABELS = 4096
+_labels: dict = {}
+
+
+@pass_eval_context
+def _template_ngettext(__eval_ctx, __singular: str, __plural: str, __num: int, **variables):
+    """A template's ``ngettext(...)``: Jinja's newstyle ngettext (``num`` among the variables
+    unless given), with the page's catalogue."""
+    variables.setdefault("num", __num)
+    rv = _translations().ungettext(__singular, __plural, __num)
+    if __eval_ctx.autoescape:
         rv = Markup(rv)
     return rv % variables
-
-
