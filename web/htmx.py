@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from urllib.parse import parse_qs, urlsplit
 
-from flask import Response, current_app, render_template, request
+from flask import Response, current_app, g, render_template, request
 from jinja2 import Environment, nodes
 
 from . import admission
@@ -15,9 +15,13 @@ from .page_bar import class_bar, draws_dashboard
 
 def is_htmx() -> bool:
     """An htmx request that swaps part of the page. A history restore also carries
-    ``HX-Request`` but needs the whole page."""
-    return (request.headers.get("HX-Request") == "true"
-            and request.headers.get("HX-History-Restore-Request") != "true")
+    ``HX-Request`` but needs the whole page. Read once per request (a view and its
+    rendering ask several times)."""
+    htmx = g.get("_is_htmx")
+    if htmx is None:
+        htmx = g._is_htmx = (request.headers.get("HX-Request") == "true"
+                             and request.headers.get("HX-History-Restore-Request") != "true")
+    return htmx
 
 
 def current_page_args() -> dict:
@@ -48,7 +52,14 @@ def render_block(template: str, block: str, **context) -> str:
     app = current_app._get_current_object()
     app.update_template_context(context)
     env = app.jinja_env
-    ctx = env.get_template(template).new_context(context)
+    page = env.get_template(template)
+    # The context Jinja makes, the template's globals under the values: merged here, where
+    # Jinja copies its ChainMap of globals name by name in Python (~30 µs of a fragment)
+    names: dict = {}
+    for layer in reversed(page.globals.maps):
+        names.update(layer)
+    names.update(context)
+    ctx = page.new_context(names, shared=True)
     for parent in _parents(env, template):
         for name, draw in env.get_template(parent).blocks.items():
             ctx.blocks.setdefault(name, []).append(draw)

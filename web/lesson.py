@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from flask import Flask, request, url_for
+from flask import Flask, g, has_request_context, request, url_for
 from markupsafe import Markup
 
 from .projector import projector_on
@@ -27,9 +27,15 @@ NOT_KEPT = ("static", "course.course")
 
 
 def course_card() -> str | None:
-    """The course's figure this page was opened from (``card=``), if the link says one."""
-    raw = request.args.get("card", "") if request else ""
-    return raw if CARD.fullmatch(raw) else None
+    """The course's figure this page was opened from (``card=``), if the link says one: read
+    once per request (every link and form of a page asks, a game's page some twenty times)."""
+    if not has_request_context():
+        return None
+    card = g.get("_course_card", False)
+    if card is False:
+        raw = request.args.get("card", "")
+        card = g._course_card = raw if CARD.fullmatch(raw) else None
+    return card
 
 
 def add_card(endpoint, values) -> None:

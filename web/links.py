@@ -36,17 +36,16 @@ def endpoint_url(endpoint: str, path_values: dict, query: dict) -> str:
     ~20 µs, a game's page ~50 of them: a fifth of its rendering.) ``url_defaults`` here add
     a parameter unless the link gives one of that name, whatever its value, which is what
     this relies on (``tests/test_links.py`` compares the two ways)."""
-    app = current_app
-    if app.url_map.sort_parameters or not has_request_context():
-        return url_for(endpoint, **path_values, **query)
-    bases = g.get("_endpoint_bases")
+    bases = g.get("_endpoint_bases") if has_request_context() else None
     if bases is None:
+        if not has_request_context() or current_app.url_map.sort_parameters:
+            return url_for(endpoint, **path_values, **query)
         bases = g._endpoint_bases = {}
     key = (endpoint, tuple(path_values.items()))
     base = bases.get(key)
     if base is None:
         values = dict(path_values)
-        app.inject_url_defaults(endpoint, values)
+        current_app.inject_url_defaults(endpoint, values)
         added = {k: v for k, v in values.items() if k not in path_values}
         base = bases[key] = (_path(endpoint, key[1], tuple(added)), added)
     path, added = base

@@ -2,7 +2,7 @@
 as the language is, so a teacher who starts in it stays in it from page to page."""
 from __future__ import annotations
 
-from flask import Flask, request
+from flask import Flask, g, has_request_context, request
 from markupsafe import Markup
 
 from .links import this_page
@@ -11,7 +11,12 @@ from .links import this_page
 def projector_on() -> bool:
     """Whether this page is in projector mode. The game pages also read ``proj`` strictly
     (a bad value is a 400 there); here any value but 1 simply means "off"."""
-    return bool(request) and request.args.get("proj") == "1"
+    if not has_request_context():
+        return False
+    on = g.get("_projector_on")
+    if on is None:       # once per request: every link of a page asks
+        on = g._projector_on = request.args.get("proj") == "1"
+    return on
 
 
 def add_proj(endpoint, values) -> None:
