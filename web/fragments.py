@@ -1,6 +1,8 @@
 """A part of a page drawn once per worker and kept, where it depends on little: a game's
 settings form (its dozen fields, the levels' list...) is the same on every position of a game
-with the same settings, in the same language, and took a fifth of the AI's reply's rendering.
+with the same settings, in the same language, and took a fifth of the AI's reply's rendering;
+so are the fields of a new game's own parameters (Connect-4's columns and rows) and
+Connect-4's legend (who is yellow, who is red).
 
 The template names what the part depends on besides the language (``key``); a page with an
 error message draws it anew (the message is written beside its field)."""
@@ -10,7 +12,7 @@ from jinja2 import pass_context
 
 from .i18n import get_locale
 
-MAX_KEPT = 256          # parts kept per worker (a few KB each): the settings in use
+MAX_KEPT = 1024         # parts kept per worker (a few KB at most): the settings in use
 _kept: dict = {}
 
 

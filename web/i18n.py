@@ -183,20 +183,22 @@ def _template_gettext(__eval_ctx, __string: str, **variables):
     (the text as markup where the template escapes, always formatted with ``variables``,
     which escapes them), with the page's catalogue (``_translations``)."""
     translations = _translations()
-    if variables or not __eval_ctx.autoescape:
+    if not __eval_ctx.autoescape or not all(type(v) is int for v in variables.values()):
         rv = translations.ugettext(__string)
         return (Markup(rv) if __eval_ctx.autoescape else rv) % variables
-    key = (translations, __string)
+    key = (translations, __string, *variables.items())
     label = _labels.get(key)
     if label is None:
         if len(_labels) >= MAX_LABELS:
             _labels.clear()
-        label = _labels[key] = Markup(translations.ugettext(__string)) % {}
+        label = _labels[key] = Markup(translations.ugettext(__string)) % variables
     return label
 
 
-# A label without variables, as markup, per catalogue and text: the same every time (a game's
-# page draws some fifty: "Undo", "Moves", "Level"...). Bounded: the templates' texts.
+# A label whose variables, if any, are whole numbers, as markup, per catalogue, text and
+# numbers: the same every time (a game's page draws some eighty: "Undo", "Moves", "Column 3",
+# "row 2:"...). Bounded: the templates' texts, with a board's rows and columns. (Only ints:
+# True is 1 as a key, but not as a text.)
 MAX_LABELS = 4096
 _labels: dict = {}
 

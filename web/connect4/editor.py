@@ -18,6 +18,7 @@ from ai.games.connect4.position import (cell_value_terms, columns_of, format_col
 from ..admission import in_lane, offload
 from ..htmx import render
 from ..i18n import tr
+from ..links import link
 from ..params import BadRequest, read_int
 
 bp = Blueprint("editor", __name__)
@@ -28,7 +29,7 @@ def edit_url(g) -> str:
     """The editor's link for the Connect-4 position a game shows."""
     rules = g.rules
     size = {k: v for k, v in (("w", rules.width), ("h", rules.height)) if v != {"w": 7, "h": 6}[k]}
-    return url_for("editor.edit", board=format_columns(columns_of(rules, g.state)), **size)
+    return link("editor.edit", board=format_columns(columns_of(rules, g.state)), **size)
 
 
 @bp.get("/connect4/edit")
