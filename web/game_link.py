@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from flask_babel import gettext
+from werkzeug.datastructures import MultiDict
 
 from ai.course.search import ALGORITHMS
 from ai.heuristics import heuristics_for
@@ -341,6 +342,10 @@ class GameLink:
 
 def parse_game(spec: GameSpec, args) -> GameLink:
     """The game a link describes; BadRequest on anything wrong in it."""
+    if isinstance(args, MultiDict):
+        # each name's first value, as ``get`` reads it: a name the link leaves out (most of
+        # the twenty read here) is then a dict's miss, not an exception werkzeug raises
+        args = args.to_dict()
     settings = parse_settings(spec, args)
     rules = settings.make_game()
     text = args.get("moves", "")
