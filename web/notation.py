@@ -264,7 +264,7 @@ def course_estimate(value) -> str | None:
 def writes_estimate(values) -> bool:
     """Whether the course's notation writes any of ``values`` as the course's estimate,
     "M − 3/5" (``course_estimate``): a phone's hint names that form only for a tree that has
-    it (a Connect-4 tree has none)."""
+    it (a tree whose values are all wins, losses and whole numbers has none)."""
     return any(course_estimate(v) is not None for v in values
                if v is not None and math.isfinite(v))
 
