@@ -200,6 +200,52 @@ def test_the_direct_way_leaves_the_rest_to_the_engine():
             engine.search("alphabeta-tt", GAME, state, depth, fast=True, heuristic=h, **options)
 
 
+def test_the_direct_way_s_root_values_are_a_dict_when_read():
+    """The direct way leaves the root values' dict to be made when first read (SearchResult's
+    __getattr__): read, copied, pickled or replaced, they are the usual way's, a dict; any
+    other missing attribute is still missing."""
+    import copy
+    import pickle
+    h = Threats(GAME)
+    for moves, depth, budget in [("4453", 2, None), ("44", 3, None), ("4453", 4, 5)]:
+        state = GAME.from_moves(moves)
+        usual = the_engine_s_usual_way(compiled_search.alphabeta, "alphabeta-tt", GAME, state,
+                                       depth, fast=True, heuristic=h, max_nodes=budget)
+        made = [lambda: engine.search("alphabeta-tt", GAME, state, depth, fast=True,
+                                      heuristic=h, max_nodes=budget)]
+        made.append(lambda: copy.copy(made[0]()))
+        made.append(lambda: pickle.loads(pickle.dumps(made[0]())))
+        made.append(lambda: replace(made[0](), tree=None))
+        for make in made:
+            result = make()
+            assert type(result.root_values) is dict
+            assert list(result.root_values.items()) == list(usual.root_values.items())
+            assert result.root_values is result.root_values     # made once
+        assert without_clock(made[0]()) == without_clock(usual)
+        assert not hasattr(made[0](), "root_value")
+
+
+def test_the_direct_way_keeps_its_checks_per_options_not_across():
+    """``direct`` keeps what it checked per game, algorithm and options: the same options
+    for another board, or another heuristic, are checked again; options whose values have
+    no hash are checked at every call."""
+    h = Threats(GAME)
+    options = dict(heuristic=h, order="center")
+    state = GAME.from_moves("4453")
+    first = compiled_search.direct(GAME, "alphabeta", state, 2, options)
+    assert without_clock(first) == without_clock(
+        compiled_search.direct(GAME, "alphabeta", state, 2, dict(options)))
+    small = Connect4(6, 5)
+    assert compiled_search.direct(small, "alphabeta", small.from_moves("4453"), 2,
+                                  options) is None                  # h is for 7x6
+    assert compiled_search.direct(GAME, "minimax", state, 2, options) is None
+    unhashed = dict(heuristic=h, order=[3, 2, 4, 1, 5, 0, 6])
+    assert without_clock(compiled_search.direct(GAME, "alphabeta", state, 2, unhashed)) == \
+        without_clock(first)
+    assert compiled_search.direct(GAME, "alphabeta", state, 2, dict(
+        heuristic=h, order=[3], window=["infinite"])) is None       # checked, no hash
+
+
 def test_the_levels_run_it_and_a_tree_replays_it():
     """Without a tree the default level runs the kernel; the tree panel's replay (fast_search,
     which records) finds the same move, value and count: ai.engine checks it."""

@@ -59,6 +59,19 @@ class SearchResult:
     # iterative deepening: (depth, move, value, nodes) of each depth it finished, in order
     iterations: tuple = ()
 
+    def __getattr__(self, name):
+        """``root_values`` made when first read, for a result made without them: its dict then
+        holds ``_root_values_later``, ``(make, argument)``, and ``make(argument)`` gives the
+        dict (a fast search's callers mostly never read them, and making them was a tenth of a
+        search at depth 2). Called only for a name the object's dict does not hold."""
+        if name == "root_values":
+            later = self.__dict__.get("_root_values_later")
+            if later is not None:
+                values = later[0](later[1])
+                object.__setattr__(self, "root_values", values)
+                return values
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     @property
     def proven(self) -> int | None:
         """+1 a forced win, -1 a forced loss (with best play), None if only estimated."""

@@ -226,9 +226,115 @@ def direct(game, algorithm, state, depth, options) -> SearchResult | None:
     new generation, as for the fresh table the engine would make (no dict made to be thrown
     away).
 
+    Without a caller's table (the levels', the benchmarks'), ``_result`` and ``_run`` are
+    written out here: at depth 2 their calls and arguments were a sixth of the search (issue
+    35); ``_result`` runs the rest (a caller's table, a root that is a leaf).
+
     Raises:
         ValueError: a bad depth or budget (``check_limits``).
     """
+    get = options.get
+    table = get("table")
+    if table is not None:
+        plan = _plan(game, algorithm, options)
+        if plan is None or getattr(table, "slots", None) is not None:
+            return None
+    else:
+        key = (game, algorithm, *options.items())
+        try:
+            plan = _PLANS[key]
+        except KeyError:
+            plan = _plan(game, algorithm, options)
+            if len(_PLANS) >= 1024:
+                _PLANS.clear()
+            _PLANS[key] = plan
+        except TypeError:               # an option's value that has no hash
+            plan = _plan(game, algorithm, options)
+        if plan is None:
+            return None
+    fresh, weights, given, quick, geo, w, flags = plan
+    max_nodes, time_limit = get("max_nodes"), get("time_limit")
+    if ((depth is not None and (type(depth) is not int or depth < 0))
+            or (max_nodes is not None and (type(max_nodes) is not int or max_nodes < 1))
+            or (time_limit is not None and not time_limit > 0)):
+        check_limits(depth, max_nodes, time_limit)      # says what is wrong
+    if state is None:
+        state = game.initial_state()
+    if table is not None or state.over or depth == 0:
+        return _result(game, state, depth, weights, given, quick, geo, table,
+                       fresh and table is None, max_nodes, time_limit, None,
+                       "alphabeta-tt" if fresh or table is not None else "alphabeta")
+    # _result and _run (see there), without a caller's table or a root order
+    start = _now()
+    asked = depth
+    if depth is None:
+        depth = game.cells - state.moves
+    if fresh:
+        flags |= K.F_TABLE | K.F_TABLE_LOW if depth >= 5 else K.F_TABLE
+    s = getattr(_local, "searcher", None)
+    if s is None or s.busy:
+        s = _searcher()
+    s.busy = True
+    try:
+        s.table = None                  # a new generation, no caller's table (_Searcher)
+        (status, move, value, n, length, ints, nodes, leaves, cutoffs, probes,
+         hits) = K.search(state.current, state.mask, state.moves, depth, flags, -1, 0,
+                          _NO_LIMIT if max_nodes is None else max_nodes,
+                          _INF if time_limit is None else start + time_limit, geo, w, s.mem)
+        out = s.out[:length + 2 * n].tolist()   # the principal variation, (move, value)s
+        if ints:
+            value = int(value)
+            values = None               # made when read (_pairs)
+        else:
+            value = whole(value)
+            values = {c: whole(v) for c, v in zip(s.cols[:n].tolist(), s.values[:n].tolist())}
+    finally:
+        s.busy = False
+    if status == K.DONE or status == K.ROOT_ONLY:
+        complete = True
+        pv = tuple(out[:length])
+    else:
+        complete = False
+        if values is None:
+            values = _pairs((out, length))
+        if values:
+            move = max(values, key=values.get)
+            value = values[move]
+        else:
+            moves = game.actions(state)
+            move, value = (moves[0] if moves else None), 0
+        pv = (move,) if move is not None else ()
+    result = _new(SearchResult)         # as _result makes it (see there)
+    result.__dict__.update(
+        move=move, value=value, pv=pv,
+        stats=SearchStats(nodes, leaves, cutoffs, probes, hits,
+                          asked if complete and asked is not None else 0, _now() - start),
+        algorithm="alphabeta-tt" if fresh else "alphabeta", depth=asked, complete=complete,
+        tree=None, iterations=())
+    if values is None:                  # the root values' dict made when read (SearchResult)
+        result.__dict__["_root_values_later"] = (_pairs, (out, length))
+    else:
+        result.__dict__["root_values"] = values
+    return result
+
+
+def _pairs(read) -> dict:
+    """The root values' dict from the kernel's answer read back, ``(out, pv's length)``: the
+    principal variation, then (move, value) pairs (``search_kernel.search``)."""
+    out, length = read
+    it = iter(out[length:])
+    return dict(zip(it, it))
+
+
+_PLANS: dict = {}
+
+
+def _plan(game, algorithm, options):
+    """What ``direct`` runs for these options, the same at every call with them (it keeps
+    it by ``(game, algorithm, *options.items())``: checking them took a sixth of a depth-2
+    search): ``(fresh, weights, heuristic given, quick wins, geometry, the kernel's weights,
+    the kernel's flags)``; None when the engine's usual way runs them. The budgets and the
+    table are not checked here."""
     if algorithm == "alphabeta-tt":
         fresh = True
     elif algorithm == "alphabeta":
@@ -254,25 +360,12 @@ def direct(game, algorithm, state, depth, options) -> SearchResult | None:
             return None
     if get("window", "infinite") not in _WINDOWS or get("tie_break", "first") not in _TIE_BREAKS:
         return None
-    table = get("table")
-    if table is not None:
-        if getattr(table, "slots", None) is not None:
-            return None
-        fresh = False
+    if not K.fits(game.width, game.height):
+        return None
     quick = bool(get("quick_wins", True))
-    geo = _GEOS.get((game.width, game.height, quick))
-    if geo is None:
-        if not K.fits(game.width, game.height):
-            return None
-        geo = _geo(game, quick)
-    max_nodes, time_limit = get("max_nodes"), get("time_limit")
-    if ((depth is not None and (type(depth) is not int or depth < 0))
-            or (max_nodes is not None and (type(max_nodes) is not int or max_nodes < 1))
-            or (time_limit is not None and not time_limit > 0)):
-        check_limits(depth, max_nodes, time_limit)      # says what is wrong
-    return _result(game, game.initial_state() if state is None else state, depth, weights,
-                   heuristic is not None, quick, geo, table, fresh, max_nodes, time_limit,
-                   None, "alphabeta-tt" if fresh or table is not None else "alphabeta")
+    _, w, zero = _kernel_weights(weights)
+    flags = K.F_NEW_GEN | K.F_ZERO if zero or heuristic is None else K.F_NEW_GEN
+    return fresh, weights, heuristic is not None, quick, _geo(game, quick), w, flags
 
 
 _THREATS, _CELLS = LEVEL_WEIGHTS["threats"], LEVEL_WEIGHTS["cells"]

@@ -93,7 +93,7 @@ class Connect4(Game):
         """The compiled search run whole where the engine's fast way would run it
         (``compiled_search.direct``: the same result, without the engine's layers), else
         None (``ai.engine``)."""
-        return _direct()(self, algorithm, state, depth, options)
+        return _direct(self, algorithm, state, depth, options)
 
     def exact_play(self, state, **budget):
         """The perfect move: the exact solver (``ai.games.connect4.exact``, ``ai.perfect``)."""
@@ -303,13 +303,14 @@ class Connect4(Game):
         return "\n".join(lines)
 
 
-_DIRECT: list = []
+def _first_direct(game, algorithm, state, depth, options):
+    """``compiled_search.direct``, imported at the first search (it imports numba), which then
+    takes this function's place as ``_direct``: a depth-2 search takes some microseconds, an
+    import statement or one more call a fraction of one."""
+    global _direct
+    from .compiled_search import direct
+    _direct = direct
+    return direct(game, algorithm, state, depth, options)
 
 
-def _direct():
-    """``compiled_search.direct``, imported at the first search (it imports numba), then kept:
-    a depth-2 search takes some microseconds, an import statement a fraction of one."""
-    if not _DIRECT:
-        from .compiled_search import direct
-        _DIRECT.append(direct)
-    return _DIRECT[0]
+_direct = _first_direct
