@@ -1,8 +1,8 @@
 """A part of a page drawn once per worker and kept, where it depends on little: a game's
 settings form (its dozen fields, the levels' list...) is the same on every position of a game
 with the same settings, in the same language, and took a fifth of the AI's reply's rendering;
-so are the fields of a new game's own parameters (Connect-4's columns and rows) and
-Connect-4's legend (who is yellow, who is red).
+so are the fields of a new game's own parameters (a board's columns and rows) and a game's
+legend (who plays which colour).
 
 The template names what the part depends on besides the language (``key``); a page with an
 error message draws it anew (the message is written beside its field)."""
