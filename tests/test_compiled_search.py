@@ -21,7 +21,7 @@ from ai.course.game import Game
 from ai.course.scores import HEURISTIC_MAX
 from ai.course.search import alphabeta as course_alphabeta, minimax
 from ai.course.table import fresh_table
-from ai.games.connect4 import compiled_search, fast_search, search_kernel as K
+from ai.games.connect4 import compiled_search, compiled_terms, fast_search, search_kernel as K
 from ai.games.connect4.heuristic import CellValues, Threats
 from ai.games.connect4.rules import Connect4
 from ai.games.connect4.terms import (LEVEL_WEIGHTS, NAMES, WeightedHeuristic, Weights,
@@ -49,9 +49,9 @@ class Reference(WeightedHeuristic):
 
 def kernel_value(state, player, w):
     mine = GAME.stones(state, player)
-    geo = compiled_search._geo(GAME, True)
+    geo = compiled_terms.board_constants(GAME, True)
     return K.evaluate(mine, mine ^ state.mask, state.mask, player == 0, geo,
-                      compiled_search._weights_array(w))
+                      compiled_terms.weights_array(w))
 
 
 @settings(max_examples=150, **SLOW)

@@ -85,6 +85,11 @@ class SearchResult:
         return int(MAX_SCORE - abs(self.value)) if self.proven is not None else None
 
 
+def whole(v):
+    """``v`` as an int when it is a whole number (the search's values print as the course's)."""
+    return int(v) if float(v).is_integer() else v
+
+
 def terminal_score(game, state, player: int, ply: int, quick_wins: bool = True) -> float:
     """The value of a final position for ``player``, found ``ply`` plies below the root.
     Exercise trees (``game.leaf_scores``) use their leaf values as they are."""

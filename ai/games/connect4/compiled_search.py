@@ -24,90 +24,22 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import fields
-from functools import lru_cache
 
 import numpy as np
 
-from ai.course.scores import (EXACT, HEURISTIC_MAX, MAX_SCORE, WIN_THRESHOLD,
-                              SearchAborted, SearchResult, SearchStats, check_limits)
+from ai.course.scores import (EXACT, MAX_SCORE, SearchAborted, SearchResult, SearchStats,
+                              check_limits, whole)
 
 from . import search_kernel as K
-from .bitboard import geometry
-from .heuristic import CellValues, Threats, cell_values
-from .terms import LEVEL_WEIGHTS, N_TERMS, NO_WEIGHTS, Weights, whole, weights_of
+from .compiled_terms import board_constants, weights_array
+from .heuristic import CellValues, Threats
+from .terms import LEVEL_WEIGHTS, N_TERMS, NO_WEIGHTS, Weights, weights_of
 
 __all__ = ["alphabeta", "direct", "supports", "search"]
 
 assert K.N_TERMS == N_TERMS
 _INF = 1e300
 _NO_LIMIT = int(np.iinfo(np.int64).max)
-
-
-def _geo(game, quick: bool) -> np.ndarray:
-    """The kernel's constants for one board size and scoring (``search_kernel.G_*``), made
-    once per size: the game is handed in (never imported: the rules import this module)."""
-    key = (game.width, game.height, quick)
-    if key not in _GEOS:
-        _GEOS[key] = _make_geo(game, quick)
-    return _GEOS[key]
-
-
-_GEOS: dict[tuple[int, int, bool], np.ndarray] = {}
-
-
-def _make_geo(game, quick: bool) -> np.ndarray:
-    width, height = game.width, game.height
-    g = geometry(width, height)
-    geo = np.zeros(K.GEO_SIZE, dtype=np.int64)
-    geo[K.G_W], geo[K.G_H], geo[K.G_H1] = width, height, g.h1
-    geo[K.G_BOTTOM], geo[K.G_BOARD], geo[K.G_CELLS], geo[K.G_CEN] = (g.bottom, g.board,
-                                                                   g.cells, g.centre)
-    geo[K.G_ODD] = g.bottom * sum(1 << r for r in range(0, height, 2))   # 1st, 3rd... rows
-    geo[K.G_EVEN] = g.bottom * sum(1 << r for r in range(1, height, 2))
-    geo[K.G_QUICK], geo[K.G_MAX], geo[K.G_WT] = int(quick), MAX_SCORE, WIN_THRESHOLD
-    geo[K.G_LIMIT] = HEURISTIC_MAX - 1
-    for k, (shift, starts) in enumerate(Threats(game).dirs):
-        geo[K.G_SHIFT + k], geo[K.G_STARTS + k] = shift, starts
-    for i, c in enumerate(g.order):
-        geo[K.G_ORDER + i] = c
-    for c in range(width):
-        geo[K.G_PRI + c] = g.priority[c]
-        geo[K.G_BYPRI + g.priority[c]] = c
-        geo[K.G_COLMASK + c] = g.colmask[c]
-    grid = cell_values(width, height)
-    groups: dict[int, int] = {}
-    for c in range(width):
-        for r in range(height):
-            v = grid[height - 1 - r][c]
-            groups[v] = groups.get(v, 0) | (1 << (c * g.h1 + r))
-    geo[K.G_NGROUPS] = len(groups)
-    for i, (v, m) in enumerate(sorted(groups.items())):
-        geo[K.G_GROUPS + 2 * i], geo[K.G_GROUPS + 2 * i + 1] = v, m
-    geo.flags.writeable = False
-    return geo
-
-
-@lru_cache(maxsize=1024)
-def _weights_array(weights: Weights) -> np.ndarray:
-    """The kernel's weights, made once per weights (a search at depth 2 takes some
-    microseconds: its set-up counts). Shared: the kernel never writes them (left writable all
-    the same: a read-only array is another type to numba, and would compile the kernel again)."""
-    return np.array([float(w) for w in weights.values] + [float(weights.alpha)])
-
-
-def evaluator(game, weights: Weights):
-    """``terms.evaluate(game, state, player, weights)`` by the kernel, as
-    ``f(state, player)``: the same number to the last bit (the kernel adds the terms in the
-    same order), some hundred times faster, for the course's Python search (the trees it
-    draws); None for a board the kernel does not fit."""
-    if not K.fits(game.width, game.height):
-        return None
-    geo, w = _geo(game, False), _weights_array(weights)
-
-    def value(state, player):
-        p = game.stones(state, player)
-        return whole(K.evaluate(p, p ^ state.mask, state.mask, player == 0, geo, w))
-    return value
 
 
 def supports(game, heuristic=None, **options) -> bool:
@@ -203,7 +135,7 @@ def alphabeta(game, state=None, depth=None, *, heuristic=None, order=None, quick
         root_order = list(move_orderer(game, order)(state, game.actions(state)))
     quick = bool(quick_wins)
     return _result(game, state, depth, weights_of(heuristic), heuristic is not None, quick,
-                   _geo(game, quick), table, False, max_nodes, time_limit, root_order,
+                   board_constants(game, quick), table, False, max_nodes, time_limit, root_order,
                    "alphabeta-tt" if table is not None else "alphabeta")
 
 
@@ -365,7 +297,7 @@ def _plan(game, algorithm, options):
     quick = bool(get("quick_wins", True))
     _, w, zero = _kernel_weights(weights)
     flags = K.F_NEW_GEN | K.F_ZERO if zero or heuristic is None else K.F_NEW_GEN
-    return fresh, weights, heuristic is not None, quick, _geo(game, quick), w, flags
+    return fresh, weights, heuristic is not None, quick, board_constants(game, quick), w, flags
 
 
 _THREATS, _CELLS = LEVEL_WEIGHTS["threats"], LEVEL_WEIGHTS["cells"]
@@ -439,7 +371,7 @@ def _kernel_weights(weights: Weights):
     if kept is None or kept[0] is not weights:
         if len(_BY_WEIGHTS) >= 1024:
             _BY_WEIGHTS.clear()
-        kept = _BY_WEIGHTS[id(weights)] = (weights, _weights_array(weights), weights.zero)
+        kept = _BY_WEIGHTS[id(weights)] = (weights, weights_array(weights), weights.zero)
     return kept
 
 
@@ -548,7 +480,7 @@ def search(game, state, depth, weights: Weights, *, heuristic_given=True, table=
     if depth is None:
         depth = game.cells - state.moves
     quick = bool(quick_wins)
-    geo = _geo(game, quick)
+    geo = board_constants(game, quick)
     _, w, zero = _kernel_weights(weights)
     zero = zero or not heuristic_given
     if state.over or depth == 0:            # the root is a leaf

@@ -41,8 +41,8 @@ MAX_PLY = 7
 # the rules' ``exact_within``).
 SEARCH_SOURCES = ("games/connect4/bitboard.py", "games/connect4/rules.py", "games/connect4/state.py",
                   "games/connect4/fast_search.py", "games/connect4/heuristic.py",
-                  "games/connect4/compiled_search.py", "games/connect4/search_kernel.py",
-                  "games/connect4/bits_kernel.py",
+                  "games/connect4/compiled_search.py", "games/connect4/compiled_terms.py",
+                  "games/connect4/search_kernel.py", "games/connect4/bits_kernel.py",
                   "games/connect4/terms.py", "engine.py",
                   "heuristics.py", "course/scores.py", "course/search.py", "course/table.py",
                   "levels.py", "games/connect4/exact/play.py",

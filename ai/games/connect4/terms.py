@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ai.course.scores import whole
 from ai.course.weights import Terms, check_weight
 from ai.heuristics import clamp
 from ai.messages import GameError, N_
@@ -198,11 +199,6 @@ def evaluate(game, state, player, weights: Weights):
     return whole(clamp(s))
 
 
-def whole(v):
-    """``v`` as an int when it is a whole number (the search's values print as the course's)."""
-    return int(v) if float(v).is_integer() else v
-
-
 class WeightedHeuristic:
     """A heuristic of weighted terms (``h(state, player)``), for the course's search and the
     compiled one alike: ``WeightedHeuristic(game, parse("open3=16,center=2"))``."""
@@ -219,7 +215,7 @@ class WeightedHeuristic:
         # the kernel's evaluation (the same number, ~0.5 ms less a leaf: the workshop's tree
         # evaluates hundreds), the reference's on a board it does not fit
         if self._value is None:
-            from .compiled_search import evaluator
+            from .compiled_terms import evaluator       # numba, loaded at the first use
             self._value = evaluator(self.game, self.weights) or (
                 lambda s, p: evaluate(self.game, s, p, self.weights))
         return self._value(state, player)
