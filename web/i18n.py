@@ -170,6 +170,7 @@ def init_app(app: Flask) -> None:
     # page: one layer now, doing what the three did; ``ngettext`` likewise.
     app.jinja_env.globals["_"] = app.jinja_env.globals["gettext"] = _template_gettext
     app.jinja_env.globals["ngettext"] = _template_ngettext
+    app.context_processor(page_labels)
     app.before_request(check_lang)
     app.url_defaults(add_lang)
 
@@ -182,16 +183,44 @@ def _template_gettext(__eval_ctx, __string: str, **variables):
     """A template's ``_(...)`` and ``gettext(...)``: what Jinja's newstyle gettext does
     (the text as markup where the template escapes, always formatted with ``variables``,
     which escapes them), with the page's catalogue (``_translations``)."""
+    return _label(_translations(), __eval_ctx.autoescape, __string, variables)
+
+
+@pass_eval_context
+def _template_ngettext(__eval_ctx, __singular: str, __plural: str, __num: int, **variables):
+    """A template's ``ngettext(...)``: Jinja's newstyle ngettext (``num`` among the variables
+    unless given), with the page's catalogue."""
+    return _plural(_translations(), __eval_ctx.autoescape, __singular, __plural, __num,
+                   variables)
+
+
+def page_labels() -> dict:
+    """A context processor: the template's ``_``, ``gettext`` and ``ngettext`` (as above)
+    bound to this request's catalogue, looked up once per page drawn rather than once per
+    label (some eighty a game's page)."""
     translations = _translations()
-    if not __eval_ctx.autoescape or not all(type(v) is int for v in variables.values()):
-        rv = translations.ugettext(__string)
-        return (Markup(rv) if __eval_ctx.autoescape else rv) % variables
-    key = (translations, __string, *variables.items())
+
+    @pass_eval_context
+    def gettext(__eval_ctx, __string: str, **variables):
+        return _label(translations, __eval_ctx.autoescape, __string, variables)
+
+    @pass_eval_context
+    def ngettext(__eval_ctx, __singular: str, __plural: str, __num: int, **variables):
+        return _plural(translations, __eval_ctx.autoescape, __singular, __plural, __num,
+                       variables)
+    return {"_": gettext, "gettext": gettext, "ngettext": ngettext}
+
+
+def _label(translations, autoescape: bool, string: str, variables: dict):
+    if not autoescape or not all(type(v) is int for v in variables.values()):
+        rv = translations.ugettext(string)
+        return (Markup(rv) if autoescape else rv) % variables
+    key = (translations, string, *variables.items())
     label = _labels.get(key)
     if label is None:
         if len(_labels) >= MAX_LABELS:
             _labels.clear()
-        label = _labels[key] = Markup(translations.ugettext(__string)) % variables
+        label = _labels[key] = Markup(translations.ugettext(string)) % variables
     return label
 
 
@@ -203,12 +232,10 @@ MAX_LABELS = 4096
 _labels: dict = {}
 
 
-@pass_eval_context
-def _template_ngettext(__eval_ctx, __singular: str, __plural: str, __num: int, **variables):
-    """A template's ``ngettext(...)``: Jinja's newstyle ngettext (``num`` among the variables
-    unless given), with the page's catalogue."""
-    variables.setdefault("num", __num)
-    rv = _translations().ungettext(__singular, __plural, __num)
-    if __eval_ctx.autoescape:
+def _plural(translations, autoescape: bool, singular: str, plural: str, num: int,
+            variables: dict):
+    variables.setdefault("num", num)
+    rv = translations.ungettext(singular, plural, num)
+    if autoescape:
         rv = Markup(rv)
     return rv % variables
