@@ -492,6 +492,22 @@
     if (verdict) { verdict.scrollIntoView({ block: "nearest" }); }
   });
 
+  // A phone's vote area that its stream sends again just as the phone's own answer drew it
+  // (that answer wakes the phone's stream, so that a drawing read before it does not stay:
+  // web.classroom.store.tally_event) is not swapped in again: a field the student started
+  // to correct meanwhile keeps what they typed.
+  var shownVote = null;
+  document.addEventListener("htmx:afterSwap", function (event) {   // an answer's reply, shown
+    var target = event.detail.target, xhr = event.detail.xhr;
+    if (target && target.id === "class-vote" && xhr) { shownVote = xhr.responseText.trim(); }
+  });
+  document.addEventListener("htmx:sseBeforeMessage", function (event) {
+    if (event.detail.type !== "vote") return;
+    var sent = String(event.detail.data || "").trim();
+    if (sent === shownVote) { event.preventDefault(); return; }
+    shownVote = sent;
+  });
+
   // A value question on a phone: its number pad types into the field (the phone's own
   // keyboard, which would cover the pad, stays closed: inputmode none once the pad shows).
   function showPads(root) {

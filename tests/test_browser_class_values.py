@@ -134,6 +134,39 @@ def test_a_class_exercise_fits_a_phone_and_its_verdict_comes_into_view(
     phone.screenshot(path=str(artifacts / "values-phone-exercise-verdict.png"))
 
 
+def test_a_field_corrected_right_after_the_verdict_keeps_what_the_student_typed(
+        contexts, live_server):  # noqa: F811
+    """The phone's own check wakes its stream (so that a drawing read before the check does
+    not stay, web.classroom.store.tally_event), which sends the vote area the check's reply
+    has just drawn: it is not swapped in again, and a field the student started to correct
+    at once keeps what they typed. The student is a script here, typing as soon as the
+    verdict is in; the test waits for the stream's message before it looks."""
+    teacher = contexts(PROJECTOR, locale="fr-FR")
+    code = start_class(teacher, live_server + "/nim?lang=fr&n=5&k=3&mode=human-human")
+    assert teacher.context.request.post(
+        f"{live_server}/class/{code}/exercise", headers={"HX-Request": "true"},
+        form={"action": "start", "source": "ex:nim5", "algo": "alphabeta"}).ok
+    phone = contexts(PHONE, is_mobile=True, has_touch=True, locale="fr-FR")
+    phone.add_init_script("""
+        window.voteMessages = 0;
+        document.addEventListener('htmx:sseBeforeMessage', function (e) {
+          if (e.detail.type === 'vote') window.voteMessages += 1; });
+        document.addEventListener('htmx:afterSettle', function (e) {
+          var elt = e.detail.requestConfig && e.detail.requestConfig.elt;
+          if (elt && elt.closest && elt.closest('.exercise-student')) {
+            document.querySelector('.exercise-student input[name="v.R"]').value = '7';
+          }});""")
+    join(phone, live_server, code)
+    phone.wait_for_function("() => window.voteMessages >= 1")   # the stream's first drawing
+    expect(phone.locator(".exercise-student .tree-scroll")).to_be_visible()
+    sent = phone.evaluate("window.voteMessages")
+    phone.get_by_role("button", name="Vérifier ma réponse").click()
+    expect(phone.locator(".exercise-student .verdict")).to_contain_text("pour l’instant")
+    phone.wait_for_function("n => window.voteMessages > n", arg=sent)   # the stream's, after
+    expect(phone.locator('.exercise-student input[name="v.R"]')).to_have_value("7")
+    expect(phone.locator(".exercise-student .verdict")).to_contain_text("pour l’instant")
+
+
 TREE_TEXT = """() => [...document.querySelectorAll('svg.tree-svg text')]
     .filter(t => t.textContent.trim() && t.getBoundingClientRect().width)
     .map(t => [t.textContent.trim(),
