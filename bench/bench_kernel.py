@@ -4,9 +4,9 @@ Python loop it replaces (``ai.games.connect4.fast_search``) and the exact solver
 
 Three sections, in one process, interleaved so that both sides see the same load:
 
-1. **The default level's reply.** On the positions of ``bench/data/level-positions.txt``
-   (positions of games between the levels, kept apart from the tests; the first ``--positions``
-   of them), the CPU time (``time.process_time``) of ``LEVELS[DEFAULT_LEVEL].play`` (the exact
+1. **The default level's reply.** On the positions of ``--file`` (by default
+   ``bench/data/level-positions.txt``: positions of games between the levels, the levels'
+   tuning set, kept apart from the tests; the first ``--positions`` of them), the CPU time (``time.process_time``) of ``LEVELS[DEFAULT_LEVEL].play`` (the exact
    solver within its node budget, else the search: what the app's ``/ai`` runs, rendering
    aside), with the compiled search and with the Python loop (the rules' fast hook pointed at
    ``fast_search`` for that run); each position best of ``--repeat``. Checks that both give
@@ -187,7 +187,12 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--positions", type=int, default=300, metavar="N",
-                        help="how many positions of bench/data/level-positions.txt (default 300)")
+                        help="how many positions of the file (default 300)")
+    parser.add_argument("--file", default=POSITIONS, metavar="PATH",
+                        help="the positions, one a line, its moves first (default "
+                             "bench/data/level-positions.txt, the levels' tuning set; "
+                             "ai/games/connect4/data/workshop-positions.txt holds 240 from "
+                             "other games)")
     parser.add_argument("--repeat", type=int, default=3, metavar="K",
                         help="each timing the best of K runs (default 3)")
     parser.add_argument("--sections", default="1,2,3", help="which sections (default 1,2,3)")
@@ -195,9 +200,9 @@ def main(argv=None):
     args = parser.parse_args(argv)
     game = Connect4()
     compiled_search.warm_up(Connect4())
-    moves_list = read_positions(POSITIONS, args.positions)
+    moves_list = read_positions(args.file, args.positions)
     states = [state_of(game, m) for m in moves_list]
-    out = {"load": os.getloadavg(), "positions_file": os.path.relpath(POSITIONS, ROOT)}
+    out = {"load": os.getloadavg(), "positions_file": os.path.relpath(args.file, ROOT)}
     sections = set(args.sections.split(","))
     if "1" in sections:
         section_reply(game, states, args.repeat, out)
