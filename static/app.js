@@ -492,20 +492,47 @@
     if (verdict) { verdict.scrollIntoView({ block: "nearest" }); }
   });
 
-  // A phone's vote area that its stream sends again just as the phone's own answer drew it
-  // (that answer wakes the phone's stream, so that a drawing read before it does not stay:
-  // web.classroom.store.tally_event) is not swapped in again: a field the student started
-  // to correct meanwhile keeps what they typed.
-  var shownVote = null;
-  document.addEventListener("htmx:afterSwap", function (event) {   // an answer's reply, shown
-    var target = event.detail.target, xhr = event.detail.xhr;
-    if (target && target.id === "class-vote" && xhr) { shownVote = xhr.responseText.trim(); }
+  // What a student is typing survives the stream's redraw of the part it is in: the first
+  // drawing of a stream that opens after the page (late on a busy laptop), a reconnection's,
+  // a teacher's change, or the phone's own answer sent back by its stream (the answer wakes it,
+  // so that a drawing read before it does not stay: web.classroom.store.tally_event). A text
+  // field the student edited (its value is not the one drawn) gets its text back in the new
+  // drawing when that has the same field of the same form for the same activity (its hidden
+  // seq), with the focus and caret if it had them; a field the new drawing changed itself, or
+  // a new activity's form, starts afresh, and an untouched field is only redrawn. (A
+  // heuristic typed as the stream's first drawing came was sent as the drawn "cells=1".)
+  var TYPED = "input[type=text], input[type=number], input[type=search], input:not([type]), textarea";
+  var beingTyped = [];
+  function fieldKey(field) {
+    var form = field.form, seq = form && form.querySelector("input[type=hidden][name=seq]");
+    return [form ? form.getAttribute("action") : "", field.name || field.id, seq ? seq.value : ""].join("|");
+  }
+  function caret(field) {
+    try { return [field.selectionStart, field.selectionEnd]; } catch (e) { return null; }
+  }
+  document.addEventListener("htmx:sseBeforeMessage", function () {
+    beingTyped = [];
+    document.querySelectorAll(TYPED).forEach(function (field) {
+      if (field.value === field.defaultValue) return;          // untouched: drawn anew
+      var focused = document.activeElement === field;
+      beingTyped.push({ field: field, key: fieldKey(field), drawn: field.defaultValue,
+                    value: field.value, focused: focused, caret: focused ? caret(field) : null });
+    });
   });
-  document.addEventListener("htmx:sseBeforeMessage", function (event) {
-    if (event.detail.type !== "vote") return;
-    var sent = String(event.detail.data || "").trim();
-    if (sent === shownVote) { event.preventDefault(); return; }
-    shownVote = sent;
+  document.addEventListener("htmx:sseMessage", function () {
+    beingTyped.forEach(function (t) {
+      if (document.body.contains(t.field)) return;            // not redrawn
+      var again = Array.prototype.find.call(document.querySelectorAll(TYPED), function (f) {
+        return !beingTyped.some(function (u) { return u.field === f; }) && fieldKey(f) === t.key;
+      });
+      if (!again || again.disabled || again.defaultValue !== t.drawn) return;
+      again.value = t.value;
+      if (t.focused) {
+        again.focus({ preventScroll: true });
+        if (t.caret) { try { again.setSelectionRange(t.caret[0], t.caret[1]); } catch (e) { /* no caret */ } }
+      }
+    });
+    beingTyped = [];
   });
 
   // A value question on a phone: its number pad types into the field (the phone's own
