@@ -1,4 +1,5 @@
-"""What every search engine returns, and the score scale it counts in.
+"""What every search engine returns, the score scale it counts in, and what it plays when its
+budget stops it (``best_so_far``).
 
 The course scores a won final position ``+maxScore`` and a lost one ``-maxScore`` (seed 003),
 and a heuristic strictly between them. Here ``MAX_SCORE = 10_000``, and by default a win found
@@ -27,6 +28,26 @@ BOUND_NAMES = {EXACT: "exact", LOWER: "lower", UPPER: "upper"}   # as pages and 
 
 class SearchAborted(Exception):
     """Raised inside a search when its node or time budget runs out."""
+
+
+def best_so_far(values: dict, moves) -> tuple:
+    """What a search stopped by its budget (``SearchAborted``) plays: ``(move, value)``.
+
+    A stopped search still answers with a legal move, so that a game never waits for a search
+    that could not finish. The move is the best of the root moves whose search ended before
+    the stop: ``values`` (move -> value, for the side to move, which maximises), in the order
+    they ended, which is the search's order. Among equal values the first in that order wins,
+    as in a complete search. Its value comes with it. (Minimax gives every settled move its
+    exact value. In alpha-beta a move that did not beat the best so far has only a bound, and
+    that bound is never above the best.)
+
+    When no root move was settled, nothing is known: the first of ``moves`` is played, in the
+    search's order, with the value 0. When there is no move at all, ``(None, 0)``.
+    """
+    if values:
+        move = max(values, key=values.get)      # the first of the largest, in the dict's order
+        return move, values[move]
+    return (moves[0] if moves else None), 0
 
 
 @dataclass

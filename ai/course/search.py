@@ -50,7 +50,7 @@ from .table import (COURSE_SLOTS, TranspositionTable, bound_of, fresh_table,
                     from_table, settles, to_table)
 from .record import Recording, recorder, spent
 from .scores import (BOUND_NAMES, INF, MAX_SCORE, WIN_THRESHOLD, SearchAborted, SearchResult,
-                     SearchStats, check_limits, terminal_score)
+                     SearchStats, best_so_far, check_limits, terminal_score)
 
 # (the scale and the table are also read from here by older callers)
 __all__ = ["ALGORITHMS", "COURSE_SLOTS", "INF", "MAX_SCORE", "SearchResult", "TranspositionTable",
@@ -345,17 +345,9 @@ def _run(algorithm, game, state, depth, *, heuristic=None, order=None, quick_win
     try:
         move, value, values, pv = _root(engine, state, depth, alpha, beta, algorithm, rng)
     except SearchAborted:
-        # The budget ran out: the best of the root moves searched to the end, if any (their
-        # values are exact for minimax, lower bounds at most for alpha-beta), else the
-        # first move in the search order.
         complete = False
         values = dict(engine.root_values)
-        if values:
-            move = max(values, key=values.get)
-            value = values[move]
-        else:
-            moves = engine.order(state, game.actions(state))
-            move, value = (moves[0] if moves else None), 0
+        move, value = best_so_far(values, engine.order(state, game.actions(state)))
         pv = [move] if move is not None else []
     engine.stats.elapsed = time.perf_counter() - start
     engine.stats.depth = depth if (complete and depth is not None) else engine.stats.depth

@@ -28,7 +28,7 @@ from dataclasses import fields
 import numpy as np
 
 from ai.course.scores import (EXACT, MAX_SCORE, SearchAborted, SearchResult, SearchStats,
-                              check_limits, whole)
+                              best_so_far, check_limits, whole)
 
 from . import search_kernel as K
 from .compiled_terms import board_constants, weights_array
@@ -229,12 +229,7 @@ def direct(game, algorithm, state, depth, options) -> SearchResult | None:
         complete = False
         if values is None:
             values = _pairs((out, length))
-        if values:
-            move = max(values, key=values.get)
-            value = values[move]
-        else:
-            moves = game.actions(state)
-            move, value = (moves[0] if moves else None), 0
+        move, value = best_so_far(values, game.actions(state))
         pv = (move,) if move is not None else ()
     result = _new(SearchResult)         # as _result makes it (see there)
     result.__dict__.update(
@@ -336,12 +331,7 @@ def _result(game, state, depth, weights, heuristic_given, quick, geo, table, fre
                       (weights, quick, zero))
     complete = status == K.DONE or status == K.ROOT_ONLY
     if not complete:
-        if values:
-            move = max(values, key=values.get)
-            value = values[move]
-        else:
-            moves = root_order or game.actions(state)
-            move, value = (moves[0] if moves else None), 0
+        move, value = best_so_far(values, root_order or game.actions(state))
         pv = [move] if move is not None else []
     stats = SearchStats(nodes, leaves, cutoffs, probes, hits,
                         asked if complete and asked is not None else 0, _now() - start)

@@ -87,7 +87,7 @@ from .state import C4State
 from ai.games.connect4.heuristic import CellValues, Threats, cell_values
 from ai.course.record import SearchTree, new_tree
 from ai.course.scores import (EXACT, HEURISTIC_MAX, INF, LOWER, MAX_SCORE, UPPER, WIN_THRESHOLD,
-                     SearchAborted, SearchResult, SearchStats, check_limits)
+                     SearchAborted, SearchResult, SearchStats, best_so_far, check_limits)
 
 __all__ = ["alphabeta", "fast_alphabeta", "supports"]
 
@@ -365,12 +365,7 @@ def alphabeta(game, state=None, depth=None, *, heuristic=None, order=None, quick
             max_nodes=max_nodes, deadline=deadline, root_values=values, tree=tree)
     except SearchAborted as stop:
         complete, counts = False, stop.stats
-        if values:
-            move = max(values, key=values.get)
-            value = values[move]
-        else:
-            moves = game.actions(state)
-            move, value = (moves[0] if moves else None), 0
+        move, value = best_so_far(values, game.actions(state))
         pv = [move] if move is not None else []
     stats = SearchStats(**counts)
     stats.elapsed = time.perf_counter() - start
