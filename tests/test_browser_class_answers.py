@@ -87,7 +87,8 @@ def test_a_question_on_the_next_step_in_french(contexts, live_server, artifacts)
     expect(teacher.locator(".ask-menu")).to_be_visible()
     teacher.get_by_role("button", name="Quel coup la recherche essaie-t-elle ensuite\u202f?").click()
     expect(teacher.locator(".class-question .vote-title")).to_contain_text(
-        "Quel coup la recherche essaie-t-elle ensuite au sommet max (racine)\u202f?")
+        "Quel coup la recherche essaie-t-elle ensuite au sommet max (racine\u202f; 5 allumettes "
+        "restantes)\u202f?")
     for s, take in zip(students, "12"):
         expect(s.locator(".question-student button[name=choice]")).to_have_count(3)
         s.locator(f'.question-student button[value="{take}"]').click()

@@ -115,7 +115,7 @@ def test_a_question_on_the_next_step_counts_each_answer_once_then_reveals_and_st
     page = text(teacher.get(f"{link}&cls={code}&proj=1").get_data(as_text=True))
     assert "Ask the class about the next step" in page
     asked = text(bar(teacher, code, "ask", kind="move"))
-    assert "Which move does the search try next at max (root)?" in asked
+    assert "Which move does the search try next at max (root; 5 matches left)?" in asked
     assert "0 of 0 answered" in asked
     students = [student(app, code) for _ in range(3)]
     phone = students[0].get(f"/c/{code}").get_data(as_text=True)

@@ -101,7 +101,7 @@ def test_at_step_10_only_the_first_10_events_are_drawn(client):
     # the root is still being searched: no value yet; its window on entry, L1 (alpha rose to
     # L2 at event 7: the algorithm's variables say so, not the picture)
     assert texts(nodes[""]) == ["?", "α L1", "β W1"]
-    assert tooltip(nodes[""]) == "max (root) (5 matches left), window on entry α L1, β W1"
+    assert tooltip(nodes[""]) == "max (root; 5 matches left), window on entry α L1, β W1"
     assert texts(nodes["2"]) == ["?", "α L2", "β W2"]            # entered, not finished
     # its cut has happened: its value is a bound, at most L2 (issue 21, defect 6)
     assert texts(nodes["3"]) == ["≤ L2", "α L2", "β W2", "✂"]
@@ -117,7 +117,7 @@ def test_pruned_boxes_appear_when_their_cut_happens(client):
     after = drawn_nodes(client.get(SEED_003 + "&step=11").get_data(as_text=True))
     assert "22" not in before and "21" not in before
     assert "pruned" in classes(after["22"]) and "pruned" in classes(after["21"])
-    assert tooltip(after["22"]) == "max (after 2, 2) (1 match left): pruned"
+    assert tooltip(after["22"]) == "max (after 2, 2; 1 match left): pruned"
     assert "✂" in texts(after["2"])
 
 

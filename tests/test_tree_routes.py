@@ -36,7 +36,7 @@ def test_step_by_step_is_in_the_url(client):
     url = SEED_003 + "&moves=1&td=2"
     html = client.get(url + "&step=1").get_data(as_text=True)
     # issue 12: a node is named as the picture labels it (on Nim, with its matches left)
-    assert "step 1 of" in html and "Enter max (root) (5 matches left) with α = L1, β = W1." in html
+    assert "step 1 of" in html and "Enter max (root; 5 matches left) with α = L1, β = W1." in html
     html = client.get(url + "&step=4").get_data(as_text=True)
     # after 4 events the search has entered the root, its first child and a grandchild
     assert "step 4 of" in html and html.count('<g class="tnode') == 3
@@ -189,7 +189,7 @@ def test_step_by_step_shows_the_algorithm_line_and_its_variables(client):
         now = re.search(r'<li class="([\w-]+) now" aria-current="step">(.*?)</li>', html)
         variables = dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", html))
         steps[step] = (now.group(1), now.group(2), variables)
-    assert steps[1][0] == "call" and steps[1][2]["sommet"] == "max (racine) (5 allumettes restantes)"
+    assert steps[1][0] == "call" and steps[1][2]["sommet"] == "max (racine\u202f; 5 allumettes restantes)"
     assert steps[1][2]["profondeur"] == "2" and steps[1][2]["α"] == "D1"
     kinds = [k for k, _, _ in steps.values()]
     assert "leaf" in kinds and "cut" in kinds and ("update-max" in kinds or "update-min" in kinds)

@@ -68,9 +68,10 @@ class Words:
     vote: Callable[[], str] = lambda: gettext("Choose a move. One vote per round.")
     # the number keys, in the keyboard help: "drop a disc in that column"
     keys: Callable[[], str] = lambda: gettext("play the move of that number")
-    # a node's name in the tree panel, after its path, when ``GameSpec.left`` counts
-    # something there: "(5 matches left)"
-    left: Callable[[int], str] = lambda n: ngettext("(%(n)s left)", "(%(n)s left)", n, n=n)
+    # what ``GameSpec.left`` counts at a node, in words, for the node's name in the plies'
+    # notation (``web.notation.node_text`` writes it in the name's brackets, after the
+    # moves: "max (root; 5 matches left)")
+    left: Callable[[int], str] = lambda n: ngettext("%(n)s left", "%(n)s left", n, n=n)
     # the legend of the course's estimate at the depth limit, when the search used it
     estimate: Callable[[str], str] | None = None
 
@@ -201,7 +202,7 @@ NIM = GameSpec(
                 ai_played=lambda m: gettext("AI takes %(move)s;", move=m),
                 vote=lambda: gettext("Choose how many matches to take. One vote per round."),
                 keys=lambda: gettext("take that many matches"),
-                left=lambda n: ngettext("(%(n)s match left)", "(%(n)s matches left)", n, n=n),
+                left=lambda n: ngettext("%(num)s match left", "%(num)s matches left", n),
                 estimate=lambda h: gettext(
                     "M − r/n: the course's estimate at the depth limit, r matches left of n; "
                     "below every won position (the app counts it from %(h)s)", h=h)),

@@ -386,13 +386,15 @@ def node_text(is_max: bool, path: str, edges=(), left: int | None = None, *,
     into what reads as a number ("min 23"). With what the game counts there written in the
     node (the course's notation, seed 003: ``left_first``) that number comes first, as in
     the circle: "min 2 (after 3)"; otherwise it follows in the game's words
-    (``left_words(left)``: "max (after 2, 3) (3 left)"). ``path`` (the moves as one
-    word) stands for the edges when none are given."""
+    (``left_words(left)``), inside the same brackets after a semicolon, so that it does
+    not read as one more move: "max (after 2, 3; 3 left)", "max (root; 5 left)".
+    ``path`` (the moves as one word) stands for the edges when none are given."""
     kind = gettext("max") if is_max else gettext("min")
     moves = tuple(edges) or ((path,) if path else ())
     where = gettext("after %(moves)s", moves=", ".join(moves)) if moves else gettext("root")
     if left is not None and left_first:
         return f"{kind} {left} ({where})"
-    name = f"{kind} ({where})"
     words = left_words(left) if left is not None and left_words is not None else ""
-    return f"{name} {words}" if words else name
+    if words:
+        where = gettext("%(where)s; %(left)s", where=where, left=words)
+    return f"{kind} ({where})"

@@ -133,8 +133,8 @@ class TreePanel:
         """A node named as the picture draws it (``web.notation.node_text``): max or min and
         the moves on its edges ("min (after 2, 3)", "max (root)"). With what the game counts
         there written in the circle (the course's notation): "min 2 (after 3)", that number
-        first; otherwise it follows in the game's words (``Words.left``: "max (after 2, 3)
-        (3 left)"). ``counted=False`` leaves the count out (a tree drawn as a
+        first; otherwise it follows in the game's words (``Words.left``: "max (after 2, 3;
+        3 left)"). ``counted=False`` leaves the count out (a tree drawn as a
         question shows none)."""
         return self.path_name(node.is_max, path_of(self.result.tree, node), counted)
 

@@ -503,11 +503,12 @@ class ActivityView:
         """The node a question asks about, named as the projector's tree names it
         (``web.notation.node_text``), on the projector and the phones alike: "max 0 (after
         3, 2)" where the course writes the count in the node, else by the moves on its edges
-        ("max (after 3, 2)", the count left to the tree, the prompt short)."""
+        and the count in the game's words, as the tree's tooltips and narration name it
+        ("max (after 3, 2; 4 left)")."""
         g = self.view.g
         return node_text(d.get("max", True), d.get("node", ""), d.get("edges") or (),
                          d.get("left"), left_first=g.settings.notation == "course"
-                         and g.spec.left is not None)
+                         and g.spec.left is not None, left_words=g.spec.words.left)
 
     @property
     def notation(self) -> str:

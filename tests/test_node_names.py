@@ -1,0 +1,82 @@
+"""A node's name in the plies' notation, where the game counts something at each node (Nim:
+the matches left): one pair of brackets, the count after the moves, the same words in the
+tree's tooltips, its narration, its breadcrumb and a class's questions."""
+import re
+
+import pytest
+
+from test_class_answering import bar, text
+from test_class_notation import step_events
+from test_classroom import start_class, student
+
+HX = {"HX-Request": "true"}
+# seed 003's worked example: 5 matches, the AI (max) first, alpha-beta at depth 2, the course's
+# estimate at the depth limit; in the app's default notation (plies), the search of the AI's
+# first move (it took 3)
+SEED_003 = ("/nim?n=5&mode=ai-human&tree=1&level=custom&algo=alphabeta&depth=2&heur=course"
+            "&window=course&order=reverse&moves=1&td=2")
+ROOT = {"en": "max (root; 5 matches left)", "fr": "max (racine\u202f; 5 allumettes restantes)"}
+# after taking 3, two matches left; then 2, none
+AFTER_3 = {"en": "min (after 3; 2 matches left)",
+           "fr": "min (après 3\u202f; 2 allumettes restantes)"}
+AFTER_3_2 = {"en": "max (after 3, 2; 0 matches left)",
+             "fr": "max (après 3, 2\u202f; 0 allumette restante)"}
+# a node's name with a second pair of brackets right after the first: "max (root) (5 ...)"
+TWO_BRACKETS = re.compile(r"\b(?:max|min) \([^()]*\) \((?:\d|[^)]*(?:left|restant))")
+
+
+def flat(name):
+    """A name as ``text`` leaves it: every space, the narrow no-break one included, plain."""
+    return re.sub(r"\s+", " ", name)
+
+
+def titles(html):
+    return re.findall(r"<title>([^<]*)</title>", html)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_seed_003_s_nodes_are_named_with_one_pair_of_brackets(client, lang):
+    html = client.get(f"{SEED_003}&lang={lang}", headers=HX).get_data(as_text=True)
+    named = [t for t in titles(html) if re.match(r"(?:Open )?(?:max|min)\b", t)]
+    assert named and not [t for t in named if TWO_BRACKETS.search(t)], named
+    # the tooltips: the root, the node after 3 (the course's best move), its child after 2
+    for name in (ROOT[lang], AFTER_3[lang], AFTER_3_2[lang]):
+        assert any(t.startswith(name) or t.startswith(f"Open {name}")
+                   or t.startswith(f"Ouvrir {name}") for t in named), (name, named)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_first_step_enters_the_root_named_as_its_tooltip(client, lang):
+    html = client.get(f"{SEED_003}&step=1&lang={lang}").get_data(as_text=True)
+    said = step_events(html)
+    enter = "Enter" if lang == "en" else "Entrée dans le sommet"
+    assert said and said[0].startswith(f"{enter} {flat(ROOT[lang])} ")
+    assert not TWO_BRACKETS.search(said[0]), said
+
+
+@pytest.fixture()
+def app(make_app):
+    return make_app()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_phone_s_question_names_a_nim_node_with_its_matches_left_as_the_projector(app, lang):
+    """The 5-matches lesson in the plies' notation: the person took 1, the AI searches from 4
+    matches. The question asked at a step names its node with the matches left, as the
+    projector's narration does when it enters that node."""
+    link = ("/nim?n=5&k=3&mode=human-ai&moves=12&algo=alphabeta&depth=2&level=custom"
+            "&tree=1&window=course&step={step}")
+    teacher, code, _ = start_class(app, link.format(step=1))
+    asked = text(bar(teacher, code, f"ask?lang={lang}", kind="window"))
+    prompt = re.search(r"(What is α at [^?]+\?|Que vaut α [^?]+\?)", asked).group(1)
+    name = flat({"en": "min (after 1; 3 matches left)",
+                 "fr": "min (après 1\u202f; 3 allumettes restantes)"}[lang])
+    assert name in prompt, prompt
+    phone = student(app, code)
+    assert prompt in text(phone.get(f"/c/{code}?lang={lang}").get_data(as_text=True))
+    assert teacher.post(f"/class/{code}/sync", data={"link": link.format(step=2)},
+                        headers=HX).status_code == 204
+    projector = teacher.get(f"{link.format(step=2)}&cls={code}&proj=1&lang={lang}")
+    said = step_events(projector.get_data(as_text=True))
+    assert said and name in said[0], said
+    assert step_events(phone.get(f"/c/{code}?lang={lang}").get_data(as_text=True)) == said
