@@ -13,15 +13,26 @@
   function press(selector) {
     var el = document.querySelector(selector);
     if (!el || el.disabled) return false;                  // aria-disabled: refused visibly below
-    // htmx wires a swapped-in fragment's links and forms only when it settles (20 ms on): a
-    // key pressed before, right after asking or revealing a class's question, clicked a bare
-    // link or form, which the browser followed as a full page load (the reveal's no-script
-    // redirect lost the tree's step, and the next Space pressed "Step by step": step 0).
-    // Wiring it now is what htmx does at the settle, which then finds it done.
-    if (window.htmx) { htmx.process(el.closest("form") || el); }
-    el.click();
+    el.click();              // a fragment htmx has not wired yet is wired by the click (wireFirst)
     return true;
   }
+
+  // htmx wires the links and forms of a fragment it swaps in (a live stream's drawing, a
+  // request's answer) only when the swap settles, 20 ms on: a tap or a key before that clicked
+  // a bare link or form, which the browser followed as a full page load (a phone jumped to the
+  // top, a class exercise's verdict was not brought into view; the reveal's no-script redirect
+  // lost the projector's tree step). htmx 2 offers nothing else than a settle of 0 for all
+  // swaps, which would drop the settling transitions: so a click or submit inside a fragment
+  // not settled yet (htmx's "htmx-added" class is on it until then) wires it first, on its way
+  // down to the element (capture), as htmx does at the settle, which then finds it done; htmx's
+  // own listeners, added now, then take the click or submit as they would a moment later.
+  function wireFirst(event) {
+    var added = window.htmx && event.target.closest &&
+      event.target.closest("." + htmx.config.addedClass);
+    if (added) { htmx.process(added); }
+  }
+  document.addEventListener("click", wireFirst, true);
+  document.addEventListener("submit", wireFirst, true);
 
   function help() {
     var dialog = document.getElementById("help");
