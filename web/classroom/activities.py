@@ -17,13 +17,16 @@ Teacher (the class's secret, from this site, as every teacher action of ``web.cl
 Students: ``POST /c/<code>/answer`` (a question), ``POST /c/<code>/exercise`` (an exercise,
 sent as often as they like: marked each time, the first try kept for the dashboard).
 Every answer is checked and written in one step (``web.classroom.answers``), a store that fails
-is a 503 with the form kept, never a lost answer without a word.
+is a 503 with the form kept, never a lost answer without a word. A teacher's action whose
+search finds no slot in its lane (``web.admission.Busy``) is a 503 with Retry-After whose body
+is the bar again, saying so (``views.busy_bar``), and changes nothing.
 """
 from __future__ import annotations
 
 import json
 import time
 from collections import Counter
+from dataclasses import replace
 from urllib.parse import urlencode
 
 from flask import (Blueprint, Flask, Response, copy_current_request_context, redirect,
@@ -89,7 +92,6 @@ def peer(code):
     state = cls.teacher_class(code)
     action = request.form.get("action")
     a = answers()
-    error = None
     if action == "hide":
         a.set_setting(state.code, "hide", "0" if request.form.get("value") == "0" else "1")
     elif action == "show" and state.round and not state.vote_open:
@@ -109,10 +111,13 @@ def peer(code):
         state = cls.store().open_vote(state.code)
         a.change(state.code, p.seq, data={"second": state.round, "until": 0})
     elif action == "reveal" and state.round and not state.vote_open:
-        error = reveal(state)
+        try:
+            reveal(state)
+        except Busy as err:
+            return cls.busy_bar(state, err)
     else:
         raise BadRequest("unknown action: %(action)s", action=(action or "")[:20])
-    return cls.bar_answer(cls.store().get(state.code) or state, error)
+    return cls.bar_answer(cls.store().get(state.code) or state)
 
 
 def read_seconds(raw: str) -> int:
@@ -125,18 +130,15 @@ def read_seconds(raw: str) -> int:
     return seconds
 
 
-def reveal(state) -> str | None:
+def reveal(state) -> None:
     """The AI's move on the round's position, and the exact outcome of every move there,
-    kept with the round for the summary. Searched in the admission lanes: a busy server says
-    so (a line in the bar), and the teacher presses again."""
+    kept with the round for the summary. Searched in the admission lanes: Busy, nothing
+    kept, when one is full (the bar says so, and the teacher presses again)."""
     data = class_data(state)
     view = ClassView(state, data, teacher=True)
     g = view.vote_g
-    try:
-        reply, _ = ai_move(g)
-        outcomes = admitted(lambda: exact_outcomes(g), heavy=True)
-    except Busy as err:
-        return tr(err)
+    reply, _ = ai_move(g)
+    outcomes = admitted(lambda: exact_outcomes(g), heavy=True)
     av = ActivityView(view)
     record = {"ai": reply.label, "out": outcomes, "peer": av.peer is not None,
               "moves": g.rules.format_moves(g.moves[:g.at])}
@@ -145,7 +147,6 @@ def reveal(state) -> str | None:
         answers().set_setting(state.code, f"round:{av.peer.data.get('first')}",
                               json.dumps({**record, "peer": True}))
     cls.store().set_reveal(state.code, reply.label)
-    return None
 
 
 @bp.post("/class/<code>/ask")
@@ -159,7 +160,10 @@ def ask(code):
         kind = request.form.get("kind", "")
         if kind not in KINDS:
             raise BadRequest("unknown question: %(kind)s", kind=kind[:20])
-        found = board_questions(state) or {}
+        try:
+            found = board_questions(state) or {}
+        except Busy as err:         # the step may well ask it: the server says it is busy
+            return cls.busy_bar(state, err)
         asked = found.get(kind)
         if not hasattr(asked, "data"):
             raise cls.ClassProblem(409, NOT_NOW)
@@ -515,15 +519,22 @@ def plan_action(code):
                 {"lab": urlencode(source_of(MultiDict({"source": "link", "link": item.link})))})
     else:
         spec, g, args, query = item_board(item)
+        asked = None
+        if item.question:
+            # its questions before the board moves: a busy server changes nothing, says so,
+            # and the same item goes again (not one skipped as if its step asked nothing)
+            try:
+                asked = (board_questions(replace(state, game=spec.name, query=query))
+                         or {}).get(item.question)
+            except Busy as err:
+                return cls.busy_bar(state, err)
         state = cls.store().set_board(state.code, spec.name, query) or state
         if item.verb == "vote":
             view = ClassView(state, teacher=True)
             if view.can_open_vote:
                 state = cls.store().open_vote(state.code) or state
-        elif item.question:
-            asked = (board_questions(state) or {}).get(item.question)
-            if hasattr(asked, "data"):
-                a.start(state.code, "predict", {**asked.data, "step": query_step(state.query)})
+        elif hasattr(asked, "data"):
+            a.start(state.code, "predict", {**asked.data, "step": query_step(query)})
     a.set_setting(state.code, "plan", plan_json(items, k + 1))
     if item.verb == "exercise" or not is_htmx():
         return cls.bar_answer(cls.store().get(state.code) or state) if is_htmx() else \

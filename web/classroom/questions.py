@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from urllib.parse import parse_qsl
 
+import flask
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
@@ -38,6 +39,7 @@ from ai.messages import N_
 
 from .answers import Activity, answers_of
 from ..admission import Busy
+from ..i18n import tr
 from .view import CHART_HEIGHT, CHART_WIDTH, Choice, ClassView, stored_game
 from ..notation import (kept_number, node_text, number_text, read_value, same_value,
                         value_text, writes_estimate)
@@ -209,7 +211,10 @@ _cache_lock = threading.Lock()
 def board_questions(state, *, limit: int = 64):
     """``questions_at`` for the class's board (its stored link, at its step), or None when
     the board shows no step-by-step replay. Kept for the last few boards: the teacher's bar
-    is drawn again at each ballot, the search behind it once."""
+    is drawn again at each ballot, the search behind it once. Busy (``web.admission``) when
+    the search behind them finds no slot in its lane: the server's state, not the board's,
+    so nothing is kept, and a request that asks twice (an ask, then its bar) is refused
+    once, without waiting for the lane again."""
     args = MultiDict(parse_qsl(state.query))
     if args.get("step") in (None, "") or args.get("tree") != "1":
         return None
@@ -218,14 +223,18 @@ def board_questions(state, *, limit: int = 64):
         if key in _cache:
             _cache.move_to_end(key)
             return _cache[key]
+    refused = flask.g.setdefault("questions_refused", {})
+    if key in refused:
+        raise refused[key]
     from ..tree_panel import TreePanel, tree_panel
     g = stored_game(state.game, state.query)
     try:
         # only a replay has questions: a larger search's panel (10-31 ms to build, where the
         # bar is drawn) is not built
         panel = tree_panel(g, args, replay_only=True)
-    except Busy:                 # no search slot just now: none this time, asked again next
-        return None
+    except Busy as err:          # no search slot just now: asked again next time
+        refused[key] = err
+        raise
     except Exception:            # a board that cannot be replayed is no question, never a 500
         panel = None
     found = (questions_at(panel) if isinstance(panel, TreePanel) and panel.step is not None
@@ -567,9 +576,27 @@ class ActivityView:
         return round(100 * right / n) if n else 0
 
     @cached_property
+    def _board_asks(self) -> tuple[dict | None, str | None]:
+        if not self.view.teacher:
+            return None, None
+        try:
+            return board_questions(self.view.state), None
+        except Busy as err:
+            return None, tr(err)
+
+    @property
     def board_questions(self):
-        """For the teacher: the questions the board's replay can ask now (``questions_at``)."""
-        return board_questions(self.view.state) if self.view.teacher else None
+        """For the teacher: the questions the board's replay can ask now (``questions_at``);
+        None when there are none, or when the search behind them found no slot just now
+        (``questions_busy``)."""
+        return self._board_asks[0]
+
+    @property
+    def questions_busy(self) -> str | None:
+        """Why the bar cannot tell which questions the board can ask (the server busy with
+        other searches), in words: the bar then offers them all, and an ask says what it
+        finds (asked, not at this step, or still busy)."""
+        return self._board_asks[1]
 
     @property
     def play_step_url(self) -> str | None:

@@ -432,7 +432,6 @@ def vote_control(code):
     """Open a vote on the board shown, close it, or reveal the AI's choice on its position."""
     state = teacher_class(code)
     action = request.form.get("action")
-    error = None
     if action == "open":
         view = ClassView(state, teacher=True, projector=wants_projector())
         seconds = read_int(request.form, "seconds", 0, 0, max(VOTE_SECONDS))
@@ -444,12 +443,12 @@ def vote_control(code):
         view = ClassView(state, teacher=True)
         try:
             reply, _ = ai_move(view.vote_g)
-            state = store().set_reveal(state.code, reply.label)
         except Busy as err:
-            error = tr(err)
+            return busy_bar(state, err)
+        state = store().set_reveal(state.code, reply.label)
     else:
         raise BadRequest("unknown action: %(action)s", action=(action or "")[:20])
-    return bar_answer(state, error)
+    return bar_answer(state)
 
 
 @bp.post("/class/<code>/end")
@@ -475,6 +474,19 @@ def bar_answer(state: ClassState, error: str | None = None) -> Response:
     except Busy as err:
         raise refuse(err) from None
     return Response(html, mimetype="text/html")
+
+
+def busy_bar(state: ClassState, err: Busy) -> Response:
+    """A teacher's action whose search found no slot in its lane (``web.admission.Busy``): for
+    htmx, the bar again with why at its top, in words, as the 503 (or 429) it is with its
+    Retry-After, its buttons there to try again (never a 4xx that blames the action); without
+    JavaScript, the class's page of it (``problem``)."""
+    if not is_htmx():
+        raise err
+    response = bar_answer(state, tr(err))
+    response.status_code = err.status
+    response.headers["Retry-After"] = str(err.retry_after)
+    return response
 
 
 def teacher_page(state: ClassState) -> ClassPage:

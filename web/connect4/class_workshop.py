@@ -279,8 +279,11 @@ def send(code):
     except (BadRequest, Busy) as err:
         if not is_htmx():
             raise
-        return cls.phone_block(cls.phone_page(state, sid), status=getattr(err, "status", 400),
-                               error=tr(err))
+        response = cls.phone_block(cls.phone_page(state, sid),
+                                   status=getattr(err, "status", 400), error=tr(err))
+        if isinstance(err, Busy):          # a 503 or 429: when to send it again
+            response.headers["Retry-After"] = str(err.retry_after)
+        return response
     from ..classroom.activities import student_answer
     return student_answer(state, sid, lambda: a.answer(state.code, act.seq, sid,
                                                        stored_text(text, depth, report),
