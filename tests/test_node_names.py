@@ -1,6 +1,7 @@
 """A node's name in the plies' notation, where the game counts something at each node (Nim:
 the matches left): one pair of brackets, the count after the moves, the same words in the
-tree's tooltips, its narration, its breadcrumb and a class's questions."""
+tree's tooltips, its narration, its breadcrumb and a class's questions; and the breadcrumb's
+last item, the node in focus, named as the items before it, never the bare move."""
 import re
 
 import pytest
@@ -52,6 +53,49 @@ def test_the_first_step_enters_the_root_named_as_its_tooltip(client, lang):
     enter = "Enter" if lang == "en" else "Entrée dans le sommet"
     assert said and said[0].startswith(f"{enter} {flat(ROOT[lang])} ")
     assert not TWO_BRACKETS.search(said[0]), said
+
+
+def crumbs(html):
+    nav = re.search(r'<nav class="crumbs".*?</nav>', html, re.S).group(0)
+    links = [text(a).strip() for a in re.findall(r"<a [^>]*>(.*?)</a>", nav, re.S)]
+    here = text(re.search(r'<strong aria-current="location">(.*?)</strong>', nav).group(1))
+    return links, here.strip()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_breadcrumb_names_every_node_down_to_the_one_in_focus(client, lang):
+    """Opened at the node after 3, 2 (the course's line: the AI takes 3, the person 2): the
+    breadcrumb reads root › after 3 › after 3, 2, each by its name, the ancestors with their
+    values; the last, the focus, by its name too, not "2"."""
+    html = client.get(f"{SEED_003}&path=32&lang={lang}", headers=HX).get_data(as_text=True)
+    links, here = crumbs(html)
+    assert [re.sub(r" \([^()]*\)$", "", a) for a in links] == [flat(ROOT[lang]),
+                                                                  flat(AFTER_3[lang])]
+    assert here == flat(AFTER_3_2[lang])
+
+
+def test_the_breadcrumb_writes_a_value_as_the_picture_does_at_that_step(client):
+    """Seed 003's replay, opened at the node after 3, 2: at step 1 the search has only
+    entered the root, so the breadcrumb gives no value (the root's would give the answer
+    away); at the end, the node after 3, cut off at L2, reads "≤ L2" as in its circle."""
+    url = f"{SEED_003}&path=32"
+    early, _ = crumbs(client.get(f"{url}&step=1", headers=HX).get_data(as_text=True))
+    assert early == [flat(ROOT["en"]), flat(AFTER_3["en"])]
+    html = client.get(url, headers=HX).get_data(as_text=True)
+    done, _ = crumbs(html)
+    assert done[1] == f"{flat(AFTER_3['en'])} (≤ L2)"
+    assert done[0].startswith(flat(ROOT["en"]) + " (") and done[0] != flat(ROOT["en"])
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_connect4_s_breadcrumb_ends_on_the_focus_s_name(client, lang):
+    html = client.get(f"/connect4/tree?moves=44&tree=1&path=43&lang={lang}",
+                      headers=HX).get_data(as_text=True)
+    links, here = crumbs(html)
+    after = "after" if lang == "en" else "après"
+    assert [re.sub(r" \([^()]*\)$", "", a) for a in links] == [
+        f"max ({'root' if lang == 'en' else 'racine'})", f"min ({after} 4)"]
+    assert here == f"max ({after} 4, 3)"
 
 
 @pytest.fixture()

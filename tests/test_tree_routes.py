@@ -223,4 +223,4 @@ def test_a_focused_node_keeps_its_parent_and_the_root_in_sight(client):
     names = re.findall(r'hx-target="#tree-panel" hx-swap="outerHTML">([^<]*)</a>', crumbs)
     assert [re.sub(r" \([^()]*\)$", "", n) for n in names] == ["max (root)", "min (after 4)"]
     assert all(re.search(r"\((?:-?[\d,]+|[WL]\d+)\)$", n) for n in names), names
-    assert '<strong aria-current="location">3</strong>' in crumbs
+    assert '<strong aria-current="location">max (after 4, 3)</strong>' in crumbs

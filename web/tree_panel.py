@@ -10,15 +10,15 @@ from flask import url_for
 from ai.perfect import ALGORITHM as PERFECT_ALGORITHM
 from ai.course.scores import SearchResult
 from ai.teach.table_view import key_text
-from ai.teach.tree_view import (at_step, caption_counts, counts_at, finished_search, node_at,
-                          path_of, spine, subtree_sizes, unfold)
+from ai.teach.tree_view import (ViewNode, at_step, caption_counts, counts_at, finished_search,
+                                node_at, path_of, spine, subtree_sizes, unfold)
 
 from . import ai_move as moves     # its budgets read at each call (the tests lower them)
 from .ai_move import Stop, ai_level, is_heavy, searched, stop_of
 from .algorithm_text import TABLE_ALGORITHMS, algorithm_step
 from .game_link import GameLink
 from .i18n import num
-from .notation import node_text
+from .notation import format_shown, node_text
 from .params import BadRequest, label, read_int
 
 STEP_MAX_EVENTS = 2_000      # step-by-step replay for trees up to a few hundred nodes
@@ -117,10 +117,33 @@ class TreePanel:
 
     @property
     def ancestors(self) -> list:
-        """The nodes from the root to the focus's parent, for the breadcrumb: (path, node);
-        with their values the focus's parent stays in sight whatever node is opened."""
+        """The nodes from the root to the focus's parent, for the breadcrumb: (path, node,
+        value); with their values the focus's parent stays in sight whatever node is opened.
+        A value is written as the picture writes that node at this step (``format_shown``:
+        "≤ L2" for a bound), None while the picture shows none: a step by step does not give
+        away the root's value before the search has found it."""
         tree = self.result.tree
-        return [(self.path[:i], node_at(tree, self.path[:i])) for i in range(len(self.path))]
+        line = [ViewNode(node_at(tree, self.path[:i]), self.path[:i])
+                for i in range(len(self.path))]
+        for above, below in zip(line, line[1:]):
+            above.children.append(below)
+        # the view drawn starts at the focus: its ancestors' state, at this step, apart
+        shown = ({} if not line else finished_search(line[0], self.has_window)
+                 if self.step is None else at_step(tree, line[0], self.step, self.has_window)[0])
+        out = []
+        for v in line:
+            now = shown.get(v.node.id)
+            value = (None if now is None or now.pruned or now.value is None
+                     else format_shown(now.value, now.bound))
+            out.append((v.path, v.node, value))
+        return out
+
+    @property
+    def focus_name(self) -> str:
+        """The breadcrumb's last item, the node in focus, named as its ancestors are
+        (``node_name``: "max (after 4, 3)", never the bare move "3"), without its value:
+        the tree below draws it, and a step by step or a question must not give it away."""
+        return self.node_name(node_at(self.result.tree, self.path))
 
     @property
     def labels_left(self) -> bool:
