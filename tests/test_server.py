@@ -69,4 +69,4 @@ def test_a_burst_of_the_most_expensive_searches_gets_busy_answers_and_pages_stil
     assert busy, statuses                  # 2 workers x 1 heavy slot: most of 12 are refused
     headers, body = busy[0]
     assert int(headers["Retry-After"]) > 0
-    assert b"the server is busy" in body and b'class="disc p' in body      # the game is kept
+    assert b"The server is busy" in body and b'class="disc p' in body      # the game is kept

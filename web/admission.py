@@ -158,11 +158,11 @@ def admitted(fn, *, heavy: bool, inline: bool = False, lane=None, charged: bool 
     if charged and spent.within(now) >= current_app.config.get(
             "CLIENT_SEARCH_SECONDS", CLIENT_SECONDS):
         wait = int(spent.searches[0][0] + WINDOW - now) + 1
-        raise Busy("you have asked for many searches in a short time: try again in %(s)s s",
+        raise Busy("You have asked for many searches in a short time: try again in %(s)s s",
                    429, wait, s=wait)
     lane = lane or (_pages if inline else _heavy if heavy else _light)
     if not lane.acquire(timeout=HEAVY_WAIT if heavy else LIGHT_WAIT):
-        raise Busy("the server is busy with other searches: try again in %(s)s s", 503, 2, s=2)
+        raise Busy("The server is busy with other searches: try again in %(s)s s", 503, 2, s=2)
     start = time.monotonic()
     try:
         return fn() if inline else _offload(fn)
@@ -271,7 +271,7 @@ def drawn_in_lane(draw, *, wait: float | None = None, pages: bool = False):
         return _offload(draw)
     lane = _pages if pages else _trees
     if not lane.acquire(timeout=LIGHT_WAIT if wait is None else wait):
-        raise Busy("the server is busy with other searches: try again in %(s)s s", 503, 2, s=2)
+        raise Busy("The server is busy with other searches: try again in %(s)s s", 503, 2, s=2)
     try:
         return _offload(draw)
     finally:
