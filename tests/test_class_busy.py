@@ -31,8 +31,13 @@ def refusals(monkeypatch):
     monkeypatch.setattr(questions, "_cache", collections.OrderedDict())
     monkeypatch.setattr(admission, "LIGHT_WAIT", 0.01)
     monkeypatch.setattr(admission, "HEAVY_WAIT", 0.01)
+    return count_refusals(monkeypatch, web.ai_move)
+
+
+def count_refusals(monkeypatch, module) -> list:
+    """The Busy that ``module``'s calls of the lanes (its ``admitted``) raise, listed."""
     refused = []
-    original = web.ai_move.admitted
+    original = module.admitted
 
     def counted(*args, **kwargs):
         try:
@@ -40,7 +45,7 @@ def refusals(monkeypatch):
         except admission.Busy as err:
             refused.append(err)
             raise
-    monkeypatch.setattr(web.ai_move, "admitted", counted)
+    monkeypatch.setattr(module, "admitted", counted)
     return refused
 
 
@@ -179,16 +184,7 @@ def test_a_heuristic_measured_while_the_lanes_are_full_is_a_503_with_its_retry_a
     """The workshop's phone (Connect-4): its heuristic's measure refused by the light lane
     is the phone's form again, why in words, as a 503 with when to send it again."""
     import web.connect4.class_workshop as workshop
-    refused = []
-    original = workshop.admitted
-
-    def counted(*args, **kwargs):
-        try:
-            return original(*args, **kwargs)
-        except admission.Busy as err:
-            refused.append(err)
-            raise
-    monkeypatch.setattr(workshop, "admitted", counted)
+    refused = count_refusals(monkeypatch, workshop)
     monkeypatch.setattr(admission, "LIGHT_WAIT", 0.01)
     teacher, code, _ = start_class(app)
     assert teacher.post(f"/class/{code}/heuristic", data={"action": "start", "depth": "2"},
