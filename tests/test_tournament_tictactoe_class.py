@@ -163,6 +163,27 @@ def test_while_the_entries_are_open_the_pages_follow_them_and_turn_live_at_the_s
         stream.close()
 
 
+def test_an_entry_made_while_the_listener_reconnects_reaches_the_teachers_list(app):
+    """Events missed while a worker's listener (re)connects to the store (its first look at
+    the store coming after an entry, on a loaded machine: 22:20 on 2026-11-27, beside 4 busy
+    processes) wake every stream to read its class again, the tournament's page too, which
+    listens to none of a class page's kinds: its list stayed at no entry."""
+    from test_classroom import Stream
+    teacher, code, _ = start_class(app, "/tictactoe?mode=human-human")
+    teacher.post(live(code) + "/open")
+    zoe = student(app, code)
+    stream = Stream(teacher, live(code) + "/events")
+    try:
+        assert stream.event("setup") == "0"
+        hub = app.extensions["class_hub"]
+        hub.stop()                            # the listener gone: the entry's event is missed
+        zoe.post(live(code) + "/entry", data={"name": "Zoé", "h": "lines=1"})
+        hub.dispatch(None, "board")           # what the listener says when it is back
+        assert stream.event("setup", where=lambda d: d == "1", timeout=10.0)
+    finally:
+        stream.close()
+
+
 def events_until(stream, name, timeout=30.0) -> list[str]:
     """The names of the stream's next events, up to the first ``name`` (the last)."""
     import time

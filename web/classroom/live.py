@@ -168,16 +168,20 @@ class Hub:
     def dispatch(self, code: str | None, kind: str) -> None:
         """An event from the store: to the streams of its class (to all after a reconnection,
         when ``code`` is None, since events may have been missed: each then redraws all it
-        shows, ``RESYNC``; a phone woken for its board alone kept no vote opened meanwhile)."""
+        shows, every kind it listens to, ``RESYNC`` for a stream of all kinds; a phone woken
+        for its board alone kept no vote opened meanwhile, and a tournament's page, which
+        listens to none of ``RESYNC``, was not woken at all: its teacher's list of entries
+        missed the first entry when the listener's first look came after it)."""
         with self._lock:
             if code is None:                         # every class may have changed
                 self._states.clear()
                 self._epoch += 1
+                woken = [(s, k) for ss in self._subs.values() for s in ss
+                         for k in (RESYNC if s.kinds is None else sorted(s.kinds))]
             else:
                 self._seq[code] = self._seq.get(code, 0) + 1
-            kinds = RESYNC if code is None else (kind,)
-            woken = [(s, k) for c, ss in self._subs.items() if code is None or c == code
-                     for s in ss for k in kinds if s.kinds is None or k in s.kinds]
+                woken = [(s, kind) for s in self._subs.get(code, ())
+                         if s.kinds is None or kind in s.kinds]
         for sub, k in woken:
             sub.put(k)
 
