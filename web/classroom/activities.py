@@ -314,10 +314,8 @@ def student_answer(state, sid, send) -> Response:
         if not is_htmx():
             raise
         message, retry = cls.STORE_MESSAGES.get(err.kind, cls.STORE_MESSAGES["busy"])
-        response = cls.phone_block(cls.unread_page(state, sid), status=503,
-                                   error=tr(cls.Refused(503, retry, message)))
-        response.headers["Retry-After"] = str(retry)
-        return response
+        return cls.phone_block(cls.unread_page(state, sid), status=503,
+                               error=tr(cls.Refused(503, retry, message)), retry_after=retry)
     if result is Vote.CLOSED:
         raise cls.ClassProblem(400, cls.VOTE_CLOSED)
     if result is Vote.FULL:

@@ -645,10 +645,8 @@ def vote(code):
             raise
         # the vote again, with the reason above it: the same button tries again
         message, retry = STORE_MESSAGES.get(err.kind, STORE_MESSAGES["busy"])
-        response = phone_block(unread_page(state, sid), status=503,
-                               error=tr(Refused(503, retry, message)))
-        response.headers["Retry-After"] = str(retry)
-        return response
+        return phone_block(unread_page(state, sid), status=503,
+                           error=tr(Refused(503, retry, message)), retry_after=retry)
     if result is Vote.CLOSED:
         raise ClassProblem(400, VOTE_CLOSED)
     if result is Vote.FULL:
@@ -685,8 +683,10 @@ def unread_page(state: ClassState, sid: str | None) -> ClassPage:
     return ClassPage(ClassView(state, ClassData(state)), sid)
 
 
-def phone_block(page: ClassPage, *, status: int = 200, error: str | None = None) -> Response:
-    """The phone's vote area (its ballot, a question, an exercise, the review), for htmx."""
+def phone_block(page: ClassPage, *, status: int = 200, error: str | None = None,
+                retry_after: int | None = None) -> Response:
+    """The phone's vote area (its ballot, a question, an exercise, the review), for htmx;
+    a refusal to try again says when in its Retry-After (``retry_after`` seconds)."""
     try:
         html = drawing(page, lambda: render_block("class_student.html", "vote", page=page,
                                                   view=page.view,
@@ -694,7 +694,10 @@ def phone_block(page: ClassPage, *, status: int = 200, error: str | None = None)
                                                   error=error))
     except Busy as err:
         raise refuse(err) from None
-    return Response(html, status, mimetype="text/html")
+    response = Response(html, status, mimetype="text/html")
+    if retry_after:
+        response.headers["Retry-After"] = str(retry_after)
+    return response
 
 
 def drawing(page: ClassPage, draw, *, wait: float | None = None) -> str:

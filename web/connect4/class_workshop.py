@@ -279,11 +279,8 @@ def send(code):
     except (BadRequest, Busy) as err:
         if not is_htmx():
             raise
-        response = cls.phone_block(cls.phone_page(state, sid),
-                                   status=getattr(err, "status", 400), error=tr(err))
-        if isinstance(err, Busy):          # a 503 or 429: when to send it again
-            response.headers["Retry-After"] = str(err.retry_after)
-        return response
+        return cls.phone_block(cls.phone_page(state, sid), status=getattr(err, "status", 400),
+                               error=tr(err), retry_after=getattr(err, "retry_after", None))
     from ..classroom.activities import student_answer
     return student_answer(state, sid, lambda: a.answer(state.code, act.seq, sid,
                                                        stored_text(text, depth, report),
