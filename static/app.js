@@ -205,6 +205,33 @@
     if (live && note) { live.textContent = note.textContent; }
   }, true);
 
+  // The AI's move is asked by the page itself (its .ai-trigger, on load), so a click that
+  // replaces the game meanwhile (a pause, an undo, a new game) raced it: on a busy laptop the
+  // AI's answer came back after the pause's and was drawn over it, and AI against AI played
+  // on. The click wins whatever order the server answers in: the AI's request on its way is
+  // called off when the click's request leaves, and the AI's move is not asked while such a
+  // request is awaited (the page it brings says whether the AI is to move).
+  var gameRequests = [], aiRequests = [], calledOff = new WeakSet();
+  function onItsWay(xhr) { return xhr.readyState > 0 && xhr.readyState < 4; }
+  function replacesGame(detail) {
+    var game = document.getElementById("game");
+    return game && detail.target === game;
+  }
+  function isAiTrigger(elt) { return elt.classList && elt.classList.contains("ai-trigger"); }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (!isAiTrigger(event.detail.elt) || !replacesGame(event.detail)) return;
+    gameRequests = gameRequests.filter(onItsWay);
+    if (gameRequests.length) event.preventDefault();
+  });
+  document.addEventListener("htmx:beforeSend", function (event) {
+    var detail = event.detail;
+    if (!replacesGame(detail)) return;
+    if (isAiTrigger(detail.elt)) { aiRequests.push(detail.xhr); return; }
+    gameRequests = gameRequests.filter(onItsWay).concat([detail.xhr]);
+    aiRequests.filter(onItsWay).forEach(function (xhr) { calledOff.add(xhr); xhr.abort(); });
+    aiRequests = [];
+  });
+
   // What had the focus before a swap, to give it back after (same move, node, control).
   var focused = null;
   function describe(el) {
@@ -421,6 +448,7 @@
   document.addEventListener("htmx:afterRequest", function (event) {
     var elt = event.detail.elt;
     if (elt && elt.closest && elt.closest(".vote-form")) return;       // its own note
+    if (calledOff.has(event.detail.xhr)) return;        // the AI's move, called off by a click
     notSent(!event.detail.successful);
   });
   document.addEventListener("htmx:sendError", function (event) {
