@@ -5,9 +5,11 @@ phone jumped to the top, a class exercise's verdict was not brought into view. H
 falls in that window every time: the page taps (a click, as a tap ends) from inside the
 stream's message (htmx's ``htmx:sseMessage``, right after the swap, before the settle), and
 records that the form was not wired yet; the page must not reload (a marker set on the page
-survives) and the answer is sent once. Screenshot in test-artifacts/tap-phone-exercise.png."""
+survives) and the answer is sent once. The nickname form is drawn by no stream, only by its
+own answer (a nickname saved): it is tapped from inside that swap (``htmx:afterSwap``), as
+early before the settle. Screenshot in test-artifacts/tap-phone-exercise.png."""
 import re
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from playwright.sync_api import expect
@@ -18,13 +20,16 @@ pytestmark = pytest.mark.browser
 
 NIM = "/nim?n=5&k=3&mode=human-human"
 # The page taps ``window.tapWhat`` (a selector, given by the test once the page is loaded: a
-# reloaded page taps nothing) from inside the first stream message that draws it, after filling
+# reloaded page taps nothing) from inside the first stream message that draws it (or, when
+# ``window.tapOn`` says "htmx:afterSwap", the first swap that draws it), after filling
 # ``window.tapValues`` in; ``window.taps`` says whether its form was wired by htmx yet.
 TAP = """
     window.taps = [];
-    document.addEventListener('htmx:sseMessage', function () {
+    function tap(event) {
+      if (event.type !== (window.tapOn || 'htmx:sseMessage')) return;
       var button = window.tapWhat && document.querySelector(window.tapWhat);
       if (!button || window.taps.length) return;
+      if (event.type === 'htmx:afterSwap' && !event.target.contains(button)) return;
       Object.entries(window.tapValues || {}).forEach(function (kv) {
         document.querySelector('[name="' + kv[0] + '"]').value = kv[1];
       });
@@ -32,15 +37,24 @@ TAP = """
       window.taps.push({ wired: !!(data && data.firstInitCompleted),
                          drawn: !!button.closest('.htmx-added') });
       button.click();
-    });"""
+    }
+    document.addEventListener('htmx:sseMessage', tap);
+    document.addEventListener('htmx:afterSwap', tap);"""
 
 
-def ready_to_tap(page, selector, values=None):
-    """``page`` taps ``selector`` as soon as its stream draws it; it watches its own posts."""
+def ready_to_tap(page, selector, values=None, on="htmx:sseMessage", bodies=None):
+    """``page`` taps ``selector`` as soon as its stream (or the swap ``on`` names) draws it;
+    it watches its own posts (their bodies too, in ``bodies`` if given)."""
     posts = []
-    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
-    page.evaluate("([s, v]) => { window.tapWhat = s; window.tapValues = v; window.marker = 1; }",
-                  [selector, values or {}])
+
+    def posted(r):
+        if r.method == "POST":
+            posts.append(r.url)
+            if bodies is not None:
+                bodies.append((urlsplit(r.url).path, parse_qs(r.post_data or "")))
+    page.on("request", posted)
+    page.evaluate("([s, v, on]) => { window.tapWhat = s; window.tapValues = v; window.tapOn = on;"
+                  " window.marker = 1; }", [selector, values or {}, on])
     return posts
 
 
@@ -107,3 +121,50 @@ def test_the_teachers_bar_tapped_as_the_stream_draws_it(contexts, live_server): 
     expect(teacher.locator(".class-live")).to_contain_text("Vote closed: 0 votes")
     tapped_in_the_window_without_leaving(teacher)
     assert sent(posts, f"/class/{code}/vote") == 1
+
+
+def test_a_heuristic_tapped_as_the_stream_draws_the_workshop(contexts, live_server):  # noqa: F811
+    teacher = contexts(PROJECTOR)
+    code = start_class(teacher, live_server + "/connect4?mode=human-human")
+    phone = contexts(PHONE, is_mobile=True, has_touch=True)
+    phone.add_init_script(TAP)
+    join(phone, live_server, code)
+    phone.fill("#nickname-field", "Sami")
+    phone.press("#nickname-field", "Enter")
+    expect(phone.locator("#class-name .saved")).to_have_text("Saved: Sami")
+    bodies = []
+    posts = ready_to_tap(phone, "form.heuristic-form button[type=submit]",
+                         {"h": "open1=1,open3=4"}, bodies=bodies)
+    teacher_post(teacher, live_server, code, "heuristic", action="start", depth="2")
+    expect(phone.locator(".phone-workshop .voted")).to_contain_text("Sent: open1=1,open3=4")
+    tapped_in_the_window_without_leaving(phone)
+    assert sent(posts, f"/c/{code}/heuristic") == 1
+    assert [b["h"] for path, b in bodies if path == f"/c/{code}/heuristic"] == [
+        ["open1=1,open3=4"]]
+    expect(phone.locator("#class-h")).to_have_value("open1=1,open3=4")
+    row = teacher.locator(".class-heuristics tbody tr")
+    expect(row).to_have_count(1)
+    expect(row).to_contain_text("Sami")
+    expect(row).to_contain_text("open1=1,open3=4")
+
+
+def test_a_nickname_tapped_as_its_answer_draws_the_form_again(contexts, live_server):  # noqa: F811
+    """A student saves a nickname, then taps Save again (another nickname) as the first
+    answer draws the form again, before its settle: the form is not drawn by any stream."""
+    teacher = contexts(PROJECTOR)
+    code = start_class(teacher, live_server + NIM)
+    phone = contexts(PHONE, is_mobile=True, has_touch=True)
+    phone.add_init_script(TAP)
+    join(phone, live_server, code)
+    bodies = []
+    posts = ready_to_tap(phone, "#class-name form.nickname button[type=submit]",
+                         {"name": "Samira"}, on="htmx:afterSwap", bodies=bodies)
+    phone.fill("#nickname-field", "Sami")
+    phone.press("#nickname-field", "Enter")          # the page's own form, wired long ago
+    expect(phone.locator("#class-name .saved")).to_have_text("Saved: Samira")
+    tapped_in_the_window_without_leaving(phone)
+    assert sent(posts, f"/c/{code}/name") == 2
+    assert [b["name"] for path, b in bodies if path == f"/c/{code}/name"] == [
+        ["Sami"], ["Samira"]]
+    expect(phone.locator("#nickname-field")).to_have_value("Samira")
+    expect(teacher.locator(".class-bar .bar-names .name-chip")).to_have_text(["Samira"])
