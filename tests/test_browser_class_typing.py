@@ -54,3 +54,35 @@ def test_a_heuristic_being_typed_survives_a_redraw_and_is_the_one_sent(
     expect(phone.locator(".phone-workshop .voted")).to_contain_text("open1=1,open3=4")
     teacher.reload()
     expect(teacher.locator(".class-heuristics")).to_contain_text("open1=1,open3=4")
+
+
+def test_a_nickname_being_typed_survives_the_streams_drawings_and_is_the_one_saved(
+        contexts, live_server):  # noqa: F811
+    """The nickname's form is in no part a stream draws: the stream's first drawing (late) and
+    a teacher's change leave the text being typed, and the focus, where they are."""
+    teacher = contexts(PROJECTOR, locale="fr-FR")
+    code = start_class(teacher, live_server + "/nim?n=5&k=3&mode=human-human&lang=fr")
+    phone = contexts(PHONE, locale="fr-FR", is_mobile=True, has_touch=True)
+    phone.add_init_script(COUNT_VOTE_DRAWINGS)
+    held, released = [], []                   # the phone's stream, opened late (a busy laptop)
+    phone.route(re.compile(r"/c/[^/]+/events"),
+                lambda route: route.continue_() if released else held.append(route))
+    phone.goto(f"{live_server}/c/{code}?lang=fr")
+    phone.locator("#nickname-field").press_sequentially("Sam")
+    assert held and phone.evaluate("window.voteDrawings") == 0
+    released.append(True)
+    for route in held:
+        route.continue_()
+    phone.wait_for_function("() => window.voteDrawings >= 1")          # the stream's first
+    phone.locator("#nickname-field").press_sequentially("i")
+    drawn = phone.evaluate("window.voteDrawings")
+    assert teacher.context.request.post(                                # the teacher's change
+        f"{live_server}/class/{code}/vote", headers={"HX-Request": "true"},
+        form={"action": "open"}).ok
+    phone.wait_for_function("n => window.voteDrawings > n", arg=drawn)
+    expect(phone.locator("#class-vote .vote-form")).to_be_visible()
+    expect(phone.locator("#nickname-field")).to_have_value("Sami")
+    assert phone.evaluate("document.activeElement.id") == "nickname-field"   # still typing
+    phone.keyboard.press("Enter")
+    expect(phone.locator("#class-name .saved")).to_have_text("Enregistré\u202f: Sami")
+    expect(teacher.locator(".class-bar .bar-names .name-chip")).to_have_text(["Sami"])
