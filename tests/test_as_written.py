@@ -188,7 +188,7 @@ def test_the_course_gallery_has_the_cards_the_course_draws():
 def test_the_tic_tac_toe_card_s_counts_are_the_course_s_alphabeta():
     # "alpha-beta visits a few thousand, fewer still when the centre is tried first": the
     # card's numbers, from the empty board, the course's flat scores, the window (−∞, +∞)
-    card = whole_tree()
+    card = whole_tree(TicTacToe())
     for order, key in (("natural", "alphabeta"), ("center", "alphabeta_centre")):
         game = Counting(TicTacToe(), order)
         assert course.alphabeta(game, game.initial_state(), alpha=-inf, beta=inf) == card["value"] == 0

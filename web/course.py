@@ -20,6 +20,7 @@ from ai.games.nim.tree import course_tree, nim_tree_size
 from ai.games.connect4.position import cell_value_terms, columns_of, format_columns
 from ai.teach.tree_view import Shown, unfold, walk
 from ai.games.tictactoe.course import whole_tree as tictactoe_tree
+from ai.games.tictactoe.rules import TicTacToe
 
 from .admission import drawn_in_lane
 from .games import GameSpec
@@ -267,7 +268,7 @@ def course():
     """The course's figures, chapter by chapter, each one click from the app in its state."""
     return render_template("course.html", chapters=CHAPTERS, dictionary=dictionary_lines(),
                   grid=cell_values(7, 6), h=heuristic_sum(FIGURE_VIII_1),
-                  size_20=nim_tree_size(20, 3), whole_tree=tictactoe_tree(),
+                  size_20=nim_tree_size(20, 3), whole_tree=tictactoe_tree(TicTacToe()),
                   thumbnail_args=thumbnail_args)
 
 

@@ -12,6 +12,7 @@ from flask import Flask
 from flask_babel import gettext
 
 from ai.games.tictactoe.course import whole_tree
+from ai.games.tictactoe.rules import TicTacToe
 from ai.games.tictactoe.solver import exact_play
 from ai.games.tictactoe.terms import TERMS
 
@@ -24,7 +25,7 @@ def init_app(app: Flask) -> None:
     no page waits for them (``SOLVER_WARM_UP``, as Connect-4's solver); under gunicorn the
     master has counted them before forking (the rules' ``prepare``), so this is a look-up."""
     if app.config.get("SOLVER_WARM_UP", True):
-        whole_tree()
+        whole_tree(TicTacToe())
 
 
 def term_names() -> dict:

@@ -7,6 +7,9 @@ alpha-beta and "about 3,000" with a transposition table; the last two depend on 
 which the moves are tried, so both orders are given: the cells 1 to 9 in turn (the natural
 order), and the centre first, then the corners, then the edges. The course's scores are used
 (a win +maxScore, a loss -maxScore, flat: seed 003), as the notebook does.
+
+The rules' ``prepare`` counts these figures, so this module never imports the rules: it is
+handed them (``game``), as Connect-4's ``compiled_search.warm_up`` is.
 """
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ from pathlib import Path
 
 from ai.course.search import alphabeta, alphabeta_tt
 from ai.saved import AI, saved
-from .rules import CELLS, TicTacToe
+from .board import CELLS
 from .solver import facts
 
 
@@ -24,19 +27,18 @@ SOURCES = [*Path(__file__).parent.glob("*.py"), *(AI / "course").glob("*.py"), A
 
 
 @lru_cache(maxsize=1)
-def whole_tree() -> dict:
-    """The empty board's numbers: ``nodes`` (the whole tree, which minimax visits node for
+def whole_tree(game) -> dict:
+    """The empty board's numbers (``game``: the rules, ``TicTacToe()``): ``nodes`` (the whole tree, which minimax visits node for
     node), ``value`` (0: a draw), ``games``, ``positions`` and ``positions_up_to_symmetry``,
     and the nodes alpha-beta visits, without and with a table, cells tried in the natural
     order and centre first: ``alphabeta``, ``alphabeta_tt``, ``alphabeta_centre``,
     ``alphabeta_tt_centre``. Counted once per version of the code (~1 s of CPU), saved, and
     read back by the next processes (``ai.saved``)."""
-    return saved("tictactoe-whole-tree", SOURCES, count_whole_tree)
+    return saved("tictactoe-whole-tree", SOURCES, lambda: count_whole_tree(game))
 
 
-def count_whole_tree() -> dict:
-    """``whole_tree``'s numbers, counted now."""
-    game = TicTacToe()
+def count_whole_tree(game) -> dict:
+    """``whole_tree``'s numbers, counted now on ``game`` (the rules, ``TicTacToe()``)."""
     out = dict(facts())
     for suffix, order in (("", "natural"), ("_centre", "center")):
         ab = alphabeta(game, order=order, quick_wins=False)
