@@ -36,7 +36,7 @@ from ai.course.search import alphabeta as engine_alphabeta, minimax as engine_mi
 from ai.games.nim.course_trees import COURSE_TREES
 from ai.games.nim.heuristic import NimCourse
 from ai.games.nim.rules import Nim
-from ai.games.tictactoe.course import whole_tree
+from ai.games.tictactoe.course_figures import whole_tree
 from ai.games.tictactoe.rules import TicTacToe
 from ai.heuristics import heuristics_for, make_heuristic
 from ai.teach.exercise_tree import RANDOM_DEPTHS, ExerciseTree, random_tree

@@ -19,7 +19,7 @@ from ai.games.connect4.heuristic import cell_values
 from ai.games.nim.tree import course_tree, nim_tree_size
 from ai.games.connect4.position import cell_value_terms, columns_of, format_columns
 from ai.teach.tree_view import Shown, unfold, walk
-from ai.games.tictactoe.course import whole_tree as tictactoe_tree
+from ai.games.tictactoe.course_figures import whole_tree as tictactoe_tree
 from ai.games.tictactoe.rules import TicTacToe
 
 from .admission import drawn_in_lane

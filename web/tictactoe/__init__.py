@@ -11,7 +11,7 @@ import time
 from flask import Flask
 from flask_babel import gettext
 
-from ai.games.tictactoe.course import whole_tree
+from ai.games.tictactoe.course_figures import whole_tree
 from ai.games.tictactoe.rules import TicTacToe
 from ai.games.tictactoe.solver import exact_play
 from ai.games.tictactoe.terms import TERMS

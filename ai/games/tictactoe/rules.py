@@ -45,18 +45,18 @@ class TicTacToe(Game):
 
     # The course card's counts (the whole tree, alpha-beta with and without a table): ~1 s of
     # CPU in pure Python. Counted once per version of the code (by scripts/setup's prepare)
-    # and saved (``course.whole_tree``, ``ai.saved``): the server's master reads them before it
-    # forks (gunicorn.conf.py, on_starting), so the workers share them.
+    # and saved (``course_figures.whole_tree``, ``ai.saved``): the server's master reads them
+    # before it forks (gunicorn.conf.py, on_starting), so the workers share them.
     preparing = "Counting tic-tac-toe's whole tree for the course's figures, once (~1 s)"
 
     @classmethod
     def prepare(cls) -> float:
         """Count the course's figures on the empty board, or read them where an earlier
-        process saved them (``course.whole_tree``, cached for the process and the workers
-        forked from it). Returns the seconds it took."""
+        process saved them (``course_figures.whole_tree``, cached for the process and the
+        workers forked from it). Returns the seconds it took."""
         import time
 
-        from .course import whole_tree
+        from .course_figures import whole_tree
         start = time.perf_counter()
         whole_tree(cls())
         return time.perf_counter() - start
