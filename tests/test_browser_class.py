@@ -135,6 +135,11 @@ def test_the_projector_view_in_french_and_a_student_after_the_class_ends(
     student = contexts(PHONE, is_mobile=True, has_touch=True, locale="fr-FR")
     join(student, live_server, code)
     expect(student.locator("h1")).to_contain_text(f"Classe {code}")
+    # a long nickname fits its field whole on the phone: the French label ("Votre pseudo
+    # (facultatif)") wraps rather than squeeze the field to five letters
+    student.locator("#nickname-field").fill("Samira-la-grande")
+    assert student.evaluate("""() => { const f = document.getElementById("nickname-field");
+                                       return f.scrollWidth <= f.clientWidth; }""")
     teacher.keyboard.press("v")
     student.locator('#class-vote button[value="3"]').click()
     expect(teacher.locator(".vote-title")).to_have_text("Vote ouvert")      # counts hidden
