@@ -1,7 +1,8 @@
 """A node's name in the plies' notation, where the game counts something at each node (Nim:
 the matches left): one pair of brackets, the count after the moves, the same words in the
 tree's tooltips, its narration, its breadcrumb and a class's questions; and the breadcrumb's
-last item, the node in focus, named as the items before it, never the bare move."""
+last item, the node in focus, named as the items before it, never the bare move; its other
+items' values, the tree's at the same step, from the panel's one replay."""
 import re
 
 import pytest
@@ -85,6 +86,70 @@ def test_the_breadcrumb_writes_a_value_as_the_picture_does_at_that_step(client):
     done, _ = crumbs(html)
     assert done[1] == f"{flat(AFTER_3['en'])} (≤ L2)"
     assert done[0].startswith(flat(ROOT["en"]) + " (") and done[0] != flat(ROOT["en"])
+
+
+def drawn_values(html):
+    """The value each node drawn in the tree writes in it, by its path ("" the root, "3" the
+    node after 3): "?" while not known, "≤ L2" for a bound; None for a node drawn without
+    one (pruned); a node not drawn at this step is not in the result."""
+    out = {}
+    for m in re.finditer(r'<g class="tnode[^"]*"\s+data-path="([^"]*)".*?</g>', html, re.S):
+        values = re.findall(r'<text(?: class="bound")? x="[^"]*"[^>]*>([^<]*)</text>',
+                            m.group(0))
+        out[m.group(1)] = values[0] if values else None
+    return out
+
+
+def test_the_breadcrumb_s_values_are_the_tree_s_at_the_same_step(client):
+    """At every step of seed 003's replay, opened at the node after 3, 2, the breadcrumb's
+    root and node after 3 carry the values the tree opened at the root draws in them at that
+    same step (nothing while it draws none or "?"): values from any other step (the finished
+    search's, or a step before or after) differ from the picture's at some step."""
+    url = f"{SEED_003}&path=32"
+    html = client.get(f"{url}&step=0", headers=HX).get_data(as_text=True)
+    n = int(re.search(r"step 0 of (\d+)", html).group(1))
+    seen = set()
+    for step in range(n + 1):
+        links, _ = crumbs(client.get(f"{url}&step={step}", headers=HX).get_data(as_text=True))
+        drawn = drawn_values(client.get(f"{SEED_003}&step={step}", headers=HX)
+                             .get_data(as_text=True))
+        said = []
+        for name, path in ((ROOT["en"], ""), (AFTER_3["en"], "3")):
+            value = drawn.get(path)
+            said.append(flat(name) if value in (None, "?") else f"{flat(name)} ({value})")
+        assert links == said, (step, drawn)
+        seen.add(tuple(links))
+    # the values change along the replay (a breadcrumb a step behind or ahead would differ)
+    assert len(seen) >= 3, seen
+    # at step 1 the search has only entered the root: it must not show its final value
+    final = crumbs(client.get(url, headers=HX).get_data(as_text=True))[0][0]
+    assert final != flat(ROOT["en"])
+    first = crumbs(client.get(f"{url}&step=1", headers=HX).get_data(as_text=True))[0][0]
+    assert first == flat(ROOT["en"])
+
+
+def test_a_step_replays_the_search_once(client, monkeypatch):
+    """A step of a replay, opened below the root (the breadcrumb has values): its picture,
+    its caption's counts and its breadcrumb read one replay of the search
+    (``ai.teach.tree_view.replay``), not one each."""
+    import sys
+    from ai.teach import tree_view
+    original, calls = tree_view.replay, []
+
+    def counting(tree, step):
+        calls.append(step)
+        return original(tree, step)
+    # every name a loaded module binds the function to
+    for module in list(sys.modules.values()):
+        for name, value in list(vars(module).items()) if module else ():
+            if value is original:
+                monkeypatch.setattr(module, name, counting)
+    client.get(f"{SEED_003}&path=32", headers=HX)       # the search made, kept as recent
+    for step in (1, 9, 25):
+        calls.clear()
+        html = client.get(f"{SEED_003}&path=32&step={step}", headers=HX).get_data(as_text=True)
+        assert f"step {step} of 25" in html and crumbs(html)[0]
+        assert calls == [step]
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])

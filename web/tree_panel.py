@@ -11,7 +11,7 @@ from ai.perfect import ALGORITHM as PERFECT_ALGORITHM
 from ai.course.scores import SearchResult
 from ai.teach.table_view import key_text
 from ai.teach.tree_view import (ViewNode, at_step, caption_counts, counts_at, finished_search,
-                                node_at, path_of, spine, subtree_sizes, unfold)
+                                node_at, path_of, replay, spine, subtree_sizes, unfold)
 
 from . import ai_move as moves     # its budgets read at each call (the tests lower them)
 from .ai_move import Stop, ai_level, is_heavy, searched, stop_of
@@ -47,6 +47,9 @@ class TreePanel:
     step: int | None = None
     shown: dict | None = None  # node id -> ai.teach.tree_view.Shown: what the picture may say
     event: tuple | None = None
+    replayed: tuple | None = None   # at a step: the search replayed to it (tree_view.replay),
+    #                                 once: the picture, its caption's counts and the breadcrumb
+    #                                 all read this one, so they show the same step
 
     def __post_init__(self):
         if self.shown is None:
@@ -60,7 +63,9 @@ class TreePanel:
     def go_to_step(self, step: int) -> None:
         """Show the search replayed to ``step``: only what it had done by then."""
         self.step = step
-        self.shown, self.event = at_step(self.result.tree, self.view, step, self.has_window)
+        self.replayed = replay(self.result.tree, step)
+        self.shown, self.event = at_step(self.result.tree, self.view, step, self.has_window,
+                                         self.replayed)
 
     @property
     def replaying(self) -> bool:
@@ -74,7 +79,7 @@ class TreePanel:
     def counts(self):
         """The caption's counts: of the whole search, or of what it had done at the step."""
         if self.step is not None:
-            return counts_at(self.result.tree, self.step)
+            return counts_at(self.result.tree, self.step, self.replayed)
         return caption_counts(self.result.tree)
 
     @property
@@ -127,9 +132,11 @@ class TreePanel:
                 for i in range(len(self.path))]
         for above, below in zip(line, line[1:]):
             above.children.append(below)
-        # the view drawn starts at the focus: its ancestors' state, at this step, apart
+        # the view drawn starts at the focus: its ancestors' state at this step, read from the
+        # panel's own replay (the picture's), not a second one
         shown = ({} if not line else finished_search(line[0], self.has_window)
-                 if self.step is None else at_step(tree, line[0], self.step, self.has_window)[0])
+                 if self.step is None
+                 else at_step(tree, line[0], self.step, self.has_window, self.replayed)[0])
         out = []
         for v in line:
             now = shown.get(v.node.id)

@@ -311,7 +311,7 @@ def finished_search(view: ViewNode, window: bool = True, sizes=None) -> dict[int
 
 
 def at_step(tree: SearchTree, view: ViewNode, step: int,
-            window: bool = True) -> tuple[dict[int, Shown], tuple | None]:
+            window: bool = True, replayed=None) -> tuple[dict[int, Shown], tuple | None]:
     """What had happened after the first ``step`` events of the search, for the nodes of
     ``view`` (a view of ``tree``): a node appears when the search enters it, its value when
     it is scored or returns, its window on entry (and, apart, the window at that step;
@@ -319,9 +319,12 @@ def at_step(tree: SearchTree, view: ViewNode, step: int,
     that skips it happens, the principal variation after the last event only. Nothing the
     search had not done yet is in the result.
 
+    ``replayed``: ``replay(tree, step)`` when the caller has it already (a panel reads one
+    replay for its picture, its caption's counts and its breadcrumb), else made here.
+
     Returns ``(shown, current)``: ``current`` is the event just replayed (None at step 0).
     Raises ValueError for a step outside 0..len(tree.events)."""
-    states, current = replay(tree, step)
+    states, current = replay(tree, step) if replayed is None else replayed
     over = step == len(tree.events)
     # explored nodes seen so far in each subtree, for the "+N" of a folded node
     seen_below = [0] * len(tree.nodes)
@@ -349,9 +352,10 @@ def at_step(tree: SearchTree, view: ViewNode, step: int,
     return shown, current
 
 
-def counts_at(tree: SearchTree, step: int) -> dict:
-    """``caption_counts`` of what the search had done after ``step`` events."""
-    states, _ = replay(tree, step)
+def counts_at(tree: SearchTree, step: int, replayed=None) -> dict:
+    """``caption_counts`` of what the search had done after ``step`` events (``replayed``:
+    ``replay(tree, step)`` when the caller has it already)."""
+    states, _ = replay(tree, step) if replayed is None else replayed
     return {"explored": sum(1 for n in tree.nodes if states[n.id].seen and not n.pruned),
             "pruned": sum(1 for n in tree.nodes if states[n.id].seen and n.pruned),
             "cutoffs": sum(1 for st in states if st.cut),
