@@ -23,7 +23,7 @@ took.
 Run from the repository root:  python bench/tree_panel.py [--positions 40] [--seed 1]
 [--levels hard] [--cpu]  (the default level alone: ~10 s; every level: a few minutes;
 --cpu: CPU time, steadier than the wall clock when the machine is shared)
-python bench/tree_panel.py --steps [--rounds 5] [--cpu]   (~10 s)
+python bench/tree_panel.py --steps [--rounds 5] [--cpu]   (~30 s on the loaded 2-core machine)
 """
 from __future__ import annotations
 
