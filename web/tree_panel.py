@@ -27,6 +27,28 @@ SMALL_TREE_NODES = 60        # a tree this small is drawn whole (every small tre
 #                              replies (ai.teach.tree_view.spine), folded around the node in focus
 
 
+@dataclass(frozen=True)
+class PrunedFocus:
+    """The node in focus was pruned: a cut-off at its parent skipped it, so the search never
+    explored it and there is no tree below it to draw. What the panel says instead, where its
+    picture would be (seed 003: "si, en cours d'exploration, on trouve α = β, ... on peut
+    arrêter l'exploration des sommets fils (élagage)"): the parent, the child whose value
+    made α ≥ β there (``by_move``, ``by_value``: s_i of "α = max(α, s_i)" at a max node,
+    "β = min(β, s_i)" at a min node; None when the parent's window was already empty on
+    entry, α ≥ β, and every child was skipped) and the window then, from the root
+    player's side as the tree's values are."""
+
+    name: str                  # the pruned node, named as the tree names it (node_name)
+    parent_path: tuple
+    parent_name: str
+    parent_is_max: bool
+    alpha: float | None        # the parent's window at the cut: α ≥ β (None: not recorded)
+    beta: float | None
+    by_move: str | None        # the move whose value made α ≥ β, as the game writes it
+    by_value: float | None
+    skipped: tuple             # the moves the cut skipped, as the game writes them
+
+
 @dataclass
 class TreePanel:
     """What the tree panel shows: the search behind a move, folded around ``path``."""
@@ -151,6 +173,43 @@ class TreePanel:
         (``node_name``: "max (after 4, 3)", never the bare move "3"), without its value:
         the tree below draws it, and a step by step or a question must not give it away."""
         return self.node_name(node_at(self.result.tree, self.path))
+
+    @cached_property
+    def pruned_focus(self) -> PrunedFocus | None:
+        """The node in focus when the picture shows it pruned (``PrunedFocus``); None for any
+        other, and during a replay before the cut that skips it (a step by step does not
+        say what gets pruned before it happens)."""
+        tree = self.result.tree
+        node = node_at(tree, self.path)
+        now = self.shown.get(node.id)
+        if not node.pruned or now is None or not now.pruned:
+            return None
+        parent = tree.nodes[node.parent]
+        kids = [tree.nodes[c] for c in parent.children]
+        searched = [k for k in kids if not k.pruned and k.value is not None]
+        alpha, beta = parent.alpha, parent.beta
+        by = searched[-1] if searched else None
+        # the window when the parent cut: its window on entry, α raised (at a max node) or
+        # β lowered (at a min node) by each child's value, as the search does; with no child
+        # searched the window was empty on entry (a mate-distance clip)
+        if searched and parent.is_max:
+            alpha = max([alpha, *(k.value for k in searched)])
+        elif searched:
+            beta = min([beta, *(k.value for k in searched)])
+        if alpha is None or beta is None or alpha < beta:
+            alpha = beta = by = None        # the cut's window is not in the recorded tree
+        move = self.g.rules.format_move
+        return PrunedFocus(self.node_name(node), self.path[:-1], self.node_name(parent),
+                           parent.is_max, alpha, beta, by and move(by.move),
+                           by and by.value, tuple(move(k.move) for k in kids if k.pruned))
+
+    @property
+    def focus_unseen(self) -> bool:
+        """A replay opened at a node below the root, at a step before the search has done
+        anything there: the picture has nothing of it yet to draw (nor of what is below it).
+        The root's own picture before the first step is its empty frame, under the stepper's
+        "Before the search"."""
+        return bool(self.path) and node_at(self.result.tree, self.path).id not in self.shown
 
     @property
     def labels_left(self) -> bool:
