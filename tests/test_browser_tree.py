@@ -1,5 +1,7 @@
 """The tree panel in Chromium, measured: issue 9, item 2 (the position preview of a node).
 The other items of the tree panel are checked on the server's HTML: tests/test_tree_items.py."""
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -57,4 +59,26 @@ def test_on_a_projector_the_preview_floats_over_the_tree(browser, live_server, a
     assert tree["x"] <= board["x"] and board["x"] + board["width"] <= tree["x"] + tree["width"]
     assert board["y"] + board["height"] <= 768
     pg.screenshot(path=str(artifacts / "tree-preview-projector-1366.png"))
+    pg.close()
+
+
+def test_a_pruned_node_opened_on_a_projector_shows_why_and_its_position(browser, live_server,
+                                                                         artifacts):
+    """The case reported on the projector: Connect-4, alpha-beta at depth 4, ``path=11`` (a
+    node the cut at "min (after 1)" pruned). The panel says why where its dashed box was, and
+    the position it stands for loads into its own box: the page stays (a load that took the
+    page's target replaced the whole page); its link opens the parent, where the cut was."""
+    pg = browser.new_page(viewport={"width": 1920, "height": 1080})
+    pg.goto(live_server + "/connect4?moves=44&tree=1&level=custom&algo=alphabeta&depth=4"
+            "&path=11&proj=1&lang=fr")
+    note = pg.locator("#tree-panel .pruned-focus")
+    expect(note).to_contain_text("max (après 1, 1)\u202f: élagué, jamais exploré.")
+    # the search behind the AI's last move was made after 4: then 1, 1
+    expect(pg.locator("#peek .mini-board .disc")).to_have_count(3)
+    expect(pg.locator("h1")).to_have_count(1)
+    expect(pg.locator("#tree-panel g.tnode")).to_have_count(0)          # no empty box
+    pg.screenshot(path=str(artifacts / "pruned-node-projector-fr.png"))
+    note.get_by_role("link").click()
+    expect(pg).to_have_url(re.compile(r"[?&]path=1(&|$)"))
+    expect(pg.locator("#tree-panel g.tnode.pruned")).to_have_count(6)
     pg.close()
