@@ -169,3 +169,31 @@ def test_the_ai_summary_is_readable_on_a_projector(browser, live_server, lang):
     px = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#ai-summary')).fontSize)")
     page.close()
     assert px >= 18, px
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_phone_s_breadcrumb_keeps_each_value_and_separator_with_its_node(
+        browser, live_server, lang):
+    """Seed 003's tree in the plies' notation (the longest names: "min (après 3 ; 2
+    allumettes restantes)"), opened at the node after 3, 2, at step 9 (the node after 3 has
+    its bound, "(≤ D2)"): on a phone a name longer than the line wraps inside, but its value
+    is never cut in two ("(≤" then "D2)") and its "›" never stands alone on a line."""
+    plies = NIM_TREES["nine-of-28"].replace("&notation=course", "")
+    page = open_page(browser, live_server + plies + "&path=32&step=9", "phone", lang)
+    found = page.evaluate("""() => {
+        const lines = r => new Set([...r.getClientRects()].map(q => Math.round(q.bottom)));
+        const out = {values: [], seps: [], crumbs: 0};
+        for (const crumb of document.querySelectorAll('.crumbs .crumb')) {
+          out.crumbs += 1;
+          const value = crumb.querySelector('.crumb-value');
+          if (value) { const r = document.createRange(); r.selectNodeContents(value);
+                       out.values.push(lines(r).size); }
+          const sep = crumb.lastChild, link = crumb.querySelector('a');
+          const r = document.createRange(); r.selectNodeContents(sep);
+          const last = [...link.getClientRects()].pop();
+          out.seps.push(Math.abs([...r.getClientRects()].pop().bottom - last.bottom) < 4);
+        }
+        return out; }""")
+    page.close()
+    assert found["crumbs"] == 2 and found["values"] == [1], found    # the root has no value yet
+    assert found["seps"] == [True, True], found
