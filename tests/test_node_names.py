@@ -128,10 +128,10 @@ def test_the_breadcrumb_s_values_are_the_tree_s_at_the_same_step(client):
     assert first == flat(ROOT["en"])
 
 
-def test_a_step_replays_the_search_once(client, monkeypatch):
-    """A step of a replay, opened below the root (the breadcrumb has values): its picture,
-    its caption's counts and its breadcrumb read one replay of the search
-    (``ai.teach.tree_view.replay``), not one each."""
+@pytest.fixture
+def replays(monkeypatch):
+    """The steps ``ai.teach.tree_view.replay`` is called for, under every name a loaded
+    module binds it to."""
     import sys
     from ai.teach import tree_view
     original, calls = tree_view.replay, []
@@ -139,17 +139,34 @@ def test_a_step_replays_the_search_once(client, monkeypatch):
     def counting(tree, step):
         calls.append(step)
         return original(tree, step)
-    # every name a loaded module binds the function to
     for module in list(sys.modules.values()):
         for name, value in list(vars(module).items()) if module else ():
             if value is original:
                 monkeypatch.setattr(module, name, counting)
+    return calls
+
+
+def test_a_step_replays_the_search_once(client, replays):
+    """A step of a replay, opened below the root (the breadcrumb has values): its picture,
+    its caption's counts and its breadcrumb read one replay of the search
+    (``ai.teach.tree_view.replay``), not one each."""
+    calls = replays
     client.get(f"{SEED_003}&path=32", headers=HX)       # the search made, kept as recent
     for step in (1, 9, 25):
         calls.clear()
         html = client.get(f"{SEED_003}&path=32&step={step}", headers=HX).get_data(as_text=True)
         assert f"step {step} of 25" in html and crumbs(html)[0]
         assert calls == [step]
+
+
+def test_a_lab_step_replays_the_search_once(client, replays):
+    """The exercise lab's step (the course's tree of dimension 5, alpha-beta): its picture
+    and its count of the nodes explored so far read one replay."""
+    for step in (1, 9):
+        replays.clear()
+        html = client.get(f"/tree?step={step}").get_data(as_text=True)
+        assert f"step {step} of" in html
+        assert replays == [step]
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])

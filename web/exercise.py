@@ -13,7 +13,7 @@ from ai.teach.exercise import Answer, Solved, name as node_name, solve as solve_
 from ai.games.nim.course_trees import COURSE_TREES
 from ai.teach.exercise_tree import (RANDOM_DEPTHS, ExerciseTree, format_tree,
                               random_tree)
-from ai.teach.tree_view import at_step, counts_at, finished_search, question, unfold
+from ai.teach.tree_view import at_step, counts_at, finished_search, question, replay, unfold
 
 from .notation import read_number
 from .projector import projector_on
@@ -66,6 +66,7 @@ class LabPanel:
         self.g = LabSettings(self.solved.game, projector=projector_on())
         self.result = self.solved.result
         self.event = None
+        self.replayed = None        # at a step: the search replayed to it, read by all below
         if self.exercise:
             self.step = None        # replaying the search would show the answer
         tree = self.solved.result.tree if self.step is not None else self.solved.full
@@ -73,7 +74,9 @@ class LabPanel:
         if self.exercise:
             self.shown = question(self.view)
         elif self.step is not None:
-            self.shown, self.event = at_step(tree, self.view, self.step, window=self.windowed)
+            self.replayed = replay(tree, self.step)
+            self.shown, self.event = at_step(tree, self.view, self.step, self.windowed,
+                                             self.replayed)
         else:
             self.shown = finished_search(self.view, window=self.windowed)
 
@@ -87,7 +90,7 @@ class LabPanel:
         """Nodes explored: by the whole search, or so far at the step."""
         if self.step is None:
             return self.solved.explored
-        return counts_at(self.solved.result.tree, self.step)["explored"]
+        return counts_at(self.solved.result.tree, self.step, self.replayed)["explored"]
 
     @property
     def outcome_known(self) -> bool:
