@@ -180,6 +180,16 @@ def test_connect4_s_breadcrumb_ends_on_the_focus_s_name(client, lang):
     assert here == f"max ({after} 4, 3)"
 
 
+def test_the_row_s_table_names_its_node_as_the_breadcrumb_does(client):
+    """The table of a large search's row (read on a phone) named its node by its bare moves,
+    "The moves searched from 14", which reads as fourteen; it names it as the tree does."""
+    html = client.get("/connect4/tree?moves=44&tree=1&level=custom&algo=alphabeta&depth=4"
+                      "&path=14", headers=HX).get_data(as_text=True)
+    caption = text(re.search(r'<table class="root-moves">\s*<caption>(.*?)</caption>', html,
+                             re.S).group(1)).strip()
+    assert caption == "The moves searched from max (after 1, 4)"
+
+
 @pytest.fixture()
 def app(make_app):
     return make_app()
