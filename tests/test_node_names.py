@@ -216,3 +216,22 @@ def test_a_phone_s_question_names_a_nim_node_with_its_matches_left_as_the_projec
     said = step_events(projector.get_data(as_text=True))
     assert said and name in said[0], said
     assert step_events(phone.get(f"/c/{code}?lang={lang}").get_data(as_text=True)) == said
+
+
+@pytest.mark.parametrize("tree", [
+    SEED_003 + "&lang=fr", SEED_003 + "&notation=course", SEED_003 + "&path=32&lang=fr",
+    "/connect4/tree?moves=44&tree=1&path=43", "/tictactoe/tree?moves=5&tree=1&lang=fr"])
+def test_the_small_board_on_hover_is_titled_with_the_node_s_name(client, tree):
+    """Pointing at a node shows its position small, titled as the node is named (its
+    tooltip), not with the game's moves run together ("After 411" for max (after 1, 1))."""
+    from html import unescape
+    html = client.get(tree, headers=HX).get_data(as_text=True)
+    nodes = re.findall(r'<g class="tnode[^"]*"\s+data-path="[^"]*" hx-get="([^"]+)"[^>]*>'
+                       r'.*?<title>(.*?)</title>', html, re.S)
+    assert any("after" in t or "après" in t for _, t in nodes), nodes     # not the root alone
+    for url, tooltip in nodes:
+        peek = client.get(unescape(url)).get_data(as_text=True)
+        title = unescape(re.search(r'<p class="peek-title">(.*?)</p>', peek, re.S).group(1))
+        name = title.split(" · ")[0]
+        assert unescape(tooltip).startswith(name + (":" if "lang=fr" not in tree else "\u202f:")) \
+            or unescape(tooltip) == name, (name, tooltip)

@@ -32,7 +32,7 @@ from .htmx import current_page_args, is_htmx, render
 from .i18n import tr
 from .params import BadRequest, as_bad_request, read_int
 from .review import teaching_warning
-from .tree_panel import TreePanel, board_game, tree_panel_in_lane
+from .tree_panel import TreePanel, board_game, name_in_tree, tree_panel_in_lane
 
 bp = Blueprint("play", __name__)
 
@@ -205,7 +205,8 @@ def peek(game: GameSpec):
     """A small board: the position at a node of the tree (hover or focus)."""
     try:
         g = parse_game(game, request.args)
+        root = read_int(request.args, "root", None, 0, g.at)   # the tree's root, to name it
     except BadRequest as err:
         return Response(f'<p class="error">{escape(tr(err))}</p>', status=400,
                         mimetype="text/html")
-    return render_template("_peek.html", g=g)
+    return render_template("_peek.html", g=g, name=None if root is None else name_in_tree(g, root))

@@ -27,6 +27,20 @@ SMALL_TREE_NODES = 60        # a tree this small is drawn whole (every small tre
 #                              replies (ai.teach.tree_view.spine), folded around the node in focus
 
 
+def name_in_tree(g, root: int) -> str:
+    """The position game link ``g`` shows, named as the tree searched from its position after
+    ``root`` moves names that node (``TreePanel.node_name``: the root is max, "min (after 1,
+    1)", "min 2 (after 3)" in the course's notation): the small board's title on hover, so
+    that it says what the node says, not the game's moves run together ("After 411")."""
+    path = g.moves[root:g.at]
+    count = g.spec.left
+    return node_text(len(path) % 2 == 0, g.rules.format_moves(path),
+                     [g.rules.format_move(m) for m in path],
+                     None if count is None else count(g.state),
+                     left_first=g.settings.notation == "course" and count is not None,
+                     left_words=g.spec.words.left)
+
+
 @dataclass(frozen=True)
 class PrunedFocus:
     """The node in focus was pruned: a cut-off at its parent skipped it, so the search never
@@ -329,9 +343,10 @@ class TreePanel:
         return self.g.url(action, **extra)
 
     def peek_url(self, path) -> str:
-        """The small board of the position at ``path`` (for hover and focus)."""
+        """The small board of the position at ``path`` (for hover and focus), titled with
+        the node's name (``root``: where the tree starts, for ``name_in_tree``)."""
         s = self.g.settings
-        return url_for("play.peek", game=s.game, moves=self.position_moves(path),
+        return url_for("play.peek", game=s.game, moves=self.position_moves(path), root=self.base,
                        **{p.url: getattr(s, p.name) for p in s.spec.params})
 
     def position_moves(self, path) -> str:
