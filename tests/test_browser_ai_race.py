@@ -3,7 +3,7 @@
 The page asks for the AI's move on its own (its ``.ai-trigger``, on load, after a delay). On
 a busy laptop a pause raced it: the pause's page came back first, then the AI's move was
 drawn over it, and AI against AI played on without its pause. Here the race is made on
-purpose, in both orders, with the page's clock stopped (Playwright's ``page.clock``) and the
+purpose, in both orders, with the page's clock paused (Playwright's ``page.clock``) and the
 request that must lose held on its way (``page.route``): nothing depends on the machine's
 speed.
 """
@@ -66,7 +66,11 @@ def release(held):
 @pytest.fixture
 def race(page):
     page.add_init_script(COUNT_AI_REQUESTS)
-    page.clock.install()                  # the page's timers move only when the test says
+    # the page's timers move only when the test says (run_for): installed, the clock still
+    # flows with the wall clock; paused, it does not (a busy machine's slow click found the
+    # AI's 700 ms gone by)
+    page.clock.install(time=0)
+    page.clock.pause_at(1000)
     return page
 
 
