@@ -18,6 +18,28 @@ COUNT_VOTE_DRAWINGS = """
       if (e.detail.type === 'vote') window.voteDrawings += 1; });"""
 
 
+class LateStream:
+    """A phone's live stream held until ``let_in`` (it opens after the page: late on a busy
+    laptop)."""
+
+    def __init__(self, phone):
+        self.held, self.open = [], False
+        phone.route(re.compile(r"/c/[^/]+/events"),
+                    lambda route: route.continue_() if self.open else self.held.append(route))
+
+    def let_in(self):
+        self.open = True
+        for route in self.held:
+            route.continue_()
+
+
+def phone_with_a_late_stream(contexts):  # noqa: F811
+    """A French phone counting its stream's vote drawings, its stream held (``LateStream``)."""
+    phone = contexts(PHONE, locale="fr-FR", is_mobile=True, has_touch=True)
+    phone.add_init_script(COUNT_VOTE_DRAWINGS)
+    return phone, LateStream(phone)
+
+
 def test_a_heuristic_being_typed_survives_a_redraw_and_is_the_one_sent(
         contexts, live_server):  # noqa: F811
     teacher = contexts(PROJECTOR, locale="fr-FR")
@@ -25,20 +47,14 @@ def test_a_heuristic_being_typed_survives_a_redraw_and_is_the_one_sent(
     assert teacher.context.request.post(
         f"{live_server}/class/{code}/heuristic", headers={"HX-Request": "true"},
         form={"action": "start", "depth": "2"}).ok
-    phone = contexts(PHONE, locale="fr-FR", is_mobile=True, has_touch=True)
-    phone.add_init_script(COUNT_VOTE_DRAWINGS)
-    held, released = [], []                   # the phone's stream, opened late (a busy laptop)
-    phone.route(re.compile(r"/c/[^/]+/events"),
-                lambda route: route.continue_() if released else held.append(route))
+    phone, stream = phone_with_a_late_stream(contexts)
     phone.goto(f"{live_server}/c/{code}?lang=fr")
     phone.fill("#nickname-field", "Sami")
     phone.press("#nickname-field", "Enter")
     expect(phone.locator("#class-h")).to_have_value("cells=1")        # the drawn start
     phone.fill("#class-h", "open1=1,open3=4")
-    assert held and phone.evaluate("window.voteDrawings") == 0
-    released.append(True)
-    for route in held:
-        route.continue_()
+    assert stream.held and phone.evaluate("window.voteDrawings") == 0
+    stream.let_in()
     phone.wait_for_function("() => window.voteDrawings >= 1")          # the stream's first
     expect(phone.locator("#class-h")).to_have_value("open1=1,open3=4")
     drawn = phone.evaluate("window.voteDrawings")
@@ -62,17 +78,11 @@ def test_a_nickname_being_typed_survives_the_streams_drawings_and_is_the_one_sav
     a teacher's change leave the text being typed, and the focus, where they are."""
     teacher = contexts(PROJECTOR, locale="fr-FR")
     code = start_class(teacher, live_server + "/nim?n=5&k=3&mode=human-human&lang=fr")
-    phone = contexts(PHONE, locale="fr-FR", is_mobile=True, has_touch=True)
-    phone.add_init_script(COUNT_VOTE_DRAWINGS)
-    held, released = [], []                   # the phone's stream, opened late (a busy laptop)
-    phone.route(re.compile(r"/c/[^/]+/events"),
-                lambda route: route.continue_() if released else held.append(route))
+    phone, stream = phone_with_a_late_stream(contexts)
     phone.goto(f"{live_server}/c/{code}?lang=fr")
     phone.locator("#nickname-field").press_sequentially("Sam")
-    assert held and phone.evaluate("window.voteDrawings") == 0
-    released.append(True)
-    for route in held:
-        route.continue_()
+    assert stream.held and phone.evaluate("window.voteDrawings") == 0
+    stream.let_in()
     phone.wait_for_function("() => window.voteDrawings >= 1")          # the stream's first
     phone.locator("#nickname-field").press_sequentially("i")
     drawn = phone.evaluate("window.voteDrawings")
