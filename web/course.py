@@ -26,7 +26,7 @@ from .admission import drawn_in_lane
 from .games import GameSpec
 from .tree_panel import SMALL_TREE_NODES, TreePanel, tree_panel_in_lane
 from .i18n import tr
-from .game_link import parse_game
+from .game_link import MAX_TIME_MS, parse_game
 from .params import BadRequest
 
 
@@ -234,8 +234,12 @@ CHAPTERS = [
                _l("For each stone: α × its cell value (α = 0.2) plus, in each of the 4 "
                   "directions, the square of the number of its owner's stones aligned with it "
                   "(0 when the opponent leaves no room for four); mine minus the opponent's."),
+               # the most time a search may have (MAX_TIME_MS): its 4,698 nodes, recorded,
+               # take some 0.15 s of CPU, near the default 250 ms; on a busy laptop the clock
+               # cut the figure short (a full test run beside 4 busy processes, 28 Nov)
                "play.show", _c4(moves="4453", mode="human-human", level="custom",
-                                algo="alphabeta", depth=5, heur="adjusted", tree=1),
+                                algo="alphabeta", depth=5, heur="adjusted", tree=1,
+                                time=MAX_TIME_MS),
                inspect=dict(board=_board_of("4453"), heur="adjusted")),
         Figure(_l("Alpha-beta with memory and Zobrist keys"),
                _l("The transposition table: TT marks where an entry decided a node."),
