@@ -27,6 +27,20 @@ SMALL_TREE_NODES = 60        # a tree this small is drawn whole (every small tre
 #                              replies (ai.teach.tree_view.spine), folded around the node in focus
 
 
+def named(g, is_max: bool, path, left: int | None) -> str:
+    """The node at ``path`` (moves from the searched position) of a tree searched on game
+    link ``g``, named as the picture draws it (``web.notation.node_text``); ``left``: what
+    the game counts there (``GameSpec.left``), or None to leave it out."""
+    return node_text(is_max, g.rules.format_moves(path), [g.rules.format_move(m) for m in path],
+                     left, left_first=counts_in_nodes(g), left_words=g.spec.words.left)
+
+
+def counts_in_nodes(g) -> bool:
+    """Whether the picture writes in each node what the game counts there
+    (``GameSpec.left``, in the course's notation, as seed 003 draws it), its value beside it."""
+    return g.settings.notation == "course" and g.spec.left is not None
+
+
 def name_in_tree(g, root: int) -> str:
     """The position game link ``g`` shows, named as the tree searched from its position after
     ``root`` moves names that node (``TreePanel.node_name``: the root is max, "min (after 1,
@@ -34,11 +48,7 @@ def name_in_tree(g, root: int) -> str:
     that it says what the node says, not the game's moves run together ("After 411")."""
     path = g.moves[root:g.at]
     count = g.spec.left
-    return node_text(len(path) % 2 == 0, g.rules.format_moves(path),
-                     [g.rules.format_move(m) for m in path],
-                     None if count is None else count(g.state),
-                     left_first=g.settings.notation == "course" and count is not None,
-                     left_words=g.spec.words.left)
+    return named(g, len(path) % 2 == 0, path, None if count is None else count(g.state))
 
 
 @dataclass(frozen=True)
@@ -228,9 +238,8 @@ class TreePanel:
     @property
     def labels_left(self) -> bool:
         """Whether the picture writes in each node what the game counts there
-        (``GameSpec.left``, in the course's notation, as seed 003 draws
-        it), its value beside it."""
-        return self.g.settings.notation == "course" and self.g.spec.left is not None
+        (``counts_in_nodes``)."""
+        return counts_in_nodes(self.g)
 
     def node_name(self, node, counted: bool = True) -> str:
         """A node named as the picture draws it (``web.notation.node_text``): max or min and
@@ -244,10 +253,7 @@ class TreePanel:
     def path_name(self, is_max: bool, path, counted: bool = True) -> str:
         """The node at ``path`` (moves from the searched position) named as ``node_name``
         names it, for what knows the path and not the node (the exact outcomes' notes)."""
-        return node_text(is_max, self.path_text(path),
-                         [self.g.rules.format_move(m) for m in path],
-                         self.left_at(path) if counted else None,
-                         left_first=self.labels_left, left_words=self.g.spec.words.left)
+        return named(self.g, is_max, path, self.left_at(path) if counted else None)
 
     @property
     def algorithm_step(self):
