@@ -8,6 +8,7 @@ import re
 import pytest
 
 from web.classroom.store import Vote, open_store
+from web.classroom.views import phone_vote
 
 from test_class_store import Clock
 from test_classroom import discs, start_class, streams, student  # noqa: F401 (streams: a fixture)
@@ -112,16 +113,42 @@ def test_a_phone_that_learns_of_a_timed_vote_after_its_end_sees_it_closed(app, s
     the_store, hub = app.extensions["class_store"], app.extensions["class_hub"]
     latest = hub.latest
 
-    def late(code, read, what="state"):
+    def late(code, read, what="state", **keep):
         state = the_store.get(code)
         if state.vote_open:                   # the vote's time passes before the read
             clock.now = state.vote_ends + 1
-        return latest(code, read, what)
+        return latest(code, read, what, **keep)
     monkeypatch.setattr(hub, "latest", late)
     teacher.post(f"/class/{code}/vote", data={"action": "open", "seconds": "1"}, headers=HX)
     first = live.event("vote", where=lambda d: 'name="choice"' in d
                        or "The vote is closed." in d)
     assert 'name="choice"' not in first
+
+
+def test_a_vote_area_read_as_before_a_timed_vote_s_end_is_not_shared_after_it(app,
+                                                                            monkeypatch):
+    """The stream's state was read just before the teacher opened a timed vote, the phones'
+    read just after it (the vote's event not yet come): drawn open, rightly. That read must
+    not be shared as one made with the vote closed: once the vote's time passes, which no
+    event tells, the stream draws from a state that says closed, and the phones' shared read
+    found under that name showed them the ballot's buttons again, a ballot then refused,
+    until the class's next change (the timed-vote stream test's wait, once, on Redis)."""
+    clock = Clock()
+    monkeypatch.setattr(app.extensions["class_store"], "clock", clock)
+    teacher, code, _ = start_class(app)
+    the_store, the_hub = app.extensions["class_store"], app.extensions["class_hub"]
+
+    def vote_area(state):
+        with app.test_request_context():
+            return phone_vote(the_hub, the_store, state, None, "en", lambda draw: draw())
+    before = the_store.get(code)                              # the stream's read: no vote
+    teacher.post(f"/class/{code}/vote", data={"action": "open", "seconds": "1"}, headers=HX)
+    assert 'name="choice"' in vote_area(before)               # the phones' read: open
+    clock.now += 2                                            # its time passes, no event
+    after = the_store.get(code)
+    assert not after.vote_open
+    closed = vote_area(after)
+    assert "The vote is closed." in closed and 'name="choice"' not in closed
 
 
 def test_a_phone_s_own_answer_wakes_its_stream_so_a_drawing_read_before_it_does_not_stay(

@@ -194,12 +194,13 @@ class Hub:
                                           args=(self.dispatch, self._stop), daemon=True)
         self._listener.start()
 
-    def latest(self, code: str, read, what="state"):
+    def latest(self, code: str, read, what="state", keep=None):
         """The class ``code`` as ``read(code)`` gives it, read once for all the streams of
         this worker woken by the same events (100 phones of a class: one read per change,
         not 100). A read made after the latest event of the class is shared; the next event
         makes the next stream read again. ``what`` names the kind of read (the class's state,
-        or all the phones need), each shared apart.
+        or all the phones need), each shared apart. ``keep(value)``, when given, says whether
+        a value read is what ``what`` promises: one that is not is this stream's alone.
 
         One read at a time per kind: the streams that wake while it runs wait for it rather
         than read too (under gevent a read yields to the event loop, and the other streams of
@@ -222,7 +223,8 @@ class Hub:
         try:
             state = read(code)
             with self._lock:
-                if (self._epoch, self._seq.get(code, 0)) == seq:
+                if (self._epoch, self._seq.get(code, 0)) == seq and (keep is None
+                                                                      or keep(state)):
                     self._states[key] = (seq, state)
                     if len(self._states) > 1000:
                         self._states = {key: (seq, state)}

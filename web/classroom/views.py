@@ -608,10 +608,15 @@ def phone_vote(the_hub: Hub, the_store: ClassStore, state: ClassState, sid: str 
     every phone's stream in this worker shares (every ballot and answer in it: each phone
     takes its own), and drawn once for all the phones that show the same (the same ballot,
     the same answer, the same language): a change costs a read and a few drawings, however
-    many phones follow. A vote ended by its timer, which no event tells, is read apart."""
+    many phones follow. A vote ended by its timer, which no event tells, is read apart: the
+    read is shared as made with the vote open or closed, as ``state`` has it, and only when
+    it found the same (a state read just before a timed vote opened, then this read just
+    after: shared as a read of the vote closed, it was drawn again, open, once the vote's time
+    had passed)."""
     shared = the_hub.latest(state.code, lambda code: Shared(read_class(
         the_store, code, every_answer=True, every_ballot=True)),
-        what=("phones", state.vote_open))
+        what=("phones", state.vote_open),
+        keep=lambda read: read.value is None or read.value.state.vote_open == state.vote_open)
     data = shared.value.for_student(sid) if shared.value is not None else None
 
     def draw():
