@@ -2,6 +2,7 @@
 of the teaching pages is drawn under 18 px, SVG text included (its size times the drawing's
 scale on screen). The course's pages, in French as the class sees them."""
 import pytest
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -63,5 +64,23 @@ def test_the_class_bar_on_the_teacher_s_projector(browser, live_server):
     page.get_by_role("button", name="Clore le vote").wait_for()
     page.locator(".class-more > summary").click()          # the settings, opened
     small = page.evaluate(SMALL_TEXT, SMALLEST)
+    page.close()
+    assert not small, small[:8]
+
+
+@pytest.mark.parametrize("name", ["tree", "nim steps"])
+def test_the_small_board_of_a_pointed_node_on_a_projector(browser, live_server, artifacts, name):
+    """The small board shown on pointing at a node floats over the tree's corner, titled with
+    the node's name (b89d40f): its title and its text were drawn at 13-14 px, the panel's
+    .9rem, unreadable from the back of the room."""
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    page.goto(live_server + PAGES[name] + "&proj=1&lang=fr")
+    node = page.locator("#tree-panel g.tnode").nth(1)
+    node.scroll_into_view_if_needed()
+    node.hover()
+    title = page.locator("#peek .peek-title")
+    expect(title).to_be_visible()
+    small = page.evaluate(SMALL_TEXT, SMALLEST)
+    page.screenshot(path=str(artifacts / f"peek-projector-{name.replace(' ', '-')}.png"))
     page.close()
     assert not small, small[:8]
