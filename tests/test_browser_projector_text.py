@@ -1,6 +1,8 @@
 """Read from the back of a classroom: in projector mode (1920x1080, proj=1), no visible text
 of the teaching pages is drawn under 18 px, SVG text included (its size times the drawing's
 scale on screen). The course's pages, in French as the class sees them."""
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -82,5 +84,23 @@ def test_the_small_board_of_a_pointed_node_on_a_projector(browser, live_server, 
     expect(title).to_be_visible()
     small = page.evaluate(SMALL_TEXT, SMALLEST)
     page.screenshot(path=str(artifacts / f"peek-projector-{name.replace(' ', '-')}.png"))
+    page.close()
+    assert not small, small[:8]
+
+
+def test_the_questions_on_the_next_step_on_the_teacher_s_projector(browser, live_server):
+    """Class mode on a tree stepped through (seed 005's table card, step 3): the bar's menu of
+    questions on the next step, its heading ("Interroger la classe sur la prochaine étape", was
+    16 px) and its links to the next step where each can be asked ("α : étape 4 →", 17 px)."""
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    page.goto(live_server + PAGES["table steps"].replace("&step=96", "") + "&proj=1&lang=fr")
+    page.get_by_text("Mode classe").first.click()
+    expect(page.locator(".class-bar .class-code")).to_be_visible()
+    for step in range(4):                   # step by step, as the teacher: Space
+        page.keyboard.press(" ")
+        expect(page).to_have_url(re.compile(rf"step={step}\b"))
+    expect(page.locator(".ask-menu h3")).to_be_visible()
+    expect(page.locator(".ask-menu a.button.quiet").first).to_be_visible()
+    small = page.evaluate(SMALL_TEXT, SMALLEST)
     page.close()
     assert not small, small[:8]
