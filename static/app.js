@@ -540,8 +540,14 @@
   // seq), with the focus and caret if it had them; a field the new drawing changed itself, or
   // a new activity's form, starts afresh, and an untouched field is only redrawn. (A
   // heuristic typed as the stream's first drawing came was sent as the drawn "cells=1".)
+  // The stream changed a field itself when it draws it otherwise than it (or the page) last
+  // did and otherwise than the reply to the phone's own request last did: a drawing read before
+  // an answer may come after the answer's reply and draw the field as it was (a heuristic typed
+  // after sending one was lost to the "cells=1" drawn before it), and the drawing the answer
+  // wakes draws what the reply drew.
   var TYPED = "input[type=text], input[type=number], input[type=search], input:not([type]), textarea";
   var beingTyped = [];
+  var streamDrew = {}, replyDrew = {};   // by fieldKey: the value the stream (or page), a reply drew
   function fieldKey(field) {
     var form = field.form, seq = form && form.querySelector("input[type=hidden][name=seq]");
     return [form ? form.getAttribute("action") : "", field.name || field.id, seq ? seq.value : ""].join("|");
@@ -549,22 +555,31 @@
   function caret(field) {
     try { return [field.selectionStart, field.selectionEnd]; } catch (e) { return null; }
   }
+  function drew(root, into) {
+    root.querySelectorAll(TYPED).forEach(function (field) { into[fieldKey(field)] = field.defaultValue; });
+  }
+  document.addEventListener("DOMContentLoaded", function () { drew(document, streamDrew); });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (event.detail.xhr) { drew(event.target, replyDrew); }   // a reply, not the stream
+  });
   document.addEventListener("htmx:sseBeforeMessage", function () {
     beingTyped = [];
     document.querySelectorAll(TYPED).forEach(function (field) {
       if (field.value === field.defaultValue) return;          // untouched: drawn anew
-      var focused = document.activeElement === field;
-      beingTyped.push({ field: field, key: fieldKey(field), drawn: field.defaultValue,
-                    value: field.value, focused: focused, caret: focused ? caret(field) : null });
+      var focused = document.activeElement === field, key = fieldKey(field);
+      beingTyped.push({ field: field, key: key, value: field.value, focused: focused,
+                    drawn: key in streamDrew ? streamDrew[key] : field.defaultValue,
+                    caret: focused ? caret(field) : null });
     });
   });
-  document.addEventListener("htmx:sseMessage", function () {
+  document.addEventListener("htmx:sseMessage", function (event) {
     beingTyped.forEach(function (t) {
       if (document.body.contains(t.field)) return;            // not redrawn
       var again = Array.prototype.find.call(document.querySelectorAll(TYPED), function (f) {
         return !beingTyped.some(function (u) { return u.field === f; }) && fieldKey(f) === t.key;
       });
-      if (!again || again.disabled || again.defaultValue !== t.drawn) return;
+      if (!again || again.disabled) return;
+      if (again.defaultValue !== t.drawn && again.defaultValue !== replyDrew[t.key]) return;
       again.value = t.value;
       if (t.focused) {
         again.focus({ preventScroll: true });
@@ -572,6 +587,7 @@
       }
     });
     beingTyped = [];
+    drew(event.target, streamDrew);
   });
 
   // A value question on a phone: its number pad types into the field (the phone's own

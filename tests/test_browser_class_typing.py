@@ -96,3 +96,125 @@ def test_a_nickname_being_typed_survives_the_streams_drawings_and_is_the_one_sav
     phone.keyboard.press("Enter")
     expect(phone.locator("#class-name .saved")).to_have_text("Enregistré\u202f: Sami")
     expect(teacher.locator(".class-bar .bar-names .name-chip")).to_have_text(["Sami"])
+
+
+HELD_VOTE_DRAWINGS = """
+    // The stream's vote drawings as htmx's SSE extension receives them (it listens on its
+    // EventSource): each one's text kept in window.voteTexts; while window.heldVotes is a list,
+    // the stream's next drawings wait in it; window.deliverVote(text) hands one on to the
+    // extension, as the stream would.
+    window.voteTexts = []; window.heldVotes = null; window.voteSource = null;
+    (function () {
+      var add = EventSource.prototype.addEventListener;
+      EventSource.prototype.addEventListener = function (type, listener, options) {
+        if (type !== 'vote') return add.call(this, type, listener, options);
+        window.voteSource = this;
+        return add.call(this, type, function (e) {
+          if (!e.delivered) {
+            window.voteTexts.push(e.data);
+            if (window.heldVotes) { window.heldVotes.push(e.data); return; }
+          }
+          return listener.call(this, e);
+        }, options);
+      };
+      window.deliverVote = function (text) {
+        var e = new MessageEvent('vote', { data: text });
+        e.delivered = true;
+        window.voteSource.dispatchEvent(e);
+      };
+    })();"""
+
+
+def phone_holding_its_drawings(contexts):  # noqa: F811
+    """A French phone counting its stream's vote drawings, able to hold them back and to be
+    handed an earlier one (``HELD_VOTE_DRAWINGS``)."""
+    phone = contexts(PHONE, locale="fr-FR", is_mobile=True, has_touch=True)
+    phone.add_init_script(COUNT_VOTE_DRAWINGS + HELD_VOTE_DRAWINGS)
+    return phone
+
+
+def an_earlier_drawing(phone):
+    """The stream's drawing read before the phone's answer (its first) handed on after that
+    answer: a stream reads the class, draws, sends, and the phone's own answer, stored
+    meanwhile, may reach the phone first (web.classroom.store.tally_event)."""
+    drawn = phone.evaluate("window.voteDrawings")
+    phone.evaluate("window.deliverVote(window.voteTexts[0])")
+    phone.wait_for_function("n => window.voteDrawings > n", arg=drawn)
+
+
+def the_held_drawings(phone):
+    """The drawings held back (the one the answer woke), in the stream's order."""
+    drawn = phone.evaluate("window.voteDrawings")
+    held = phone.evaluate("""() => { const held = window.heldVotes; window.heldVotes = null;
+                                     held.forEach(window.deliverVote); return held.length; }""")
+    phone.wait_for_function("n => window.voteDrawings >= n", arg=drawn + held)
+
+
+def test_a_heuristic_being_typed_after_an_answer_survives_a_drawing_read_before_it(
+        contexts, live_server):  # noqa: F811
+    """Sami sends a heuristic, then types another; a drawing the stream read before the first
+    was stored comes after its answer: it draws the form as it was (cells=1), not a change of
+    the field by the server. The text being typed stays, as does the focus, and is the one
+    sent next."""
+    teacher = contexts(PROJECTOR, locale="fr-FR")
+    code = start_class(teacher, live_server + "/connect4?mode=human-human&lang=fr")
+    assert teacher.context.request.post(
+        f"{live_server}/class/{code}/heuristic", headers={"HX-Request": "true"},
+        form={"action": "start", "depth": "2"}).ok
+    phone = phone_holding_its_drawings(contexts)
+    phone.goto(f"{live_server}/c/{code}?lang=fr")
+    phone.wait_for_function("() => window.voteDrawings >= 1")          # the stream's first
+    assert "cells=1" in phone.evaluate("window.voteTexts[0]")
+    phone.evaluate("window.heldVotes = []")
+    phone.fill("#class-h", "open1=1")
+    phone.locator("form.heuristic-form button[type=submit]").click()
+    expect(phone.locator(".phone-workshop .voted")).to_contain_text("open1=1")   # its answer
+    phone.wait_for_function("() => window.heldVotes.length >= 1")     # the drawing it woke
+    phone.fill("#class-h", "open3=4")
+    an_earlier_drawing(phone)
+    expect(phone.locator("#class-h")).to_have_value("open3=4")
+    the_held_drawings(phone)
+    expect(phone.locator(".phone-workshop .voted")).to_contain_text("open1=1")   # the woken one
+    expect(phone.locator("#class-h")).to_have_value("open3=4")
+    assert phone.evaluate("document.activeElement.id") == "class-h"    # still typing there
+    phone.locator("form.heuristic-form button[type=submit]").click()
+    expect(phone.locator(".phone-workshop .voted")).to_contain_text("open3=4")
+
+
+def test_an_exercise_answer_being_corrected_survives_a_drawing_read_before_its_check(
+        contexts, live_server):  # noqa: F811
+    """The same order of events for a class exercise: the phone checks its answers (R wrong),
+    corrects R, and a drawing read before the check (R empty) comes after its reply."""
+    from ai.teach.exercise import questions
+    from web.classroom.exercise import solved
+    teacher = contexts(PROJECTOR)
+    code = start_class(teacher, live_server + "/nim?n=5&k=3&mode=human-human")
+    teacher.locator(".exercise-start summary").click()
+    teacher.locator(".exercise-start select[name=source]").select_option("ex:nim4")
+    teacher.locator(".exercise-start select[name=algo]").select_option("minimax")
+    teacher.get_by_role("button", name="Send to the class").click()
+    expect(teacher.locator(".class-exercise-dashboard")).to_be_visible()
+    phone = phone_holding_its_drawings(contexts)
+    phone.goto(f"{live_server}/c/{code}?lang=fr")
+    phone.wait_for_function("() => window.voteDrawings >= 1")          # the stream's first
+    assert 'name="v.R"' in phone.evaluate("window.voteTexts[0]")
+    right = {q.key: str(int(q.answer)) for q in questions(solved("ex=nim4&algo=minimax")["solved"])}
+    assert right["v.R"] != "-1"
+    for key, value in right.items():
+        phone.locator(f".exercise-student input[name='{key}']").fill(
+            "-1" if key == "v.R" else value)
+    phone.evaluate("window.heldVotes = []")
+    check = phone.locator(".exercise-student form.answer button[type=submit]")
+    check.click()
+    expect(phone.locator(".exercise-student .verdict")).to_have_class(re.compile(r"\bwrong\b"))
+    phone.wait_for_function("() => window.heldVotes.length >= 1")     # the drawing it woke
+    field = phone.locator(".exercise-student input[name='v.R']")
+    field.fill(right["v.R"])
+    an_earlier_drawing(phone)
+    expect(field).to_have_value(right["v.R"])
+    the_held_drawings(phone)
+    expect(phone.locator(".exercise-student .verdict")).to_have_class(re.compile(r"\bwrong\b"))
+    expect(field).to_have_value(right["v.R"])
+    assert phone.evaluate("document.activeElement.name") == "v.R"      # still typing there
+    check.click()
+    expect(phone.locator(".exercise-student .verdict")).to_have_class(re.compile(r"\bok\b"))
