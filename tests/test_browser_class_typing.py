@@ -218,3 +218,32 @@ def test_an_exercise_answer_being_corrected_survives_a_drawing_read_before_its_c
     assert phone.evaluate("document.activeElement.name") == "v.R"      # still typing there
     check.click()
     expect(phone.locator(".exercise-student .verdict")).to_have_class(re.compile(r"\bok\b"))
+
+
+def test_a_heuristic_the_student_sends_from_another_page_is_drawn_over_the_one_typed(
+        contexts, live_server):  # noqa: F811
+    """The other side of the rule: a field the stream draws otherwise than it and the phone's
+    replies did is the server's change (the same student's heuristic sent from another page),
+    and the field starts afresh from it."""
+    teacher = contexts(PROJECTOR, locale="fr-FR")
+    code = start_class(teacher, live_server + "/connect4?mode=human-human&lang=fr")
+    assert teacher.context.request.post(
+        f"{live_server}/class/{code}/heuristic", headers={"HX-Request": "true"},
+        form={"action": "start", "depth": "2"}).ok
+    phone = phone_holding_its_drawings(contexts)
+    phone.goto(f"{live_server}/c/{code}?lang=fr")
+    phone.wait_for_function("() => window.voteDrawings >= 1")          # the stream's first
+    drawn = phone.evaluate("window.voteDrawings")
+    phone.fill("#class-h", "open1=1")
+    phone.locator("form.heuristic-form button[type=submit]").click()
+    expect(phone.locator(".phone-workshop .voted")).to_contain_text("open1=1")   # its answer
+    phone.wait_for_function("n => window.voteDrawings > n", arg=drawn)  # the drawing it woke
+    phone.fill("#class-h", "open3=4")
+    drawn = phone.evaluate("window.voteDrawings")
+    seq = phone.locator("form.heuristic-form input[name=seq]").input_value()
+    assert phone.context.request.post(                                  # the same student
+        f"{live_server}/c/{code}/heuristic", headers={"HX-Request": "true"},
+        form={"h": "open2=2", "seq": seq}).ok
+    phone.wait_for_function("n => window.voteDrawings > n", arg=drawn)
+    expect(phone.locator(".phone-workshop .voted")).to_contain_text("open2=2")
+    expect(phone.locator("#class-h")).to_have_value("open2=2")
