@@ -1,6 +1,7 @@
 """What a student types on a phone survives the live stream's redraws, in Chromium against
 gunicorn. A phone's stream redraws the part a field is in: its first drawing (late when the
-laptop is busy: the stream opens after the page), a reconnection's, a teacher's change. At
+laptop is busy: the stream opens after the page), a reconnection's, a teacher's change, a
+drawing read before the phone's own answer that comes after the answer's reply. At
 21:08 on 2026-11-27, beside 4 busy processes, the tournament's rehearsal typed Sami's
 heuristic, the stream's first drawing came, and the phone sent the drawn "cells=1"."""
 import re
