@@ -224,3 +224,23 @@ def test_the_lab_s_depth_2_tree_on_the_projector_in_the_course_s_notation(
     assert not {"0,4", "α -1", "β 1"} & written, written
     small = [(text, round(px, 1)) for text, px in texts if px < 18 - 0.05]
     assert not small, small
+
+
+def test_a_number_typed_and_sent_with_the_keyboard_s_enter_is_the_one_sent(
+        contexts, live_server, artifacts):  # noqa: F811
+    """A phone types its value in the field and sends it with its keyboard's Enter (Go), as a
+    phone's keyboard invites: the form's first button was −M's, so the browser sent −M in
+    the student's name (seen rehearsing Nim's alpha-beta card: "1" typed, "Votre réponse : −M")."""
+    teacher = contexts(PROJECTOR, locale="fr-FR")
+    code = start_class(teacher, live_server + LESSON)
+    phone = contexts(PHONE, is_mobile=True, has_touch=True, locale="fr-FR")
+    join(phone, live_server, code)
+    for step in range(2):
+        teacher.keyboard.press(" ")
+        expect(teacher).to_have_url(re.compile(rf"step={step}\b"))
+    teacher.get_by_role("button", name=re.compile("Que vaut α ici")).click()
+    expect(phone.locator("#value-field")).to_be_visible()
+    phone.locator("#value-field").fill("1")
+    phone.locator("#value-field").press("Enter")
+    expect(phone.locator("#class-vote")).to_contain_text("Votre réponse\u202f: 1.")
+    phone.screenshot(path=str(artifacts / "values-phone-enter.png"))
