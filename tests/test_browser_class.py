@@ -301,3 +301,29 @@ def test_a_ballot_sent_while_the_store_is_locked_is_told_to_try_again(contexts, 
         expect(teacher.locator(".answered-count")).to_have_text("1 sur 1 a répondu")
     finally:
         stop_gunicorn(server)
+
+
+LABEL_UNDER_FIELD = """() => {
+    const label = document.querySelector('label[for="nickname-field"]');
+    const f = document.getElementById("nickname-field").getBoundingClientRect();
+    const range = document.createRange();
+    range.selectNodeContents(label);
+    const lines = Array.from(range.getClientRects());
+    return {lines: lines.length, under: lines.filter(r => r.right > f.left + 0.5 && r.left < f.right
+        && r.bottom > f.top + 0.5 && r.top < f.bottom).map(r => [r.left, r.right, r.top])};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_the_nickname_s_label_is_clear_of_its_field_on_a_phone(contexts, live_server, lang):
+    """The label beside a phone's nickname field: its column could shrink below its longest
+    word, and "(facultatif)", "nickname" ran under the field ("(facultati", seen on the phones
+    of a rehearsal); no line of it under the field."""
+    teacher = contexts(LAPTOP)
+    code = start_class(teacher, live_server + "/nim?mode=human-human")
+    student = contexts(PHONE, is_mobile=True, has_touch=True)
+    student.goto(f"{live_server}/c/{code}?lang={lang}")
+    expect(student.locator("#nickname-field")).to_be_visible()
+    found = student.evaluate(LABEL_UNDER_FIELD)
+    assert found["lines"] and not found["under"], found
+    assert student.evaluate("document.documentElement.scrollWidth") <= 390
