@@ -235,3 +235,28 @@ def test_the_small_board_on_hover_is_titled_with_the_node_s_name(client, tree):
         name = title.split(" · ")[0]
         assert unescape(tooltip).startswith(name + (":" if "lang=fr" not in tree else "\u202f:")) \
             or unescape(tooltip) == name, (name, tooltip)
+
+
+def peeks_players(client, tree):
+    """Who is to move, as the small board of every node of ``tree`` says (Nim's peek)."""
+    from html import unescape
+    html = client.get(tree, headers=HX).get_data(as_text=True)
+    urls = re.findall(r'<g class="tnode[^"]*"\s+data-path="[^"]*" hx-get="([^"]+)"', html)
+    assert len(urls) > 1, urls
+    said = set()
+    for url in urls:
+        peek = client.get(unescape(url)).get_data(as_text=True)
+        said.update(re.findall(r"(J[01]|Player [12]|Joueur [12]) (?:to move|joue)", peek))
+    return said
+
+
+def test_the_small_board_names_the_player_to_move_as_the_page_does(app):
+    """The small board shown on pointing at a node said "J1 to move" (J0/J1, Nim's own naming)
+    where the page names the players "Player 1"/"Player 2": on a class's projector (its
+    naming, the phones'), where "J1" read as Player 1 for the second player (seen rehearsing
+    Nim's minimax card), and on a course card that asks for that naming (players=numbers)."""
+    client = app.test_client()
+    assert peeks_players(client, SEED_003) == {"J0", "J1"}          # the game's own naming
+    assert peeks_players(client, SEED_003 + "&players=numbers") == {"Player 1", "Player 2"}
+    teacher, code, _ = start_class(app, SEED_003)
+    assert peeks_players(teacher, SEED_003 + f"&cls={code}&lang=fr") == {"Joueur 1", "Joueur 2"}

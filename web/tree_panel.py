@@ -350,10 +350,14 @@ class TreePanel:
 
     def peek_url(self, path) -> str:
         """The small board of the position at ``path`` (for hover and focus), titled with
-        the node's name (``root``: where the tree starts, for ``name_in_tree``)."""
+        the node's name (``root``: where the tree starts, for ``name_in_tree``); its players
+        named as the page names them (``players``: a class's naming, or the link's), not
+        the game's own way ("J1 to move" beside "Player 1", who is J0)."""
         s = self.g.settings
+        names = s.player_names
+        players = {} if names == s.spec.namings[0] else {"players": names}
         return url_for("play.peek", game=s.game, moves=self.position_moves(path), root=self.base,
-                       **{p.url: getattr(s, p.name) for p in s.spec.params})
+                       **players, **{p.url: getattr(s, p.name) for p in s.spec.params})
 
     def position_moves(self, path) -> str:
         """The moves of the game up to the searched position, then along ``path``."""
