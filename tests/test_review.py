@@ -157,7 +157,7 @@ def test_nims_review_is_the_theory_move_by_move(variant):
             t = rng.randint(1, min(3, left))
             moves.append(t)
             left -= t
-        r = review(game, moves)
+        r = review(game, moves, time_limit=None)          # no clock: as c4_review, ttt
         left = 21
         for m in r.items:
             assert m.before == (-1 if game.is_losing(left) else 1)
@@ -174,7 +174,7 @@ def test_nims_review_is_the_theory_move_by_move(variant):
 def test_nims_why_is_the_multiple_of_k_plus_1():
     # 21 matches, J0 takes 1 (leaves 20, a multiple of 4: best), J1 takes 2, J0 takes 3
     # (15 left: not a multiple of 4): J1 takes 3, leaves 12.
-    r = review(Nim(21, 3), [1, 2, 3])
+    r = review(Nim(21, 3), [1, 2, 3], time_limit=None)
     assert r.classes == ["best", "best", "blunder"]
     assert why_text(r.items[2], names=lambda p: f"J{p}") == (
         "After taking 3, 15 are left, not a multiple of 4: J1 takes 3 and leaves 12, a "
@@ -239,7 +239,9 @@ class TicTacToe(Game):
 
 
 def ttt(text):
-    return review(TicTacToe(), [int(c) - 1 for c in text])
+    # no time limit, as c4_review: ~60 ms of CPU each, but a review's budget is wall-clock time
+    # (with the clock running 10 times too fast, on a busy machine, "1948" came back unscored)
+    return review(TicTacToe(), [int(c) - 1 for c in text], time_limit=None)
 
 
 def test_tic_tac_toe_the_edge_reply_to_the_centre_loses_and_the_review_says_how():
