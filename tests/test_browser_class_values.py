@@ -244,3 +244,42 @@ def test_a_number_typed_and_sent_with_the_keyboard_s_enter_is_the_one_sent(
     phone.locator("#value-field").press("Enter")
     expect(phone.locator("#class-vote")).to_contain_text("Votre réponse\u202f: 1.")
     phone.screenshot(path=str(artifacts / "values-phone-enter.png"))
+
+
+LABELS_OVERLAP = """() => {
+    const boxes = Array.from(document.querySelectorAll('.class-question .question-chart text.label'),
+                             t => t.getBoundingClientRect());
+    const overlaps = [];
+    for (let i = 1; i < boxes.length; i++)
+        if (boxes[i].left < boxes[i - 1].right - 0.5) overlaps.push([i, boxes[i - 1].right, boxes[i].left]);
+    return {labels: boxes.length, overlaps, smallest: Math.min(...Array.from(
+        document.querySelectorAll('.class-question .question-chart text.label'),
+        t => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a))};
+}"""
+
+
+def test_the_answers_chart_on_the_projector_keeps_each_value_apart(
+        contexts, live_server, artifacts):  # noqa: F811
+    """The chart of a value question's answers, revealed on the projector: each bar was 60
+    units wide whatever its label, and "M − 1/5" ran into "−M" beside it ("−MM − 1/5", seen
+    rehearsing Nim's alpha-beta card); each label clear of the next, at 18 px and more."""
+    teacher = contexts(PROJECTOR, locale="fr-FR")
+    code = start_class(teacher, live_server + LESSON)
+    phones = [contexts(PHONE, is_mobile=True, has_touch=True, locale="fr-FR") for _ in range(3)]
+    for s in phones:
+        join(s, live_server, code)
+    for step in range(2):
+        teacher.keyboard.press(" ")
+        expect(teacher).to_have_url(re.compile(rf"step={step}\b"))
+    teacher.get_by_role("button", name=re.compile("Que vaut α ici")).click()
+    for s, typed in zip(phones, ("M − 1/5", "-M", "-inf")):
+        s.locator("#value-field").fill(typed)
+        s.get_by_role("button", name="Envoyer").click()
+        expect(s.locator("#class-vote")).to_contain_text("Votre réponse")
+    expect(teacher.locator(".class-question .answered-count")).to_have_text("3 sur 3 ont répondu")
+    teacher.keyboard.press("r")
+    expect(teacher.locator(".class-question .question-chart text.label")).to_have_count(3)
+    found = teacher.evaluate(LABELS_OVERLAP)
+    teacher.screenshot(path=str(artifacts / "values-projector-chart-labels.png"))
+    assert found["labels"] == 3 and not found["overlaps"], found
+    assert found["smallest"] >= 18, found

@@ -50,6 +50,8 @@ KIND_LABELS = {"window": _l("What is α here?"), "cut": _l("Is there a cut-off h
                "move": _l("Which move does the search try next?")}
 DISCUSS_TIMES = (0, 60, 120, 180)      # seconds: the discussion's optional timer
 NUMBER_BARS = 6                        # a number question's chart: the 6 answers given most
+LABEL_CHAR = 16                        # SVG units a character of a bar's label takes at most
+#                                        (the chart's bold 26-unit font: .vote-chart .label)
 TABLE_EVENTS = ("probe", "store")      # the table's own steps: no question about them
 OUTCOME_LIMIT = 0.4                    # seconds per move for its exact outcome
 OUTCOME_NODES = 3_000_000
@@ -542,6 +544,14 @@ class ActivityView:
     @property
     def my_answer_right(self) -> bool:
         return self.my_answer is not None and self.is_right(self.my_answer)
+
+    @staticmethod
+    def bar_width(bars) -> int:
+        """The width of each bar of a chart of ``bars``: the vote's (``CHART_WIDTH``), or
+        wider where a label would run into the next one's ("M − 1/5" beside "−M" read
+        "−MM − 1/5" on the projector)."""
+        longest = max((len(b.label) for b in bars), default=0)
+        return max(CHART_WIDTH, LABEL_CHAR * longest + 12)
 
     def question_split(self) -> list[Share]:
         """The class's split for a phone, once the teacher revealed the answer (none before:
