@@ -309,6 +309,15 @@
   document.addEventListener("htmx:pushedIntoHistory", sync);
   document.addEventListener("htmx:replacedInHistory", sync);
 
+  // Class mode turned on: the class starts from the page as it is now, its tree's step
+  // included (a step taken since the page came pushed its link; the form's was drawn before).
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.classList || !form.classList.contains("class-start")) return;
+    var field = form.querySelector('input[name="link"]');
+    if (field) { field.value = location.pathname + location.search; }
+  }, true);
+
   // Links to this very page in another language or mode (data-here="proj=0") follow the
   // address bar as htmx changes it: leaving projector mode after ten steps keeps the tenth.
   function followAddress() {

@@ -327,3 +327,25 @@ def test_the_nickname_s_label_is_clear_of_its_field_on_a_phone(contexts, live_se
     found = student.evaluate(LABEL_UNDER_FIELD)
     assert found["lines"] and not found["under"], found
     assert student.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_a_class_started_from_a_tree_step_by_step_stays_at_its_step(contexts, live_server):
+    """A course card opened step by step (seed 005's table card, at its step 0: nothing of
+    the search shown yet), stepped on with Space, then class mode turned on: the class's
+    board was the card's link without its step, so the projector drew the whole tree, every
+    value the class was about to be asked, at once (seen rehearsing the table card). The
+    class starts at the step the teacher was at, and the phones follow that step."""
+    teacher = contexts(PROJECTOR, locale="fr-FR")
+    teacher.goto(live_server + "/connect4?w=4&h=4&moves=1111222&mode=human-human&level=custom"
+                 "&algo=alphabeta-tt&depth=4&order=natural&tree=1&step=0&proj=1&lang=fr")
+    for step in (1, 2):
+        teacher.keyboard.press(" ")
+        expect(teacher).to_have_url(re.compile(rf"step={step}\b"))
+    teacher.locator('[data-key="class"]').click()            # the page as it was stepped
+    expect(teacher.locator(".class-bar .class-code")).to_be_visible()
+    code = teacher.locator(".class-bar .class-code").inner_text().strip()
+    expect(teacher).to_have_url(re.compile(r"step=2\b"))
+    expect(teacher.locator("#tree-panel")).to_contain_text("étape 2 sur")
+    student = contexts(PHONE, is_mobile=True, has_touch=True, locale="fr-FR")
+    join(student, live_server, code)
+    expect(student.locator("#class-board")).to_contain_text("étape 2 sur")

@@ -345,8 +345,11 @@ def acting_student(kind: str) -> str:
 
 
 def teacher_page_url(state: ClassState) -> str:
-    g = ClassView(state, teacher=True, projector=True).g
-    return g.url()
+    """The teacher's page: the class's board, at the tree's step it is at (a class started
+    from a tree shown step by step stays there, nothing of the search shown before its
+    time)."""
+    view = ClassView(state, teacher=True, projector=True)
+    return view.g.url() if view.step is None else view.g.url(step=view.step)
 
 
 def back_to_teacher(state: ClassState) -> str:
