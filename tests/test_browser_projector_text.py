@@ -104,3 +104,21 @@ def test_the_questions_on_the_next_step_on_the_teacher_s_projector(browser, live
     small = page.evaluate(SMALL_TEXT, SMALLEST)
     page.close()
     assert not small, small[:8]
+
+
+def test_the_small_board_goes_when_the_pointer_leaves_the_node(browser, live_server, artifacts):
+    """On a projector the small board floats over the tree's corner: it stayed there once the
+    teacher's pointer had left the node, over whatever the tree draws in that corner (the
+    root itself, beside a class's question, which narrows the tree: seen rehearsing Nim's
+    minimax card). It shows while a node is pointed at or focused, and only then."""
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    page.goto(live_server + PAGES["tree"] + "&proj=1&lang=fr")
+    node = page.locator("#tree-panel g.tnode").nth(1)
+    node.scroll_into_view_if_needed()
+    node.hover()
+    expect(page.locator("#peek .peek-title")).to_be_visible()
+    page.locator(".status").first.hover()                                  # the pointer away
+    expect(page.locator("#peek")).to_be_hidden()
+    page.locator("#tree-panel g.tnode a").nth(1).focus()        # the keyboard, as Tab
+    expect(page.locator("#peek .peek-title")).to_be_visible()
+    page.close()
