@@ -122,3 +122,35 @@ def test_the_small_board_goes_when_the_pointer_leaves_the_node(browser, live_ser
     page.locator("#tree-panel g.tnode a").nth(1).focus()        # the keyboard, as Tab
     expect(page.locator("#peek .peek-title")).to_be_visible()
     page.close()
+
+
+UNDER_THE_PEEK = """() => {
+    const peek = document.getElementById('peek').getBoundingClientRect();
+    const found = [];
+    document.querySelectorAll('#tree-panel g.tnode').forEach((g, i) => {
+        const shape = g.querySelector('circle, rect');      // the node's own mark, its centre
+        if (!shape) return;
+        const r = shape.getBoundingClientRect();
+        const x = r.left + r.width / 2, y = r.top + r.height / 2;
+        if (peek.left < x && x < peek.right && peek.top < y && y < peek.bottom) found.push([i, x, y]);
+    });
+    return found;
+}"""
+
+
+def test_a_node_under_the_small_board_can_be_pointed_at(browser, live_server):
+    """The small board shows only while a node is pointed at: a node drawn under it (the
+    root's last child, in the tree's top corner) must still be the one pointed at once the
+    board comes over it, or the board would go and come back with every move of the mouse
+    (a 1366x768 projector: the tree narrower, its top corner under the board)."""
+    page = browser.new_page(viewport={"width": 1366, "height": 768})
+    page.goto(live_server + PAGES["tree"] + "&proj=1&lang=fr")
+    page.locator("#tree-panel g.tnode").nth(1).hover()
+    expect(page.locator("#peek .peek-title")).to_be_visible()
+    under = page.evaluate(UNDER_THE_PEEK)
+    assert under, "no node under the small board: nothing to check"
+    i, x, y = under[0]
+    page.mouse.move(x, y)
+    assert page.evaluate("([x, y]) => !!document.elementFromPoint(x, y).closest('g.tnode')", [x, y])
+    expect(page.locator("#peek .peek-title")).to_be_visible()
+    page.close()
