@@ -189,3 +189,12 @@ def test_a_value_that_is_none_is_refused_saying_how_to_write_one(app):
     r = phones[0].post(f"/c/{code}/answer?lang=fr", data={"seq": seq, "number": "lots"},
                        headers=HX)
     assert r.status_code == 400 and "−M" in text(r.get_data(as_text=True))
+
+
+@pytest.mark.parametrize("lang,example", [("en", "such as 2.5."), ("fr", "comme 2,5.")])
+def test_the_pad_s_hint_writes_its_example_number_as_the_phone_writes_numbers(app, lang, example):
+    """The hint under the value pad: an English phone was told "a number such as 2,5" while it
+    writes every number of the question with a point (its answer "5.2", the right one "-0.6":
+    seen on the English phone of a rehearsal); the example in the page's language."""
+    *_, page = ask_window(app, COURSE_LINK, lang)
+    assert hint(page).endswith(example), hint(page)
