@@ -155,18 +155,43 @@ def test_the_compiled_solver_equals_the_reference_and_the_brute_force(case):
         assert fast.score == brute(width, height).score(moves)
 
 
+def twins(width: int, height: int, moves: str, slots: int):
+    """The reference's search and the compiled one's of ``moves`` with a table of ``slots``,
+    and whether two positions the reference's table bounds share a slot there."""
+    reference = Solver(width, height)
+    ref = reference.solve(moves)
+    assert reference.table_size < reference.max_table_entries    # (never cleared: all kept)
+    fast = FastSolver(width, height, table_slots=slots).solve(moves)
+    keys = reference._table.keys()
+    return ref, fast, len({key % slots for key in keys}) < len(keys)
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions())
 def test_the_compiled_solver_explores_the_references_nodes_on_random_positions(case):
     # Twins node for node (the same move order, bounds, mirror images, win in two and
-    # transposition cut-off), on every board size the kernel takes: the compiled table's
-    # slots are shared by positions (one replaces the other), a few more nodes there, never
-    # fewer.
+    # transposition cut-off), on every board size the kernel takes, as long as no two of the
+    # positions the search bounds share a slot of the compiled table (``key % slots``): up to
+    # the first such pair the two tables hold the same bounds, so the searches are the same
+    # and there is no such replacement at all. When two share one, the later replaces the
+    # other, whose bound is searched again: more nodes, never fewer. (An allowance of 0.5%
+    # more nodes failed on a 9x5 position where one shared slot cost 1.3%: below.)
     width, height, moves = case
-    ref = Solver(width, height).solve(moves)
-    fast = FastSolver(width, height, table_slots=small_table(width, height)).solve(moves)
+    ref, fast, shared = twins(width, height, moves, small_table(width, height))
     assert fast.score == ref.score
-    assert ref.nodes <= fast.nodes <= ref.nodes * 1.005, (width, height, moves)
+    if shared:
+        assert ref.nodes <= fast.nodes, (width, height, moves)
+    else:
+        assert fast.nodes == ref.nodes, (width, height, moves)
+
+
+def test_a_slot_two_positions_share_costs_the_compiled_solver_a_search_again():
+    moves = "18438843382593648717759912532"                       # 9x5, a position's score 1
+    ref, fast, shared = twins(9, 5, moves, 8_388_593)               # the 9x5 table's size
+    assert shared and (ref.score, fast.score) == (1, 1)
+    assert (ref.nodes, fast.nodes) == (2_274, 2_304)
+    ref, fast, shared = twins(9, 5, moves, 8_388_637)               # the next prime sharing none
+    assert not shared and fast.nodes == ref.nodes == 2_274
 
 
 @numba.njit
