@@ -2,6 +2,7 @@
 SQLite default, then a real ``redis-server``): classes, the board's fan-out, vote rounds
 counted once per student, followers, expiry, and a restart that keeps everything."""
 import queue
+import sqlite3
 import threading
 
 import pytest
@@ -194,3 +195,25 @@ def test_nicknames_are_kept_per_student(store):
     store.set_name(code, "s1", "Ada L.")
     store.set_name(code, "s2", "Alan")
     assert store.names(code) == {"s1": "Ada L.", "s2": "Alan"}
+
+
+def test_a_store_made_before_streams_were_kept_apart_opens_and_counts(tmp_path):
+    """A SQLite store whose followers were one row per student (before each stream was kept
+    apart) opens, and counts followers in the new table: who follows is a few seconds'
+    presence, not kept over the upgrade."""
+    path = tmp_path / "classes.sqlite3"
+    store = open_store({"CLASS_DB": str(path), "REDIS_URL": ""})
+    code = store.create("connect4", "")[0].code
+    store.close()
+    with sqlite3.connect(path) as db:
+        db.execute("DROP TABLE follower_streams")
+        db.execute("CREATE TABLE followers (code TEXT NOT NULL, sid TEXT NOT NULL, "
+                   "seen REAL NOT NULL, PRIMARY KEY (code, sid))")
+    store = open_store({"CLASS_DB": str(path), "REDIS_URL": ""})
+    try:
+        assert store.follower_seen(code, "a", "s") and store.followers(code) == 1
+        with sqlite3.connect(path) as db:
+            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
+        assert "followers" not in tables
+    finally:
+        store.close()

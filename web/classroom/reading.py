@@ -94,7 +94,8 @@ def _read_sqlite(store, code, voter, every_answer, every_ballot) -> ClassData | 
         flag = _sqlite_crowd(db, code, r) if r else None
         row = db.execute("SELECT choice FROM ballots WHERE code = ? AND round = ? AND voter = ?",
                          (code, r, voter)).fetchone() if voter and r else None
-        followers = db.execute("SELECT COUNT(*) FROM followers WHERE code = ? AND seen > ?",
+        followers = db.execute("SELECT COUNT(DISTINCT sid) FROM follower_streams "
+                               "WHERE code = ? AND seen > ?",
                                (code, now - FOLLOWER_TIMEOUT)).fetchone()[0]
         names = dict(db.execute("SELECT voter, name FROM names WHERE code = ?", (code,)))
         ballots = dict(db.execute("SELECT voter, choice FROM ballots WHERE code = ? AND "
@@ -163,7 +164,11 @@ if round and round ~= '0' then
   marks = redis.call('HGETALL', base .. ':marks:' .. round)
 end
 redis.call('ZREMRANGEBYSCORE', base .. ':followers', '-inf', ARGV[2])
-local followers = redis.call('ZCARD', base .. ':followers')
+local followers, counted = 0, {}      -- its members are "sid stream": each sid counted once
+for _, m in ipairs(redis.call('ZRANGE', base .. ':followers', 0, -1)) do
+  local sid = string.match(m, '^(.*) [^ ]*$') or m
+  if not counted[sid] then counted[sid] = true; followers = followers + 1 end
+end
 local names = redis.call('HGETALL', base .. ':names')
 local settings = redis.call('HGETALL', base .. ':settings')
 local seq = redis.call('GET', base .. ':act')

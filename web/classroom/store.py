@@ -301,20 +301,21 @@ class ClassStore:
     def names(self, code: str) -> dict[str, str]:
         raise NotImplementedError
 
-    def follower_seen(self, code: str, sid: str) -> bool:
-        """A follower's stream is open (called on connect and at each heartbeat); True when
-        it was not counted yet, and then the teacher's count is told."""
+    def follower_seen(self, code: str, sid: str, stream: str = "") -> bool:
+        """Follower ``sid``'s stream ``stream`` is open (called on connect and at each
+        heartbeat); True when the follower was not counted yet, and then the teacher's count is
+        told. Each stream is kept apart: a page reloaded opens its new stream before the old
+        one ends, and the old one, still beating meanwhile, must not take the new one's place."""
         raise NotImplementedError
 
-    def follower_gone(self, code: str, sid: str, seen_until: float | None = None) -> None:
-        """A follower's stream ended. With ``seen_until`` (the store's clock at that stream's
-        last ``follower_seen``), only when the follower was not seen since: a page reloaded
-        opens its new stream before the old one ends, and stays counted."""
+    def follower_gone(self, code: str, sid: str, stream: str = "") -> None:
+        """Follower ``sid``'s stream ``stream`` ended; the follower stays counted while another
+        of its streams is open (the teacher's count is told when it is not)."""
         raise NotImplementedError
 
     def followers(self, code: str) -> int:
-        """Streams seen within ``FOLLOWER_TIMEOUT``: a worker killed without saying goodbye
-        stops being counted by itself."""
+        """Followers with a stream seen within ``FOLLOWER_TIMEOUT``: a worker killed without
+        saying goodbye stops being counted by itself."""
         raise NotImplementedError
 
     def listen(self, callback: Callable[[str, str], None], stop: threading.Event) -> None:
@@ -345,8 +346,9 @@ CREATE TABLE IF NOT EXISTS ballot_marks (
   addr TEXT NOT NULL, PRIMARY KEY (code, round, voter));
 CREATE TABLE IF NOT EXISTS names (
   code TEXT NOT NULL, voter TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY (code, voter));
-CREATE TABLE IF NOT EXISTS followers (
-  code TEXT NOT NULL, sid TEXT NOT NULL, seen REAL NOT NULL, PRIMARY KEY (code, sid));
+CREATE TABLE IF NOT EXISTS follower_streams (
+  code TEXT NOT NULL, sid TEXT NOT NULL, stream TEXT NOT NULL, seen REAL NOT NULL,
+  PRIMARY KEY (code, sid, stream));
 CREATE TABLE IF NOT EXISTS events (
   id INTEGER PRIMARY KEY AUTOINCREMENT, code TEXT NOT NULL, kind TEXT NOT NULL, at REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS events_at ON events (at);
@@ -430,6 +432,9 @@ class SqliteStore(ClassStore):
                 db.execute("ALTER TABLE classes ADD COLUMN vote_ends REAL NOT NULL DEFAULT 0")
             if "addr" not in columns:              # a store made before classes per address
                 db.execute("ALTER TABLE classes ADD COLUMN addr TEXT NOT NULL DEFAULT ''")
+            if "follower_streams" not in tables:   # a store made before streams were apart
+                db.executescript(SCHEMA)           # (who follows: 45 s of presence, not kept)
+                db.execute("DROP TABLE IF EXISTS followers")
             row = db.execute("SELECT value FROM meta WHERE key = 'store_id'").fetchone()
             if row is None:
                 db.execute("INSERT OR IGNORE INTO meta VALUES ('store_id', ?)",
@@ -585,7 +590,7 @@ class SqliteStore(ClassStore):
 
     def _purge(self, db, now):
         expired = [r[0] for r in db.execute(PURGE_SQL, (now,))]
-        for table in ("classes", "ballots", "ballot_marks", "names", "followers"):
+        for table in ("classes", "ballots", "ballot_marks", "names", "follower_streams"):
             db.executemany(f"DELETE FROM {table} WHERE code = ?", [(c,) for c in expired])
         db.execute("DELETE FROM limits WHERE start < ?", (now - 86400,))
 
@@ -701,30 +706,34 @@ class SqliteStore(ClassStore):
         return self._call(lambda db: dict(db.execute(
             "SELECT voter, name FROM names WHERE code = ?", (code,))))
 
-    def follower_seen(self, code, sid):
+    def follower_seen(self, code, sid, stream=""):
         now = self.clock()
 
         def seen(db):
-            new = db.execute("SELECT seen FROM followers WHERE code = ? AND sid = ?",
-                             (code, sid)).fetchone() is None
-            db.execute("INSERT OR REPLACE INTO followers VALUES (?, ?, ?)", (code, sid, now))
+            new = not self._counted(db, code, sid, now)
+            db.execute("INSERT OR REPLACE INTO follower_streams VALUES (?, ?, ?, ?)",
+                       (code, sid, stream, now))
             if new:
                 self._publish(db, code, "followers")
             return new
         return self._write(seen)
 
-    def follower_gone(self, code, sid, seen_until=None):
-        until = float("inf") if seen_until is None else seen_until
-
+    def follower_gone(self, code, sid, stream=""):
         def gone(db):
-            if db.execute("DELETE FROM followers WHERE code = ? AND sid = ? AND seen <= ?",
-                          (code, sid, until)).rowcount:
+            if db.execute("DELETE FROM follower_streams WHERE code = ? AND sid = ? AND stream = ?",
+                          (code, sid, stream)).rowcount and not self._counted(db, code, sid,
+                                                                               self.clock()):
                 self._publish(db, code, "followers")
         self._write(gone)
 
+    @staticmethod
+    def _counted(db, code, sid, now):
+        return db.execute("SELECT 1 FROM follower_streams WHERE code = ? AND sid = ? AND seen > ?",
+                          (code, sid, now - FOLLOWER_TIMEOUT)).fetchone() is not None
+
     def followers(self, code):
         return self._call(lambda db: db.execute(
-            "SELECT COUNT(*) FROM followers WHERE code = ? AND seen > ?",
+            "SELECT COUNT(DISTINCT sid) FROM follower_streams WHERE code = ? AND seen > ?",
             (code, self.clock() - FOLLOWER_TIMEOUT)).fetchone()[0])
 
     def _log_mark(self):
@@ -863,13 +872,6 @@ return {n, left}
 """
 
 # A follower's stream ended: gone unless seen since (its page reloaded, a new stream open).
-_GONE = """
-local seen = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if seen and tonumber(seen) <= tonumber(ARGV[2]) then
-  return redis.call('ZREM', KEYS[1], ARGV[1]) end
-return 0
-"""
-
 _STATE_FIELDS = ("game", "query", "version", "round", "vote_open", "vote_query", "reveal",
                  "closed", "secret_hash", "expires")
 
@@ -945,7 +947,6 @@ class RedisStore(ClassStore):
         self._vote = self.redis.register_script(_VOTE)
         self._create = self.redis.register_script(_CREATE)
         self._hit = self.redis.register_script(_HIT)
-        self._gone = self.redis.register_script(_GONE)
         self._signing_key = None
 
     @contextmanager
@@ -1143,33 +1144,39 @@ class RedisStore(ClassStore):
         with self._errors():
             return self.redis.hgetall(self._key(code, "names"))
 
-    def follower_seen(self, code, sid):
-        key = self._key(code, "followers")
-        with self._errors(), self.redis.pipeline() as pipe:
-            pipe.zadd(key, {sid: self.clock()})
-            pipe.expire(key, int(self.ttl) + 60)
-            new = pipe.execute()[0] == 1
+    # the class's followers: a sorted set of "sid stream" scored by when that stream was seen
+
+    def _followers_seen(self, code, now) -> set[str]:
+        """The followers (sids) with a stream seen within ``FOLLOWER_TIMEOUT``."""
+        members = self.redis.zrangebyscore(self._key(code, "followers"),
+                                           f"({now - FOLLOWER_TIMEOUT!r}", "+inf")
+        return {m.rpartition(" ")[0] or m for m in members}     # (or a sid alone: before)
+
+    def follower_seen(self, code, sid, stream=""):
+        key, now = self._key(code, "followers"), self.clock()
+        with self._errors():
+            new = sid not in self._followers_seen(code, now)
+            with self.redis.pipeline() as pipe:
+                pipe.zadd(key, {f"{sid} {stream}": now})
+                pipe.expire(key, int(self.ttl) + 60)
+                pipe.execute()
         if new:
             self._publish(code, "followers")
         return new
 
-    def follower_gone(self, code, sid, seen_until=None):
+    def follower_gone(self, code, sid, stream=""):
         with self._errors():
-            if seen_until is None:
-                gone = self.redis.zrem(self._key(code, "followers"), sid)
-            else:
-                gone = self._gone(keys=[self._key(code, "followers")],
-                                  args=[sid, repr(float(seen_until))])
+            gone = (self.redis.zrem(self._key(code, "followers"), f"{sid} {stream}")
+                    and sid not in self._followers_seen(code, self.clock()))
         if gone:
             self._publish(code, "followers")
 
     def followers(self, code):
         key = self._key(code, "followers")
         now = self.clock()
-        with self._errors(), self.redis.pipeline() as pipe:
-            pipe.zremrangebyscore(key, "-inf", now - FOLLOWER_TIMEOUT)
-            pipe.zcard(key)
-            return pipe.execute()[1]
+        with self._errors():
+            self.redis.zremrangebyscore(key, "-inf", now - FOLLOWER_TIMEOUT)
+            return len(self._followers_seen(code, now))
 
     def listen(self, callback, stop):
         import redis

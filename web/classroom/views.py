@@ -747,19 +747,20 @@ def stream(state: ClassState, render, *, follower: str | None, kinds=None) -> Re
     if request.method == "HEAD":           # no stream to send: no slot to take, no follower
         return _event_stream_response(iter(()))
     # the first store calls before the answer starts: a store that fails is a 503 here
-    seen = [0.0]                           # the store's clock after our last "still here"
+    # this stream apart from the follower's others (its page reloaded: the old stream, still
+    # beating until it ends, neither replaces the new one nor takes the follower with it)
+    stream_id = secrets.token_hex(4)
     if state.expires < the_store.clock() + the_store.ttl / 2:
         try:                               # followed live: the class is in use, it stays
             the_store.used(code)
         except StoreError:
             pass                           # kept for UNUSED_TTL at least; tried again later
     if follower:
-        the_store.follower_seen(code, follower)
-        seen[0] = the_store.clock()
+        the_store.follower_seen(code, follower, stream_id)
     sub = the_hub.subscribe(code, kinds, address=client_address(),
                             client=follower or client_id())
     if sub is None:
-        quietly(the_store.follower_gone, code, follower, seen[0])
+        quietly(the_store.follower_gone, code, follower, stream_id)
         response = Response("busy: too many live pages on this server", 503,
                             mimetype="text/plain")
         response.headers["Retry-After"] = "5"
@@ -769,7 +770,7 @@ def stream(state: ClassState, render, *, follower: str | None, kinds=None) -> Re
         current = the_store.get(code)
     except StoreError:
         the_hub.unsubscribe(sub)
-        quietly(the_store.follower_gone, code, follower, seen[0])
+        quietly(the_store.follower_gone, code, follower, stream_id)
         raise
     app = current_app._get_current_object()
     environ = dict(request.environ)
@@ -793,7 +794,7 @@ def stream(state: ClassState, render, *, follower: str | None, kinds=None) -> Re
         if not left:
             left.append(True)
             the_hub.unsubscribe(sub)
-            quietly(the_store.follower_gone, code, follower, seen[0])
+            quietly(the_store.follower_gone, code, follower, stream_id)
 
     def events():
         nonlocal current
@@ -816,8 +817,7 @@ def stream(state: ClassState, render, *, follower: str | None, kinds=None) -> Re
                     last_beat = time.monotonic()
                     if follower and last_beat - last_seen >= refresh:
                         last_seen = last_beat
-                        quietly(the_store.follower_seen, code, follower)
-                        seen[0] = the_store.clock()
+                        quietly(the_store.follower_seen, code, follower, stream_id)
                     yield beat_event
                 if came:
                     # shared with the worker's other streams of the class; a timed vote's end
