@@ -513,3 +513,27 @@ def test_a_class_board_page_reads_its_bar_once_and_other_pages_never(app, monkey
     assert teacher.get(f"/course?cls={code}").status_code == 200
     assert reads == [code]
 
+
+def status(html):
+    """The page's status line as read (without its "Review the game" link)."""
+    line = re.search(r'<p class="status" id="status">(.*?)</p>', html, re.S).group(1)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", re.sub(r"<a .*?</a>", "", line))).strip()
+
+
+@pytest.mark.parametrize("moves, said", [
+    ("", "Yellow to play."),                      # the class's turn against the AI
+    ("4455667", "Yellow wins!"),                  # the class's side won
+    ("14253667", "Red wins!"),                    # the AI's side won
+])
+def test_the_projector_and_the_phones_say_whose_turn_it_is_in_the_same_words(app, moves, said):
+    """Against the AI, the teacher's page spoke to the one player at the laptop ("Your turn.",
+    "You win!", "The AI wins!") while the phones said "Yellow to play.": in class mode the
+    projector speaks to the room as the phones do."""
+    link = f"/connect4?mode=human-ai&level=easy&moves={moves}"
+    teacher, code, _ = start_class(app, link)
+    projector = teacher.get(f"{link}&cls={code}").get_data(as_text=True)
+    phone = student(app, code).get(f"/c/{code}").get_data(as_text=True)
+    assert status(projector) == status(phone) == said
+    alone = app.test_client().get(link).get_data(as_text=True)   # one player: spoken to
+    assert status(alone) == {"": "Your turn.", "4455667": "You win!",
+                             "14253667": "The AI wins!"}[moves]
