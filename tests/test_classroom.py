@@ -35,6 +35,12 @@ class Stream:
                 self.chunks.put(chunk.decode() if isinstance(chunk, bytes) else chunk)
                 if self.done.is_set():
                     break
+        except Exception:
+            # a stream the test has closed may still be inside the app when the test's app
+            # closes its store (a loaded machine: a suite's run beside 4 busy processes met a
+            # Redis read on a connection closed under it, reported at the next test's setup)
+            if not self.done.is_set():
+                raise
         finally:
             self.response.close()
 
@@ -58,7 +64,7 @@ class Stream:
 
     def close(self):
         self.done.set()
-        self.thread.join(5)
+        self.thread.join(30)          # (the next chunk, a beat at most, ends it)
 
 
 @pytest.fixture()
