@@ -151,12 +151,9 @@ def the_held_drawings(phone):
     phone.wait_for_function("n => window.voteDrawings >= n", arg=drawn + held)
 
 
-def test_a_heuristic_being_typed_after_an_answer_survives_a_drawing_read_before_it(
-        contexts, live_server):  # noqa: F811
-    """Sami sends a heuristic, then types another; a drawing the stream read before the first
-    was stored comes after its answer: it draws the form as it was (cells=1), not a change of
-    the field by the server. The text being typed stays, as does the focus, and is the one
-    sent next."""
+def a_phone_at_a_heuristic_workshop(contexts, live_server):  # noqa: F811
+    """A French class's heuristic workshop (depth 2), and a phone holding its drawings
+    (``phone_holding_its_drawings``) once its stream's first has come: (phone, code)."""
     teacher = contexts(PROJECTOR, locale="fr-FR")
     code = start_class(teacher, live_server + "/connect4?mode=human-human&lang=fr")
     assert teacher.context.request.post(
@@ -165,6 +162,16 @@ def test_a_heuristic_being_typed_after_an_answer_survives_a_drawing_read_before_
     phone = phone_holding_its_drawings(contexts)
     phone.goto(f"{live_server}/c/{code}?lang=fr")
     phone.wait_for_function("() => window.voteDrawings >= 1")          # the stream's first
+    return phone, code
+
+
+def test_a_heuristic_being_typed_after_an_answer_survives_a_drawing_read_before_it(
+        contexts, live_server):  # noqa: F811
+    """Sami sends a heuristic, then types another; a drawing the stream read before the first
+    was stored comes after its answer: it draws the form as it was (cells=1), not a change of
+    the field by the server. The text being typed stays, as does the focus, and is the one
+    sent next."""
+    phone, _ = a_phone_at_a_heuristic_workshop(contexts, live_server)
     assert "cells=1" in phone.evaluate("window.voteTexts[0]")
     phone.evaluate("window.heldVotes = []")
     phone.fill("#class-h", "open1=1")
@@ -226,14 +233,7 @@ def test_a_heuristic_the_student_sends_from_another_page_is_drawn_over_the_one_t
     """The other side of the rule: a field the stream draws otherwise than it and the phone's
     replies did is the server's change (the same student's heuristic sent from another page),
     and the field starts afresh from it."""
-    teacher = contexts(PROJECTOR, locale="fr-FR")
-    code = start_class(teacher, live_server + "/connect4?mode=human-human&lang=fr")
-    assert teacher.context.request.post(
-        f"{live_server}/class/{code}/heuristic", headers={"HX-Request": "true"},
-        form={"action": "start", "depth": "2"}).ok
-    phone = phone_holding_its_drawings(contexts)
-    phone.goto(f"{live_server}/c/{code}?lang=fr")
-    phone.wait_for_function("() => window.voteDrawings >= 1")          # the stream's first
+    phone, code = a_phone_at_a_heuristic_workshop(contexts, live_server)
     drawn = phone.evaluate("window.voteDrawings")
     phone.fill("#class-h", "open1=1")
     phone.locator("form.heuristic-form button[type=submit]").click()
