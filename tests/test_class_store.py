@@ -217,3 +217,22 @@ def test_a_store_made_before_streams_were_kept_apart_opens_and_counts(tmp_path):
         assert "followers" not in tables
     finally:
         store.close()
+
+
+def test_a_student_s_streams_that_ended_unheard_are_not_kept(tmp_path):
+    """Each stream has its row (SQLite): one that ended without a goodbye (its worker
+    killed) is dropped once it no longer counts, not kept until the class ends."""
+    clock = Clock()
+    path = tmp_path / "classes.sqlite3"
+    store = open_store({"CLASS_DB": str(path), "REDIS_URL": ""}, clock=clock)
+    try:
+        code = store.create("connect4", "")[0].code
+        for n in range(20):                              # 20 streams, none said goodbye
+            store.follower_seen(code, "phone", f"s{n}")
+            clock.now += FOLLOWER_TIMEOUT + 1
+        store.follower_seen(code, "phone", "last")
+        assert store.followers(code) == 1
+        with sqlite3.connect(path) as db:
+            assert db.execute("SELECT stream FROM follower_streams").fetchall() == [("last",)]
+    finally:
+        store.close()

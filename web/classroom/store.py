@@ -711,6 +711,10 @@ class SqliteStore(ClassStore):
 
         def seen(db):
             new = not self._counted(db, code, sid, now)
+            # (the student's streams that ended unheard, a worker killed: no longer counted,
+            # not kept either, or each reconnection would leave a row until the class ends)
+            db.execute("DELETE FROM follower_streams WHERE code = ? AND sid = ? AND seen <= ?",
+                       (code, sid, now - FOLLOWER_TIMEOUT))
             db.execute("INSERT OR REPLACE INTO follower_streams VALUES (?, ?, ?, ?)",
                        (code, sid, stream, now))
             if new:
@@ -871,7 +875,6 @@ if left < 0 then redis.call('EXPIRE', KEYS[1], ARGV[1]); left = tonumber(ARGV[1]
 return {n, left}
 """
 
-# A follower's stream ended: gone unless seen since (its page reloaded, a new stream open).
 _STATE_FIELDS = ("game", "query", "version", "round", "vote_open", "vote_query", "reveal",
                  "closed", "secret_hash", "expires")
 
