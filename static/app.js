@@ -554,18 +554,26 @@
   // an answer may come after the answer's reply and draw the field as it was (a heuristic typed
   // after sending one was lost to the "cells=1" drawn before it), and the drawing the answer
   // wakes draws what the reply drew.
-  var TYPED = "input[type=text], input[type=number], input[type=search], input:not([type]), textarea";
+  // A choice in a list (<select>) is kept by the same rule, and so is a menu (<details>) the
+  // user opened or closed: the teacher's "Class exercise" menu, opened as the page came,
+  // was found closed by the bar's late first drawing (05:52 on 2026-11-28, 4 busy processes).
+  var TYPED = "input[type=text], input[type=number], input[type=search], input:not([type]), textarea, select";
   var beingTyped = [];
   var streamDrew = {}, replyDrew = {};   // by fieldKey: the value the stream (or page), a reply drew
   function fieldKey(field) {
     var form = field.form, seq = form && form.querySelector("input[type=hidden][name=seq]");
     return [form ? form.getAttribute("action") : "", field.name || field.id, seq ? seq.value : ""].join("|");
   }
+  function drawnValue(field) {           // what the drawing says: a list's option marked selected
+    if (field.tagName !== "SELECT") return field.defaultValue;
+    var chosen = Array.prototype.find.call(field.options, function (o) { return o.defaultSelected; });
+    return chosen ? chosen.value : field.options.length ? field.options[0].value : "";
+  }
   function caret(field) {
     try { return [field.selectionStart, field.selectionEnd]; } catch (e) { return null; }
   }
   function drew(root, into) {
-    root.querySelectorAll(TYPED).forEach(function (field) { into[fieldKey(field)] = field.defaultValue; });
+    root.querySelectorAll(TYPED).forEach(function (field) { into[fieldKey(field)] = drawnValue(field); });
   }
   document.addEventListener("DOMContentLoaded", function () { drew(document, streamDrew); });
   document.addEventListener("htmx:afterSwap", function (event) {
@@ -574,10 +582,10 @@
   document.addEventListener("htmx:sseBeforeMessage", function () {
     beingTyped = [];
     document.querySelectorAll(TYPED).forEach(function (field) {
-      if (field.value === field.defaultValue) return;          // untouched: drawn anew
+      if (field.value === drawnValue(field)) return;           // untouched: drawn anew
       var focused = document.activeElement === field, key = fieldKey(field);
       beingTyped.push({ field: field, key: key, value: field.value, focused: focused,
-                    drawn: key in streamDrew ? streamDrew[key] : field.defaultValue,
+                    drawn: key in streamDrew ? streamDrew[key] : drawnValue(field),
                     caret: focused ? caret(field) : null });
     });
   });
@@ -588,7 +596,8 @@
         return !beingTyped.some(function (u) { return u.field === f; }) && fieldKey(f) === t.key;
       });
       if (!again || again.disabled) return;
-      if (again.defaultValue !== t.drawn && again.defaultValue !== replyDrew[t.key]) return;
+      var drawn = drawnValue(again);
+      if (drawn !== t.drawn && drawn !== replyDrew[t.key]) return;
       again.value = t.value;
       if (t.focused) {
         again.focus({ preventScroll: true });
@@ -597,6 +606,37 @@
     });
     beingTyped = [];
     drew(event.target, streamDrew);
+  });
+
+  // The menus: a <details> is known by its class and its rank among those of that class.
+  var menusDrew = {}, menusBefore = {};  // by key: open as drawn; the element and its state
+  function menus(each) {
+    var rank = {};
+    document.querySelectorAll("details").forEach(function (d) {
+      var cls = d.className || "";
+      rank[cls] = (rank[cls] || 0) + 1;
+      each(d, cls + "|" + rank[cls]);
+    });
+  }
+  function menusDrawn(root) {
+    menus(function (d, key) { if (root.contains(d)) { menusDrew[key] = d.open; } });
+  }
+  document.addEventListener("DOMContentLoaded", function () { menusDrawn(document); });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (event.detail.xhr) { menusDrawn(event.target); }
+  });
+  document.addEventListener("htmx:sseBeforeMessage", function () {
+    menusBefore = {};
+    menus(function (d, key) { menusBefore[key] = { menu: d, open: d.open, drawn: menusDrew[key] }; });
+  });
+  document.addEventListener("htmx:sseMessage", function () {
+    menus(function (d, key) {
+      var was = menusBefore[key];
+      if (!was || was.menu === d) return;                      // new, or not redrawn
+      menusDrew[key] = d.open;
+      if (d.open === was.drawn && d.open !== was.open) { d.open = was.open; }
+    });
+    menusBefore = {};
   });
 
   // A value question on a phone: its number pad types into the field (the phone's own

@@ -1,7 +1,8 @@
-"""What a student types on a phone survives the live stream's redraws, in Chromium against
-gunicorn. A phone's stream redraws the part a field is in: its first drawing (late when the
-laptop is busy: the stream opens after the page), a reconnection's, a teacher's change, a
-drawing read before the phone's own answer that comes after the answer's reply. At
+"""What a student types on a phone (and what a teacher opens and chooses in the class bar)
+survives the live stream's redraws, in Chromium against gunicorn. A phone's stream redraws
+the part a field is in: its first drawing (late when the laptop is busy: the stream opens
+after the page), a reconnection's, a teacher's change, a drawing read before the phone's own
+answer that comes after the answer's reply. At
 21:08 on 2026-11-27, beside 4 busy processes, the tournament's rehearsal typed Sami's
 heuristic, the stream's first drawing came, and the phone sent the drawn "cells=1"."""
 import re
@@ -20,18 +21,21 @@ COUNT_VOTE_DRAWINGS = """
 
 
 class LateStream:
-    """A phone's live stream held until ``let_in`` (it opens after the page: late on a busy
-    laptop)."""
+    """A page's live stream (a phone's, or the teacher's bar's with ``events=TEACHER_EVENTS``)
+    held until ``let_in`` (it opens after the page: late on a busy laptop)."""
 
-    def __init__(self, phone):
+    def __init__(self, phone, events=r"/c/[^/]+/events"):
         self.held, self.open = [], False
-        phone.route(re.compile(r"/c/[^/]+/events"),
+        phone.route(re.compile(events),
                     lambda route: route.continue_() if self.open else self.held.append(route))
 
     def let_in(self):
         self.open = True
         for route in self.held:
             route.continue_()
+
+
+TEACHER_EVENTS = r"/class/[^/]+/events"
 
 
 def phone_with_a_late_stream(contexts):  # noqa: F811
@@ -226,6 +230,32 @@ def test_an_exercise_answer_being_corrected_survives_a_drawing_read_before_its_c
     assert phone.evaluate("document.activeElement.name") == "v.R"      # still typing there
     check.click()
     expect(phone.locator(".exercise-student .verdict")).to_have_class(re.compile(r"\bok\b"))
+
+
+def test_the_teachers_exercise_menu_opened_before_the_bars_first_drawing_stays_open(
+        contexts, live_server):  # noqa: F811
+    """The teacher opens the "Class exercise" menu and chooses a tree as the page comes; the
+    bar's stream opens late (a busy laptop) and its first drawing redraws the bar. The menu
+    stays open with the choices made (at 05:52 on 2026-11-28, beside 4 busy processes, the
+    menu was found closed and its tree list hidden)."""
+    teacher = contexts(PROJECTOR)
+    teacher.add_init_script("""
+        window.barDrawings = 0;
+        document.addEventListener('htmx:sseMessage', function (e) {
+          if (e.detail.type === 'bar') window.barDrawings += 1; });""")
+    stream = LateStream(teacher, events=TEACHER_EVENTS)
+    start_class(teacher, live_server + "/nim?n=5&k=3&mode=human-human")
+    teacher.locator(".exercise-start summary").click()
+    teacher.locator(".exercise-start select[name=source]").select_option("ex:nim4")
+    teacher.locator(".exercise-start select[name=algo]").select_option("minimax")
+    assert stream.held and teacher.evaluate("window.barDrawings") == 0
+    stream.let_in()
+    teacher.wait_for_function("() => window.barDrawings >= 1")        # the bar's first drawing
+    expect(teacher.locator(".exercise-start")).to_have_attribute("open", "")
+    expect(teacher.locator(".exercise-start select[name=source]")).to_have_value("ex:nim4")
+    expect(teacher.locator(".exercise-start select[name=algo]")).to_have_value("minimax")
+    teacher.get_by_role("button", name="Send to the class").click()
+    expect(teacher.locator(".class-exercise-dashboard")).to_be_visible()
 
 
 def test_a_heuristic_the_student_sends_from_another_page_is_drawn_over_the_one_typed(
