@@ -60,9 +60,9 @@ def test_a_peer_instruction_round_hides_counts_then_shows_both_votes(
     expect(charts.nth(1).locator("text.n")).to_have_text(["2", "0", "1"])
     teacher.keyboard.press("r")
     expect(teacher.locator(".ai-choice")).to_have_text("The AI would play 1 match here")
-    expect(teacher.locator(".class-bar .outcomes")).to_contain_text("1 match wins")
-    expect(teacher.locator(".class-bar .outcomes")).to_contain_text("2 matches loses")
-    expect(students[1].locator("#class-vote .outcomes")).to_contain_text("1 match wins")
+    expect(teacher.locator(".class-bar .outcomes")).to_contain_text("1 match: win")
+    expect(teacher.locator(".class-bar .outcomes")).to_contain_text("2 matches: loss")
+    expect(students[1].locator("#class-vote .outcomes")).to_contain_text("1 match: win")
     teacher.screenshot(path=str(artifacts / "answer-projector-two-votes.png"))
     students[1].screenshot(path=str(artifacts / "answer-phone-outcomes.png"), full_page=True)
 

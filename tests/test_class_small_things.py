@@ -40,7 +40,7 @@ def count_tops(html):
 def test_when_every_move_loses_no_bar_is_framed_as_best(app):
     # 5 matches, 1 taken: 4 left, a multiple of 4: every move loses
     _, _, _, shown = peer_round(app, "/nim?n=5&k=3&mode=human-human&moves=1", "123", "112")
-    assert "1 match loses" in text(shown) and "3 matches loses" in text(shown)
+    assert "1 match: loss" in text(shown) and "3 matches: loss" in text(shown)
     assert "right-mark" not in shown and 'class="outcome loss best"' not in shown
     # where a move wins, it is framed in both charts, and only it
     _, _, _, shown = peer_round(app, "/nim?n=5&k=3&mode=human-human", "123", "112")
