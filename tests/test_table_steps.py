@@ -176,6 +176,11 @@ def test_entering_a_node_shows_the_key_before_the_number_and_the_key_after(clien
                      rf"column {second + 1}, row \d {_hex(expected ^ after_first.key)} "
                      rf"key after {_hex(expected)}", text)
     assert expected == game.result(after_first, second).key
+    # in French, in seed 004's word for it ("réaliser un Ou-Exclusif")
+    text, _ = _panel_text(client, i + 1, lang="fr")
+    assert re.search(rf"clé avant {_hex(after_first.key)} Ou-Exclusif avec le nombre de "
+                     rf"(Jaune|Rouge), colonne {second + 1}, ligne \d {_hex(expected ^ after_first.key)}",
+                     text)
 
 
 def test_a_store_step_and_the_caption_at_the_end(client):
