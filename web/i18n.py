@@ -11,7 +11,7 @@ from flask import Flask, Response, g, render_template, request
 from jinja2 import pass_eval_context
 from flask_babel import (Babel, format_decimal, get_locale as babel_locale, get_translations,
                          gettext, lazy_gettext as _l)
-from babel.numbers import get_group_symbol
+from babel.numbers import get_decimal_symbol, get_group_symbol
 from markupsafe import Markup
 
 from ai.messages import translate
@@ -103,6 +103,12 @@ def num(value, digits=None) -> str:
         return format_decimal(round(value, digits),
                               format="#,##0." + "0" * digits if digits else "#,##0")
     return format_decimal(value)
+
+
+def decimal_mark() -> str:
+    """The page's decimal mark: "," in French, "." in English (a phone's number pad types
+    it; every way of writing a value is read either way, ``web.notation.read_value``)."""
+    return get_decimal_symbol(locale=get_locale())
 
 
 def _numbers_in_locale(values: dict) -> dict:

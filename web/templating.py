@@ -17,7 +17,7 @@ from .fragments import drawn_once
 from .links import link
 from .games import GAMES, ORDER_LABELS
 from .i18n import (ALGORITHM_LABELS, LANGUAGES, LEVEL_LABELS, PLAYER_NAMING_LABELS,
-                   get_locale, lang_field, num, switch_lang, this_page, tr)
+                   decimal_mark, get_locale, lang_field, num, switch_lang, this_page, tr)
 from .game_link import MAX_DEPTH, MAX_TIME_MS, MODES
 from .notation import (add_notation, bound_shown, current_notation, format_bound, format_long,
                        format_shown, notation_field, value_message, value_text)
@@ -39,7 +39,7 @@ def init_app(app: Flask) -> None:
         LEVEL_LABELS=LEVEL_LABELS, ORDER_LABELS=ORDER_LABELS, MAX_DEPTH=MAX_DEPTH,
         MAX_TIME_MS=MAX_TIME_MS, LANGUAGES=LANGUAGES, heuristics_for=heuristics_for,
         fmt=format_bound, fmt_long=format_long, fmt_shown=format_shown, bound_shown=bound_shown, walk=walk, view_width=width, fit_text=fit_text, wrap_text=wrap_text, zobrist_key=key_text, text_width=text_width, path_of=path_of, lang_field=lang_field,
-        num=num, switch_lang=switch_lang, tr=tr, value_message=value_message, iteration_chart=iteration_chart,
+        num=num, decimal_mark=decimal_mark, switch_lang=switch_lang, tr=tr, value_message=value_message, iteration_chart=iteration_chart,
         WIN_THRESHOLD=WIN_THRESHOLD, MAX_SCORE=MAX_SCORE, HEURISTIC_MAX=HEURISTIC_MAX,
         PLAYER_NAMING_LABELS=PLAYER_NAMING_LABELS, current_notation=current_notation,
         notation_field=notation_field, value_text=value_text, switch_notation=lambda n: this_page(notation=n))
