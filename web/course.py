@@ -6,6 +6,9 @@ the game, its settings, the position, the step or notation. Links keep the page'
 and projector mode like every link (``web.i18n``, ``web.projector``). The pictures that are
 not trees (the dictionary of Listing VIII.1, the cell values of Figure VIII.2, the sum that
 gives h = 2) are computed here from ``ai/``, so they are the app's, not copied numbers.
+A figure whose tree is too large to replay step by step (drawn folded, as Connect-4's
+depth-3 minimax) links its replay too: the same position and search at a depth whose tree
+is drawn whole, at its first step (``Figure.steps``), where a class can be asked the next step.
 """
 from __future__ import annotations
 
@@ -115,10 +118,18 @@ class Figure:
     inspect: dict | None = None   # a heuristic's figure: the inspector's arguments (its
     #                               position and heuristic), a second link
     exercise: dict | None = None  # a tree the lab asks as an exercise (its ``ex`` and ``algo``)
+    steps: dict | None = None     # a figure whose tree is too large to replay step by step
+    #                               (drawn folded: web.tree_panel.SMALL_TREE_NODES): what
+    #                               changes in its settings for a tree drawn whole, a third link
 
     def __post_init__(self):
         # every card opens in the course's notation (+M/−M, M − 3/5), kept from page to page
         object.__setattr__(self, "args", {**self.args, "notation": "course"})
+
+    @property
+    def step_args(self) -> dict:
+        """The step-by-step link's arguments: the figure's own with ``steps``, at step 0."""
+        return {**self.args, **(self.steps or {}), "step": 0}
 
 
 def _nim(**args) -> dict:
@@ -157,7 +168,10 @@ CHAPTERS = [
                _l("Connect-4, minimax to depth 3, each leaf scored by the cell values."),
                "play.show", _c4_j(moves="4453", mode="human-human", level="custom",
                                   algo="minimax", depth=3, heur="cells", tree=1),
-               inspect=dict(board=_board_of("4453"))),
+               inspect=dict(board=_board_of("4453")),
+               # depth 3's 400 nodes (343 leaves) are drawn folded, too many to replay; depth
+               # 2's 57 (7 moves, 49 leaves) are drawn whole: 114 steps
+               steps=dict(depth=2)),
         Figure(_l("Figure VIII.2 – the “rated” Connect-4 grid"),
                _l("Each cell: the number of fours it can take part in. The link opens the "
                   "course's position (Figure VIII.1), scored with these values."),
@@ -240,7 +254,10 @@ CHAPTERS = [
                "play.show", _c4(moves="4453", mode="human-human", level="custom",
                                 algo="alphabeta", depth=5, heur="adjusted", tree=1,
                                 time=MAX_TIME_MS),
-               inspect=dict(board=_board_of("4453"), heur="adjusted")),
+               inspect=dict(board=_board_of("4453"), heur="adjusted"),
+               # depth 5's 4,698 nodes (10,746 steps) are drawn folded, too many to replay;
+               # depth 2's tree is drawn whole: 39 nodes explored of 57, 5 cut-offs, 94 steps
+               steps=dict(depth=2)),
         Figure(_l("Alpha-beta with memory and Zobrist keys"),
                _l("The transposition table: TT marks where an entry decided a node."),
                "table.table", dict(moves="4453", ttd=4), ""),
