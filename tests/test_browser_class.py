@@ -349,3 +349,25 @@ def test_a_class_started_from_a_tree_step_by_step_stays_at_its_step(contexts, li
     student = contexts(PHONE, is_mobile=True, has_touch=True, locale="fr-FR")
     join(student, live_server, code)
     expect(student.locator("#class-board")).to_contain_text("étape 2 sur")
+
+
+def test_a_class_started_without_javascript_at_a_tree_s_step_stays_at_its_step(contexts,
+                                                                               live_server):
+    """The same, in a browser with JavaScript off: each step is a whole page (a plain link
+    to its ``step=``), and the "Class mode" form of that page sent the game's link without
+    the step, so the projector drew the whole tree (the page's script put the step back,
+    6dc74a6, but no script runs here). The class starts at the step the teacher was at."""
+    teacher = contexts(PROJECTOR, locale="fr-FR", java_script_enabled=False)
+    teacher.goto(live_server + "/connect4?w=4&h=4&moves=1111222&mode=human-human&level=custom"
+                 "&algo=alphabeta-tt&depth=4&order=natural&tree=1&step=0&proj=1&lang=fr")
+    for step in (1, 2):
+        teacher.locator('#tree-panel [data-key="step"]').click()
+        expect(teacher).to_have_url(re.compile(rf"step={step}\b"))
+    teacher.locator('[data-key="class"]').click()
+    expect(teacher.locator(".class-bar .class-code")).to_be_visible()
+    code = teacher.locator(".class-bar .class-code").inner_text().strip()
+    expect(teacher).to_have_url(re.compile(r"step=2\b"))
+    expect(teacher.locator("#tree-panel")).to_contain_text("étape 2 sur")
+    student = contexts(PHONE, is_mobile=True, has_touch=True, locale="fr-FR")
+    join(student, live_server, code)
+    expect(student.locator("#class-board")).to_contain_text("étape 2 sur")

@@ -2,6 +2,7 @@
 real redis-server): the teacher's move reaches a follower's stream, votes count once per
 student, a student can neither move nor open a vote, a restart keeps the class, bad codes and
 ended classes get a clear page, nicknames and votes are limited."""
+import html
 import queue
 import re
 import threading
@@ -269,6 +270,28 @@ def test_a_bar_form_sent_without_javascript_leads_back_to_the_teacher_s_own_page
     # the page's own link as it was, its values whole, written anew (no header split)
     assert back(f"http://localhost/connect4?cls={code}&step=3%0D%0AX:%201") == \
         f"/connect4?cls={code}&step=3%0D%0AX%3A+1"
+
+
+def test_a_class_started_without_javascript_at_a_tree_s_step_stays_at_that_step(app):
+    """Without JavaScript a tree is stepped through by links, each step a whole page with its
+    ``step=``; the "Class mode" form on that page sent the game's link without its step, so
+    the class opened on the whole tree, every value the class was about to be asked (the
+    page's script put the step back, 6dc74a6: a plain form did not). The form sent as a
+    browser sends it (no htmx) starts the class at the page's step, phones included."""
+    page = ("/connect4?w=4&h=4&moves=1111222&mode=human-human&level=custom&algo=alphabeta-tt"
+            "&depth=4&order=natural&tree=1&step=2")
+    teacher = app.test_client()
+    shown = teacher.get(page).get_data(as_text=True)
+    assert "step 2 of" in shown
+    form = re.search(r'<form [^>]*class="inline class-start">(.*?)</form>', shown, re.S).group(1)
+    link = html.unescape(re.search(r'name="link" value="([^"]*)"', form).group(1))
+    created = teacher.post("/class", data={"link": link})
+    assert created.status_code == 303
+    board = created.headers["Location"]
+    assert re.search(r"[?&]step=2(&|$)", board), board
+    assert "step 2 of" in teacher.get(board).get_data(as_text=True)
+    code = re.search(r"cls=([A-Z0-9]{6})", board).group(1)
+    assert "step 2 of" in student(app, code).get(f"/c/{code}").get_data(as_text=True)
 
 
 def test_a_typed_code_in_any_case_opens_the_class(app):

@@ -32,7 +32,7 @@ from .htmx import current_page_args, is_htmx, render
 from .i18n import tr
 from .params import BadRequest, as_bad_request, read_int
 from .review import teaching_warning
-from .tree_panel import TreePanel, board_game, name_in_tree, tree_panel_in_lane
+from .tree_panel import TreePanel, board_game, name_in_tree, page_url, tree_panel_in_lane
 
 bp = Blueprint("play", __name__)
 
@@ -55,7 +55,8 @@ def game_page(g: GameLink, *, status=200, error=None, error_param=None, ai=None,
     # a tree built and drawn (tens of ms for the largest) in the trees' lane, off the loop
     return render(g.spec.template, block="game", status=status, push_url=push_url, g=g,
                   error=error, error_param=error_param, ai=ai, panel=panel, teach=teach,
-                  board=board_game(g, panel), tree=isinstance(panel, TreePanel),
+                  here=page_url(g, panel), board=board_game(g, panel),
+                  tree=isinstance(panel, TreePanel),
                   **game_extras(g, panel))
 
 
@@ -149,13 +150,13 @@ def tree(game: GameSpec):
     replay instead of walking back through every step."""
     g = with_tree(parse_game(game, request.args))
     panel = tree_panel_in_lane(g, request.args)
-    page_url = panel.url(step=panel.step) if panel and not panel.too_large else g.url()
+    here = page_url(g, panel)
     stepping = (panel is not None and not panel.too_large
                 and getattr(panel, "step", None) is not None and "step" in current_page_args())
     # the board too (out of band): a step of a replay shows the position the AI searched, the
     # replay's end the move it played; a step replaces the history entry, never adds one
-    return render(game.template, block="tree", push_url=None if stepping else page_url,
-                  replace_url=page_url if stepping else None, g=g, panel=panel,
+    return render(game.template, block="tree", push_url=None if stepping else here,
+                  replace_url=here if stepping else None, g=g, panel=panel, here=here,
                   error=None, ai=None, board=board_game(g, panel), oob_board=is_htmx(),
                   tree=True, **game_extras(g, panel))
 

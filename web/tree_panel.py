@@ -373,6 +373,13 @@ def board_game(g: GameLink, panel) -> GameLink:
     return g
 
 
+def page_url(g: GameLink, panel) -> str:
+    """The link of the game's page beside ``panel``: the tree's unfolded node and its step of
+    a replay kept (the address bar's link; the link a class starts from, so a class started
+    at a step shows that step and nothing of the search after it); else the game's own."""
+    return panel.url(step=panel.step) if panel and not panel.too_large else g.url()
+
+
 def searched_position(g: GameLink):
     """Which search the panel shows: the one behind the AI's last move, or else the one the
     AI would make in the position shown. Returns (index in g.states, "last"|"next") or None."""
