@@ -632,9 +632,9 @@
   document.addEventListener("htmx:sseMessage", function () {
     menus(function (d, key) {
       var was = menusBefore[key];
-      if (!was || was.menu === d) return;                      // new, or not redrawn
+      if (was && was.menu === d) return;                       // not redrawn
       menusDrew[key] = d.open;
-      if (d.open === was.drawn && d.open !== was.open) { d.open = was.open; }
+      if (was && d.open === was.drawn && d.open !== was.open) { d.open = was.open; }
     });
     menusBefore = {};
   });

@@ -258,6 +258,61 @@ def test_the_teachers_exercise_menu_opened_before_the_bars_first_drawing_stays_o
     expect(teacher.locator(".class-exercise-dashboard")).to_be_visible()
 
 
+BAR_DRAWINGS = """
+    // The teacher's stream's bar drawings, counted (window.barDrawings); window.barAgain()
+    // hands the last one on to htmx's SSE extension once more, as a reconnection's would be.
+    window.barDrawings = 0; window.barText = null; window.barSource = null;
+    (function () {
+      var add = EventSource.prototype.addEventListener;
+      EventSource.prototype.addEventListener = function (type, listener, options) {
+        if (type !== 'bar') return add.call(this, type, listener, options);
+        window.barSource = this;
+        return add.call(this, type, function (e) {
+          window.barDrawings += 1;
+          if (!e.again) { window.barText = e.data; }
+          return listener.call(this, e);
+        }, options);
+      };
+      window.barAgain = function () {
+        var e = new MessageEvent('bar', { data: window.barText });
+        e.again = true;
+        window.barSource.dispatchEvent(e);
+      };
+    })();"""
+
+
+def test_the_teachers_exercise_menu_first_drawn_by_the_stream_stays_open_across_its_redraws(
+        contexts, live_server):  # noqa: F811
+    """A page opened during a class exercise (its dashboard, no exercise menu); the exercise
+    ends from another device (the teacher's phone), and the stream draws the board's bar with
+    the menu, new to the page. The teacher opens it; the stream's next drawing of the same bar
+    (a reconnection's) leaves it open."""
+    teacher = contexts(PROJECTOR)
+    teacher.add_init_script(BAR_DRAWINGS)
+    code = start_class(teacher, live_server + "/nim?n=5&k=3&mode=human-human")
+
+    def from_another_device(action):
+        assert teacher.context.request.post(
+            f"{live_server}/class/{code}/exercise", headers={"HX-Request": "true"},
+            form={"action": action, "source": "ex:nim4", "algo": "minimax"}).ok
+
+    from_another_device("start")
+    teacher.reload()
+    expect(teacher.locator(".class-exercise-dashboard")).to_be_visible()
+    expect(teacher.locator(".exercise-start")).to_have_count(0)
+    teacher.wait_for_function("() => window.barDrawings >= 1")        # the stream is open
+    drawn = teacher.evaluate("window.barDrawings")
+    from_another_device("end")
+    teacher.wait_for_function("n => window.barDrawings > n", arg=drawn)
+    expect(teacher.locator(".class-exercise-dashboard")).to_have_count(0)
+    teacher.locator(".exercise-start summary").click()
+    expect(teacher.locator(".exercise-start select[name=source]")).to_be_visible()
+    drawn = teacher.evaluate("window.barDrawings")
+    teacher.evaluate("window.barAgain()")
+    teacher.wait_for_function("n => window.barDrawings > n", arg=drawn)
+    expect(teacher.locator(".exercise-start")).to_have_attribute("open", "")
+
+
 def test_a_heuristic_the_student_sends_from_another_page_is_drawn_over_the_one_typed(
         contexts, live_server):  # noqa: F811
     """The other side of the rule: a field the stream draws otherwise than it and the phone's
