@@ -291,7 +291,7 @@ def test_the_large_connect4_trees_cards_step_through_the_same_search_at_depth_2(
     found = dict(cards(client))
     for title, (algo, nodes, steps) in STEPPED_AT_DEPTH_2.items():
         main, *others = found[title]
-        assert "Step by step" not in text_of(client.get(main).get_data(as_text=True)), title
+        assert 'class="stepper"' not in client.get(main).get_data(as_text=True), title
         link = next(u for u in others if "step=0" in u)
         query = lambda url: dict(parse_qsl(urlsplit(url).query))      # noqa: E731
         assert query(link) == {**query(main), "depth": "2", "step": "0"}, title
@@ -319,3 +319,33 @@ def test_a_class_can_be_asked_the_next_step_on_the_large_connect4_trees_cards(ma
         asked = text_of(teacher.post(f"/class/{code}/ask", data={"kind": "move"},
                                      headers={"HX-Request": "true"}).get_data(as_text=True))
         assert "Which move does the search try next at max (root)?" in asked, title
+
+
+def test_a_tree_drawn_folded_says_why_it_has_no_step_by_step_and_links_one_drawn_whole(client):
+    found = dict(cards(client, "fr"))
+    main = found["Algorithme minmax avec fonction heuristique (profondeur limitée)"][0]
+    html = client.get(main).get_data(as_text=True)
+    # (text_of reads the narrow no-break spaces, U+202F, as spaces)
+    assert ("Pas de pas à pas ici : un pas à pas dessine tous les sommets de l’arbre, "
+            "60 au plus, et celui-ci en a 400.") in text_of(html)
+    why = re.search(r'<p class="stepper-why">.*?</p>', html, re.S).group(0)
+    link = re.search(r'<a class="button" href="([^"]*)"', why).group(1).replace("&amp;", "&")
+    assert "Pas à pas, profondeur 2" in why
+    query = lambda url: dict(parse_qsl(urlsplit(url).query))      # noqa: E731
+    assert query(link) == {**query(main), "depth": "2", "step": "0"}
+    assert "étape 0 sur 114" in text_of(client.get(link).get_data(as_text=True))
+    # the adjusted heuristic's tree: its pruned nodes are drawn too, 6,118 with its 4,698
+    main = found["L’heuristique ajustée"][0]
+    shown = text_of(client.get(main).get_data(as_text=True))
+    assert "et celui-ci en a 6 118." in shown and "Pas à pas, profondeur 2" in shown
+    # the search behind a move the AI played at depth 3: why, and no depth 2, which would
+    # not be the search behind that move; nor for a preset level's
+    for link in ("/connect4?moves=4453&mode=human-ai&level=custom&algo=minimax&depth=3&tree=1",
+                 "/connect4?moves=4453&mode=human-human&level=medium&tree=1"):
+        html = client.get(link + "&lang=fr").get_data(as_text=True)
+        why = re.search(r'<p class="stepper-why">.*?</p>', html, re.S).group(0)
+        assert "Pas de pas à pas ici" in why and "<a " not in why, link
+    # a tree replayed step by step has its stepper, not the sentence
+    html = client.get(found["Algorithme minmax avec fonction heuristique (profondeur limitée)"][0]
+                      .replace("depth=3", "depth=2")).get_data(as_text=True)
+    assert "Pas à pas" in html and 'class="stepper-why"' not in html

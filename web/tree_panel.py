@@ -11,7 +11,7 @@ from ai.perfect import ALGORITHM as PERFECT_ALGORITHM
 from ai.course.scores import SearchResult
 from ai.teach.table_view import key_text
 from ai.teach.tree_view import (ViewNode, at_step, caption_counts, counts_at, finished_search,
-                                node_at, path_of, replay, spine, subtree_sizes, unfold)
+                                full_tree_size, node_at, path_of, replay, spine, subtree_sizes, unfold)
 
 from . import ai_move as moves     # its budgets read at each call (the tests lower them)
 from .ai_move import Stop, ai_level, is_heavy, searched, stop_of
@@ -151,6 +151,30 @@ class TreePanel:
     def steppable(self) -> bool:
         tree = self.result.tree
         return not self.spine and tree.whole and len(tree.events) <= STEP_MAX_EVENTS
+
+    @cached_property
+    def unsteppable(self) -> dict | None:
+        """Why a tree drawn folded (``spine``) has no step by step, said where the stepper
+        would be: a replay draws every node, and a tree of more than ``SMALL_TREE_NODES`` is
+        drawn folded. ``nodes``: the nodes this tree would draw (the pruned ones too, as a
+        replay draws them); ``depth``: the largest depth whose tree is drawn whole, for a link
+        to the same search there (None when there is no such link: the search behind a move
+        the AI played, which a smaller depth would not have made, or a preset level's).
+        None for a tree that is replayed, or a search its budget cut short."""
+        if not self.spine or self.stop:
+            return None
+        tree = self.result.tree
+        nodes = len(tree.nodes) if tree.whole else self.result.stats.nodes
+        depth = None
+        if self.about == "next" and self.g.settings.level == "custom":
+            state = self.g.states[self.base]
+            # counted as minimax's tree, which holds an alpha-beta tree's nodes, pruned ones
+            # included; each count stops past SMALL_TREE_NODES, so this costs a few positions
+            for d in range(1, self.result.stats.depth):
+                if full_tree_size(self.g.rules, state, d, SMALL_TREE_NODES) is None:
+                    break
+                depth = d
+        return dict(nodes=nodes, most=SMALL_TREE_NODES, depth=depth)
 
     def path_text(self, path) -> str:
         return self.g.rules.format_moves(path)
