@@ -104,3 +104,36 @@ def test_the_editor_opens_the_course_s_example_in_the_inspector(browser, live_se
     assert pg.locator("h1").count() == 1              # swapped in place, not a page in a page
     pg.screenshot(path=str(artifacts / "heuristic-adjusted-projector.png"), full_page=True)
     pg.close()
+
+
+def test_the_minmax_card_s_depth_3_tree_leads_to_its_step_by_step_in_class(browser, live_server,
+                                                                           artifacts):
+    """The course's "minmax with a heuristic" card (fig-1-3) on a projector: its depth-3 tree,
+    400 nodes drawn folded, says why it has no step by step and links the same search at
+    depth 2, drawn whole; there the stepper steps, and in class mode the teacher's bar offers
+    the questions on the next step (a rehearsal found none on this card)."""
+    pg = browser.new_page(viewport={"width": 1920, "height": 1080})
+    pg.goto(live_server + "/course?lang=fr&proj=1")
+    pg.locator("#fig-1-3 h3 a").click()
+    pg.wait_for_load_state("networkidle")
+    why = pg.locator(".stepper-why")
+    expect(why).to_contain_text("et celui-ci en a 400.")
+    expect(pg.locator(".step-count")).to_have_count(0)
+    pg.screenshot(path=str(artifacts / "course-minmax-depth-3-why-projector.png"))
+    why.get_by_role("link", name="Pas à pas, profondeur 2").click()
+    expect(pg.locator(".step-count")).to_contain_text("étape 0 sur 114")
+    assert "depth=2" in pg.url and "step=0" in pg.url and "card=fig-1-3" in pg.url
+    pg.locator('#tree-panel a[data-key="step"]').click()
+    expect(pg.locator(".step-count")).to_contain_text("étape 1 sur 114")
+    expect(pg.locator(".step-event")).to_contain_text("Entrée dans le sommet max (racine)")
+    pg.get_by_role("button", name="Mode classe").click()
+    pg.wait_for_load_state("networkidle")
+    assert "cls=" in pg.url and "step=1" in pg.url
+    pg.locator("#class-lobby").get_by_role("button", name="Commencer").click()
+    menu = pg.locator(".ask-menu")
+    expect(menu).to_contain_text("Interroger la classe sur la prochaine étape")
+    menu.get_by_role("button", name="Quel coup la recherche essaie-t-elle ensuite").click()
+    expect(pg.locator(".class-bar")).to_contain_text("Quel coup la recherche essaie-t-elle "
+                                                     "ensuite au sommet max (racine)")
+    pg.screenshot(path=str(artifacts / "course-minmax-depth-2-class-question-projector.png"))
+    pg.close()
