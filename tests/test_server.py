@@ -72,11 +72,11 @@ def test_a_burst_of_the_most_expensive_searches_gets_busy_answers_and_pages_stil
     assert set(statuses) <= {200, 303, 503}, statuses
     assert all(b"The server is busy" in body for status, _, body, _ in answers if status == 503)
     # A search refused is the AI's own answer; the page a search that ran redirects to (its
-    # tree drawn, tree=1) may be refused by the trees' lane, with the app's busy page. Which
-    # came first depends on the machine's speed: with the clock running 5 times too fast, the
-    # first 503 in this list was such a page. Only the AI's refusals must keep the game.
-    busy = [(h, body) for status, h, body, url in answers if status == 503 and "/ai?" in url]
+    # tree drawn, tree=1) may be refused by the trees' lane (which came first depends on the
+    # machine's speed). Both keep the game: the refused tree page was the app's bare busy
+    # page, the game and the AI's move gone from it.
+    busy = [(h, body) for status, h, body, url in answers if status == 503]
     assert busy, statuses                  # 2 workers x 1 heavy slot: most of 12 are refused
-    headers, body = busy[0]
-    assert int(headers["Retry-After"]) > 0
-    assert b"The server is busy" in body and b'class="disc p' in body      # the game is kept
+    for headers, body in busy:
+        assert int(headers["Retry-After"]) > 0
+        assert b"The server is busy" in body and b'class="disc p' in body    # the game is kept

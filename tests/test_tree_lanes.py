@@ -1,9 +1,12 @@
 """Pages that draw a search tree on the loop take the trees' lane (issue 37): while its slots
 are taken, a tree page is refused at once with a 503 and Retry-After (its drawing never runs),
 and a page without a tree is not held back. Counted in drawings, never timed."""
+import contextlib
+import html
 import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import parse_qsl
 
 import pytest
 
@@ -48,6 +51,82 @@ def test_a_tree_page_waits_for_the_pages_lane_and_is_refused_when_it_is_full(cli
         for _ in slots:
             admission._trees.release()
     assert client.get(url).status_code == free.status_code
+
+
+@contextlib.contextmanager
+def full_trees():
+    """Every slot of the trees' lane taken (as by a class's phones drawing their trees)."""
+    slots = [admission._trees.acquire(blocking=False) for _ in range(admission.TREE_SLOTS)]
+    try:
+        assert all(slots)
+        yield
+    finally:
+        for taken in slots:
+            if taken:
+                admission._trees.release()
+
+
+@pytest.fixture()
+def trees_full():
+    with full_trees():
+        yield
+
+
+def retry_link(html_text: str, words: str) -> str:
+    found = re.search(rf'<a [^>]*href="([^"]*)"[^>]*>{words}</a>', html_text)
+    assert found, f"no {words!r} link"
+    return html.unescape(found.group(1))
+
+
+def same_link(a: str, b: str) -> bool:
+    """The same path and the same parameters, in any order."""
+    (pa, _, qa), (pb, _, qb) = a.partition("?"), b.partition("?")
+    return pa == pb and sorted(parse_qsl(qa)) == sorted(parse_qsl(qb))
+
+
+@pytest.mark.parametrize("lang, busy_words, again", [("en", "busy", "Try again"),
+                                                     ("fr", "occupé", "Réessayer")])
+def test_a_tree_page_refused_without_javascript_keeps_the_game(app, drawings, lang, busy_words,
+                                                               again):
+    """Without JavaScript a move is answered with a redirect to the new position's page, its
+    tree shown; that page takes the trees' lane, and when the lane was full the answer was
+    the app's bare 503 page, "Back to the games": the game, the AI's reply included, gone
+    from the page. Refused, it is the game's page as a refused move's htmx answer is (503,
+    Retry-After, the position and its moves, the tree off, the message), with a retry that
+    keeps the page's whole query: its tree, its step."""
+    client = app.test_client()
+    moved = client.get(f"/connect4/move?moves=44&col=3&mode=human-ai&level=easy&tree=1"
+                       f"&lang={lang}")
+    assert moved.status_code == 303
+    shown = moved.headers["Location"]
+    played = re.search(r"moves=(\d+)", shown).group(1)
+    assert played.startswith("443") and len(played) == 4          # the AI replied
+    for page in (shown, shown + "&step=3"):
+        drawn = len(drawings)
+        with full_trees():
+            busy = client.get(page)
+        text = busy.get_data(as_text=True)
+        assert busy.status_code == 503 and busy.headers["Retry-After"], text[:300]
+        assert busy_words in text
+        assert len(drawings) == drawn                           # refused before any drawing
+        assert 'id="game"' in text and len(re.findall(r'class="disc p[01]"', text)) == 4
+        assert f"moves={played}" in text                         # its links keep the game
+        assert same_link(retry_link(text, again), page)          # the query whole, step too
+    assert client.get(shown + "&step=3").status_code == 200
+
+
+def test_a_tree_step_refused_with_htmx_replaces_the_game_not_the_panel(client, drawings,
+                                                                       trees_full):
+    """A step of the tree asked by htmx (its target the tree panel) and refused: the game's
+    page, busy, replaces the game, not the panel (a page inside the panel)."""
+    busy = client.get("/connect4/tree?moves=443&mode=human-ai&level=easy&tree=1&step=3",
+                      headers={"HX-Request": "true"})
+    assert busy.status_code == 503 and busy.headers["Retry-After"]
+    assert busy.headers.get("HX-Retarget") == "#game"
+    assert busy.headers.get("HX-Reswap") == "outerHTML"
+    text = busy.get_data(as_text=True)
+    assert text.lstrip().startswith('<section id="game"') and "busy" in text
+    assert not drawings
 
 
 # -- the drawing itself off the loop (issue 37: the lane admitted them, the loop drew them) -----

@@ -201,12 +201,14 @@ def game_lane(fn):
         return _offload(fn)
 
 
-def in_lane(*, heavy: bool = False, lane=None, charged: bool = True):
+def in_lane(*, heavy: bool = False, lane=None, charged: bool = True, keep: bool = False):
     """A view that holds a slot of the pages' lane for the whole request, its page's drawing
     included (the lab draws trees of 400 nodes: tens of ms on the loop), charged to the
     client like a search: at most ``PAGE_SLOTS`` of them run at once in a worker, so a
     plain page never waits behind more than those. Its search runs through ``offload``. Busy
-    (503 or 429) when it cannot: the app's error page with Retry-After."""
+    (503 or 429) when it cannot: the app's error page with Retry-After; ``keep``: the Busy
+    itself, for the view's own handler to answer as it answers a search refused inside it
+    (a game's page keeps its game)."""
     def wrap(view):
         @functools.wraps(view)
         def inner(*args, **kwargs):
@@ -214,6 +216,8 @@ def in_lane(*, heavy: bool = False, lane=None, charged: bool = True):
                 return admitted(lambda: view(*args, **kwargs), heavy=heavy, inline=True,
                                 lane=lane, charged=charged)
             except Busy as err:
+                if keep:
+                    raise
                 raise refuse(err) from None
         return inner
     return wrap
@@ -223,7 +227,9 @@ def in_lane(*, heavy: bool = False, lane=None, charged: bool = True):
 #: for the largest; a tic-tac-toe tree page is cheap to ask for), and the parameter that makes
 #: them draw one (None: always): they take the trees' lane (``TREE_SLOTS`` per worker) for the
 #: whole request, so 20 at once are drawn one after another, and refused (503, Retry-After)
-#: past ``LIGHT_WAIT``; their drawing (the geometry and the template) runs off the loop
+#: past ``LIGHT_WAIT`` with the game kept (``web.play.bad_request``: the game's page, its
+#: tree off, a retry; without JavaScript a move is answered with a redirect to such a page);
+#: their drawing (the geometry and the template) runs off the loop
 #: (``drawn_in_lane``), so plain pages do not wait behind it. A move's or the AI's answer
 #: (``play.move``, ``play.ai``) waits for its search in the light lane, then for the trees'
 #: lane to draw its tree panel, if shown, and keeps its game when refused.
@@ -240,7 +246,7 @@ def in_lane_when_drawing(view, flag: str | None):
             return view(*args, **kwargs)
         finally:
             g.holds_trees_lane = False
-    laned = in_lane(lane=_trees, charged=False)(holding)
+    laned = in_lane(lane=_trees, charged=False, keep=True)(holding)
 
     @functools.wraps(view)
     def inner(*args, **kwargs):

@@ -30,6 +30,7 @@ from .game_link import GameLink, parse_game, parse_game_keeping_what_is_right
 from .games import GameSpec
 from .htmx import current_page_args, is_htmx, render
 from .i18n import tr
+from .links import this_page
 from .params import BadRequest, as_bad_request, read_int
 from .review import teaching_warning
 from .tree_panel import TreePanel, board_game, name_in_tree, page_url, tree_panel_in_lane
@@ -45,8 +46,9 @@ def game_extras(g: GameLink, panel) -> dict:
 
 
 def game_page(g: GameLink, *, status=200, error=None, error_param=None, ai=None, push_url=None,
-              result=None, args=None, teach=None) -> Response:
-    """The game's page (or its ``game`` block), with the tree panel when it is on."""
+              result=None, args=None, teach=None, retry=None) -> Response:
+    """The game's page (or its ``game`` block), with the tree panel when it is on;
+    ``retry``: a link to ask again, beside the error."""
     panel = None
     # When the page is about to ask for the AI's move, its tree comes with that move.
     asking = g.ai_to_move and g.live and (g.settings.mode != "ai-ai" or g.settings.autoplay)
@@ -54,8 +56,8 @@ def game_page(g: GameLink, *, status=200, error=None, error_param=None, ai=None,
         panel = tree_panel_in_lane(g, args if args is not None else {}, result)
     # a tree built and drawn (tens of ms for the largest) in the trees' lane, off the loop
     return render(g.spec.template, block="game", status=status, push_url=push_url, g=g,
-                  error=error, error_param=error_param, ai=ai, panel=panel, teach=teach,
-                  here=page_url(g, panel), board=board_game(g, panel),
+                  error=error, error_param=error_param, retry=retry, ai=ai, panel=panel,
+                  teach=teach, here=page_url(g, panel), board=board_game(g, panel),
                   tree=isinstance(panel, TreePanel),
                   **game_extras(g, panel))
 
@@ -64,15 +66,21 @@ def game_page(g: GameLink, *, status=200, error=None, error_param=None, ai=None,
 def bad_request(err: BadRequest):
     """A 400 that keeps the game: the position and the settings that were right, the message
     beside the field to blame; the address bar gets the link of what is shown. A search the
-    server cannot take now (Busy) is a 503 or 429 with Retry-After, the game kept too."""
+    server cannot take now (Busy) is a 503 or 429 with Retry-After, the game kept too, its
+    tree off, and a retry: this very request again, its whole query kept (a tree page's step
+    too: without JavaScript a move is answered with a redirect to its tree page, which the
+    trees' lane may refuse). For htmx, it replaces the game (a tree's step asked for the
+    panel alone: not a game's page inside the panel)."""
     spec = request.view_args["game"]
-    g = parse_game_keeping_what_is_right(spec, request.args)
     if isinstance(err, Busy):
         g = parse_game(spec, request.args)
         response = game_page(replace(g, settings=replace(g.settings, show_tree=False)),
-                             status=err.status, error=tr(err))
+                             status=err.status, error=tr(err), retry=this_page())
         response.headers["Retry-After"] = str(err.retry_after)
+        if is_htmx():
+            response.headers.update({"HX-Retarget": "#game", "HX-Reswap": "outerHTML"})
         return response
+    g = parse_game_keeping_what_is_right(spec, request.args)
     return game_page(g, status=400, error=tr(err), error_param=err.param,
                      push_url=g.url())
 
