@@ -45,6 +45,24 @@ def test_step_by_step_is_in_the_url(client):
     assert client.get(url + "&step=999").status_code == 400
 
 
+def test_projector_mode_turned_on_or_off_at_a_step_stays_at_that_step(client):
+    """A teacher steps through a search on the laptop, then turns projector mode on (and off):
+    the page stays at the step, not the whole tree, every value the class is about to be
+    asked. (The links drew the game's link without its step; with JavaScript, the links follow
+    the address bar as htmx steps: data-here.)"""
+    import html as markup
+    page = ("/connect4?w=4&h=4&moves=1111222&mode=human-human&level=custom&algo=alphabeta-tt"
+            "&depth=4&order=natural&tree=1&step=2")
+    for shown, toggle in ((page, "Projector mode"), (page + "&proj=1", "Leave projector mode")):
+        text = client.get(shown).get_data(as_text=True)
+        href = markup.unescape(re.search(
+            rf'<a class="button toggle[^"]*" href="([^"]+)" data-key="projector" '
+            rf'data-here="[^"]+">{toggle}</a>', text).group(1))
+        assert re.search(r"[?&]step=2(&|$)", href), href
+        assert ("proj=1" in href) == (toggle == "Projector mode")
+        assert "step 2 of" in client.get(href).get_data(as_text=True)
+
+
 def test_the_exported_svg_is_a_standalone_svg_file(client):
     r = client.get("/connect4/tree.svg?moves=4453&tree=1&level=medium")
     assert r.status_code == 200 and r.mimetype == "image/svg+xml"

@@ -16,6 +16,7 @@ the game as it was, the message beside the field to blame.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 from flask import Blueprint, Response, redirect, render_template, request
 from markupsafe import escape
@@ -57,7 +58,7 @@ def game_page(g: GameLink, *, status=200, error=None, error_param=None, ai=None,
     # a tree built and drawn (tens of ms for the largest) in the trees' lane, off the loop
     return render(g.spec.template, block="game", status=status, push_url=push_url, g=g,
                   error=error, error_param=error_param, retry=retry, ai=ai, panel=panel,
-                  teach=teach, here=page_url(g, panel), board=board_game(g, panel),
+                  teach=teach, here=partial(page_url, g, panel), board=board_game(g, panel),
                   tree=isinstance(panel, TreePanel),
                   **game_extras(g, panel))
 
@@ -164,7 +165,8 @@ def tree(game: GameSpec):
     # the board too (out of band): a step of a replay shows the position the AI searched, the
     # replay's end the move it played; a step replaces the history entry, never adds one
     return render(game.template, block="tree", push_url=None if stepping else here,
-                  replace_url=here if stepping else None, g=g, panel=panel, here=here,
+                  replace_url=here if stepping else None, g=g, panel=panel,
+                  here=partial(page_url, g, panel),
                   error=None, ai=None, board=board_game(g, panel), oob_board=is_htmx(),
                   tree=True, **game_extras(g, panel))
 

@@ -397,11 +397,12 @@ def board_game(g: GameLink, panel) -> GameLink:
     return g
 
 
-def page_url(g: GameLink, panel) -> str:
+def page_url(g: GameLink, panel, **more) -> str:
     """The link of the game's page beside ``panel``: the tree's unfolded node and its step of
     a replay kept (the address bar's link; the link a class starts from, so a class started
-    at a step shows that step and nothing of the search after it); else the game's own."""
-    return panel.url(step=panel.step) if panel and not panel.too_large else g.url()
+    at a step shows that step and nothing of the search after it; projector mode turned on or
+    off there stays at that step); else the game's own. ``more``: parameters changed."""
+    return panel.url(step=panel.step, **more) if panel and not panel.too_large else g.url(**more)
 
 
 def searched_position(g: GameLink):

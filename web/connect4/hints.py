@@ -188,7 +188,7 @@ def hints(game: GameSpec):
     if not is_htmx():
         # Without JavaScript: the whole page, the hints in it.
         return render(game.template, block="game", g=g, error=None, error_param=None, ai=None,
-                      panel=None, here=g.url(), hints=h)
+                      panel=None, here=g.url, hints=h)
     return render("games/connect4/hints.html", block="hints", g=g, hints=h)
 
 
