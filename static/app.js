@@ -142,7 +142,12 @@
     history.replaceState(null, "", window.location.pathname + window.location.search);
   });
   document.addEventListener("htmx:afterSwap", function (event) { centreTrees(event.detail.elt); });
-  document.addEventListener("htmx:afterSettle", keepStepInView);
+  // (not for the class bar's redraws, a ballot or a follower arriving on the teacher's
+  // stream: the page then stays where it is, the vote in view if the teacher brought it there)
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (event.target.closest && event.target.closest(".class-bar")) return;
+    keepStepInView();
+  });
 
   // Projector mode's drawer (the settings and the move list, over the page): its close
   // button, and Escape, close it.
@@ -530,6 +535,19 @@
   document.addEventListener("click", function (event) {
     var tree = event.target.closest("[data-fit-tree]");
     if (tree) { tree.classList.toggle("zoomed"); }
+  });
+
+  // The teacher's own change of the class bar (a vote opened, closed or revealed, an exercise
+  // sent): the bar is brought back into view when the page was scrolled past it (stepping a
+  // tree scrolls down to the current node), or the vote opened with v stays out of sight.
+  // Not for a question, whose column stays in view by itself beside the tree's current node,
+  // and never for the stream's updates (ballots arriving).
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var live = event.target;
+    if (!event.detail.requestConfig || !live.matches || !live.matches(".class-bar .class-live")) return;
+    if (live.querySelector(".class-question")) return;
+    var top = live.closest(".class-bar").getBoundingClientRect().top;
+    if (top < 0) { window.scrollBy(0, top - MARGIN); }
   });
 
   // A class exercise's verdict, after the student's check: brought into view.

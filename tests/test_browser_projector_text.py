@@ -154,3 +154,39 @@ def test_a_node_under_the_small_board_can_be_pointed_at(browser, live_server):
     assert page.evaluate("([x, y]) => !!document.elementFromPoint(x, y).closest('g.tnode')", [x, y])
     expect(page.locator("#peek .peek-title")).to_be_visible()
     page.close()
+
+
+IN_WINDOW = """selectors => selectors.map(s => {
+    const e = document.querySelector(s);
+    if (!e) return null;
+    const r = e.getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= innerHeight && r.height > 0;
+})"""
+
+
+def test_a_class_s_vote_and_tree_share_the_projector_s_first_screen(browser, live_server, artifacts):
+    """Class mode on Nim's minimax card, stepped through, a vote open (as a lesson goes): the
+    teacher's bar took ~460 px of the 1080 (QR code, link, note on 127.0.0.1, hints), the
+    stepped tree started below the fold, and stepping scrolled the bar, the vote with it, out
+    of the window. The bar's vote (its heading, how many answered) and the tree's root are in
+    the window together, every label still 18 px and more."""
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    page.goto(live_server + "/nim?card=fig-2-1&n=5&mode=ai-human&level=custom&heur=course"
+              "&order=reverse&moves=1&tree=1&algo=minimax&depth=5&td=5&step=0&notation=course"
+              "&proj=1&lang=fr")
+    page.get_by_text("Mode classe").first.click()
+    page.get_by_role("button", name="Commencer").click()          # the join screen folds away
+    expect(page.locator("#class-lobby")).not_to_have_attribute("open", "")
+    for step in range(1, 4):                     # step by step, as the teacher: Space
+        page.keyboard.press(" ")
+        expect(page).to_have_url(re.compile(rf"step={step}\b"))
+    page.keyboard.press("v")
+    expect(page.locator(".class-bar .vote-title")).to_have_text("Vote ouvert")
+    expect(page.locator(".class-bar .answered-count")).to_be_visible()
+    page.screenshot(path=str(artifacts / "projector-class-vote-and-tree.png"))
+    seen = page.evaluate(IN_WINDOW, [".class-bar .vote-title", ".class-bar .answered-count",
+                                     "#tree-panel g.tnode"])
+    small = page.evaluate(SMALL_TEXT, SMALLEST)
+    page.close()
+    assert seen == [True, True, True], seen
+    assert not small, small[:8]
