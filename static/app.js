@@ -34,6 +34,22 @@
   document.addEventListener("click", wireFirst, true);
   document.addEventListener("submit", wireFirst, true);
 
+  // Space: the first step link, the class bar's "Play the step" (to the step that shows a
+  // revealed question's answer, data-step-to) before the tree's "forward", unless the page is
+  // at that step or past it already: the bar is drawn by the server, which learns of the
+  // teacher's steps by a request of its own (sync, below), so a bar drawn just after a step
+  // may still offer it, and Space went back to that step instead of on (a loaded laptop,
+  // 07:05 on 2026-11-28).
+  function stepOn() {
+    var at = new URLSearchParams(window.location.search).get("step");
+    var link = Array.prototype.find.call(document.querySelectorAll('[data-key="step"]'), function (a) {
+      return !(a.dataset.stepTo && at !== null && Number(at) >= Number(a.dataset.stepTo));
+    });
+    if (!link || link.disabled) return false;
+    link.click();
+    return true;
+  }
+
   function help() {
     var dialog = document.getElementById("help");
     if (!dialog) return false;
@@ -58,7 +74,7 @@
     } else if (key === "Home") {
       done = press('#game [data-nav="0"]');
     } else if (key === " ") {
-      done = press('[data-key="step"]') || press('[data-key="step-start"]');
+      done = stepOn() || press('[data-key="step-start"]');
     } else if (key === "Backspace") {
       done = press('[data-key="step-back"]');
     } else if (key === "t") {

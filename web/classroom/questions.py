@@ -621,6 +621,12 @@ class ActivityView:
             return None
         return self.view.g.url(step=q.data["then"])
 
+    @property
+    def play_step(self) -> int | None:
+        """The step ``play_step_url`` shows (the page's Space skips the link once the page is
+        there: the bar may be drawn before the server learns of the teacher's last step)."""
+        return self.question.data["then"] if self.play_step_url else None
+
 
 # -- the summary --
 
