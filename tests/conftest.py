@@ -29,6 +29,13 @@ os.environ.setdefault("MINIMAX_SOLVED_DB", os.path.join(tempfile.mkdtemp(prefix=
                                                         "solved.sqlite3"))
 
 
+# A test client sends no cookie: all its requests are one client ("address 127.0.0.1"), whose
+# searches the app charges by the wall-clock time they take (CLIENT_SEARCH_SECONDS, 20 s a
+# minute, then a 429). Beside 4 busy processes a few 200-entrant results pages took it
+# (07:05 on 2026-11-28): no limit here, except in the tests of the allowance (their own apps).
+NO_ALLOWANCE = {"CLIENT_SEARCH_SECONDS": float("inf")}
+
+
 @pytest.fixture()
 def app(tmp_path):
     # HINTS_THEN_SECONDS and HINTS_SECONDS None: every column's hint in the first answer, with
@@ -39,7 +46,7 @@ def app(tmp_path):
                        "HINTS_THEN_SECONDS": None, "HINTS_SECONDS": None,
                        # a review's scores: the node budget decides, not the clock (at load
                        # ~15 a tic-tac-toe review's first round came back with no score)
-                       "REVIEW_SECONDS": 600.0})
+                       "REVIEW_SECONDS": 600.0, **NO_ALLOWANCE})
 
 
 @pytest.fixture()
@@ -107,7 +114,8 @@ def make_app(class_config):
     apps = []
 
     def make(**extra):
-        app = create_app({"TESTING": True, "CLASS_HEARTBEAT": 0.2, **class_config, **extra})
+        app = create_app({"TESTING": True, "CLASS_HEARTBEAT": 0.2, **NO_ALLOWANCE, **class_config,
+                          **extra})
         apps.append(app)
         return app
 
