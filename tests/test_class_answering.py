@@ -41,7 +41,7 @@ def test_peer_instruction_hides_counts_then_shows_both_votes_and_the_truth(app):
                       headers=HX).status_code == 200
     page = text(teacher.get(f"/nim?n=5&k=3&mode=human-human&cls={code}&proj=1")
                 .get_data(as_text=True))
-    assert "4 of 4 answered" in page and "Counts stay hidden" in page
+    assert "4 of 4 answered" in page and page.count("Counts hidden until the vote closes.") == 1
     assert "2 votes" not in page                    # no count of any move while it is open
     phone = text(students[0].get(f"/c/{code}").get_data(as_text=True))
     assert "The counts are shown when the teacher closes the vote" in phone
@@ -70,7 +70,7 @@ def test_peer_instruction_hides_counts_then_shows_both_votes_and_the_truth(app):
 
     shown = text(bar(teacher, code, "peer", action="reveal"))
     assert "The AI would play 1 match" in shown
-    assert "1 match wins" in shown and "2 matches loses" in shown and "3 matches loses" in shown
+    assert "1 match: win" in shown and "2 matches: loss" in shown and "3 matches: loss" in shown
 
     summary = text(teacher.get(f"/class/{code}/summary").get_data(as_text=True))
     assert "1 match" in summary
