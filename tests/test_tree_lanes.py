@@ -129,6 +129,19 @@ def test_a_tree_step_refused_with_htmx_replaces_the_game_not_the_panel(client, d
     assert not drawings
 
 
+def test_a_tree_step_with_a_bad_parameter_replaces_the_game_not_the_panel(client):
+    """The same for a 400: a tree's step asked by htmx with a parameter the server refuses
+    (a step that is no number, a path to no node) answers the game's page with the field to
+    blame, which replaces the game, not the panel."""
+    for bad in ("step=x", "path=zz"):
+        refused = client.get(f"/connect4/tree?moves=443&mode=human-ai&level=easy&tree=1&{bad}",
+                             headers={"HX-Request": "true"})
+        assert refused.status_code == 400
+        assert refused.headers.get("HX-Retarget") == "#game"
+        assert refused.headers.get("HX-Reswap") == "outerHTML"
+        assert refused.get_data(as_text=True).lstrip().startswith('<section id="game"')
+
+
 # -- the drawing itself off the loop (issue 37: the lane admitted them, the loop drew them) -----
 
 TREE_PAGES = ["/tictactoe/tree?moves=5&mode=human-ai&level=perfect",

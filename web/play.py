@@ -78,12 +78,13 @@ def bad_request(err: BadRequest):
         response = game_page(replace(g, settings=replace(g.settings, show_tree=False)),
                              status=err.status, error=tr(err), retry=this_page())
         response.headers["Retry-After"] = str(err.retry_after)
-        if is_htmx():
-            response.headers.update({"HX-Retarget": "#game", "HX-Reswap": "outerHTML"})
-        return response
-    g = parse_game_keeping_what_is_right(spec, request.args)
-    return game_page(g, status=400, error=tr(err), error_param=err.param,
-                     push_url=g.url())
+    else:
+        g = parse_game_keeping_what_is_right(spec, request.args)
+        response = game_page(g, status=400, error=tr(err), error_param=err.param,
+                             push_url=g.url())
+    if is_htmx():
+        response.headers.update({"HX-Retarget": "#game", "HX-Reswap": "outerHTML"})
+    return response
 
 
 def with_tree(g: GameLink) -> GameLink:
