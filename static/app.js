@@ -560,7 +560,7 @@
   // and never for the stream's updates (ballots arriving).
   document.addEventListener("htmx:afterSettle", function (event) {
     var live = event.target;
-    if (!event.detail.requestConfig || !live.matches || !live.matches(".class-bar .class-live")) return;
+    if (!event.detail.requestConfig || !(live instanceof Element) || !live.matches(".class-bar .class-live")) return;
     if (live.querySelector(".class-question")) return;
     var top = live.closest(".class-bar").getBoundingClientRect().top;
     if (top < 0) { window.scrollBy(0, top - MARGIN); }
