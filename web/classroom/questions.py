@@ -609,23 +609,25 @@ class ActivityView:
         return self._board_asks[1]
 
     @property
-    def play_step_url(self) -> str | None:
-        """The teacher's board at the step that shows a revealed question's answer; None
-        once the board is there or past it (Space then steps on, as before the question:
-        the link is the bar's Space key while it is offered)."""
+    def play_step(self) -> int | None:
+        """The step that shows a revealed question's answer, while the teacher's board is
+        before it; None once the board is there or past it (Space then steps on, as before the
+        question). The page's Space skips its link once the page is there: the bar may be
+        drawn before the server learns of the teacher's last step."""
         q = self.question
         if q is None or not q.revealed:
             return None
         step = self.view.step
         if step is not None and step >= q.data["then"]:
             return None
-        return self.view.g.url(step=q.data["then"])
+        return q.data["then"]
 
     @property
-    def play_step(self) -> int | None:
-        """The step ``play_step_url`` shows (the page's Space skips the link once the page is
-        there: the bar may be drawn before the server learns of the teacher's last step)."""
-        return self.question.data["then"] if self.play_step_url else None
+    def play_step_url(self) -> str | None:
+        """The teacher's board at ``play_step`` (the link is the bar's Space key while it is
+        offered), or None."""
+        step = self.play_step
+        return None if step is None else self.view.g.url(step=step)
 
 
 # -- the summary --
