@@ -49,6 +49,15 @@ def ask_at_the_next_step_that_has_a_question(teacher, step):
     pytest.fail("no question asked in 50 tries")
 
 
+def a_class_at_the_lessons_step_1(teacher, live_server):
+    """The 5-matches lesson on the projector in class mode, stepped (Space) to step 1."""
+    start_class(teacher, live_server + LESSON + "&proj=1")
+    teacher.keyboard.press(" ")
+    expect(teacher).to_have_url(re.compile(r"step=0\b"))
+    teacher.keyboard.press(" ")
+    expect(teacher).to_have_url(re.compile(r"step=1\b"))
+
+
 def test_space_and_r_right_after_asking_and_revealing(contexts, live_server):  # noqa: F811
     teacher = contexts(PROJECTOR, locale="fr-FR")
     # htmx wires a swapped-in fragment at its settle, 20 ms after the swap: widened to 2 s, a key
@@ -59,11 +68,7 @@ def test_space_and_r_right_after_asking_and_revealing(contexts, live_server):  #
           var form = e.detail.requestConfig && e.detail.requestConfig.elt.closest('form');
           htmx.config.defaultSettleDelay = form && form.closest('.class-live') ? 2000 : 20;
         });""")
-    start_class(teacher, live_server + LESSON + "&proj=1")
-    teacher.keyboard.press(" ")
-    expect(teacher).to_have_url(re.compile(r"step=0\b"))
-    teacher.keyboard.press(" ")
-    expect(teacher).to_have_url(re.compile(r"step=1\b"))
+    a_class_at_the_lessons_step_1(teacher, live_server)
     step = 1
     for _ in range(2):
         step = ask_at_the_next_step_that_has_a_question(teacher, step)
@@ -92,11 +97,7 @@ def test_space_after_a_reveal_steps_on_when_the_bar_has_not_heard_of_the_last_st
     answer, where the page already is). Space then steps on, not back to that step (at 07:05
     on 2026-11-28, beside 4 busy processes, the tree stayed at "étape 2")."""
     teacher = contexts(PROJECTOR, locale="fr-FR")
-    start_class(teacher, live_server + LESSON + "&proj=1")
-    teacher.keyboard.press(" ")
-    expect(teacher).to_have_url(re.compile(r"step=0\b"))
-    teacher.keyboard.press(" ")
-    expect(teacher).to_have_url(re.compile(r"step=1\b"))
+    a_class_at_the_lessons_step_1(teacher, live_server)
     step = ask_at_the_next_step_that_has_a_question(teacher, 1)
     expect(teacher.locator(".class-question .vote-title")).to_be_visible()
     held = []
