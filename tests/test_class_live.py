@@ -409,6 +409,47 @@ def test_streams_that_wake_while_a_read_runs_wait_for_it_rather_than_read_too():
     assert hub.latest("K7PQMX", lambda code: "phones", what="phones") == "phones"
 
 
+def test_streams_woken_while_a_board_is_drawn_wait_for_that_drawing():
+    """The same for a drawing shared by key (a class's board at a version, in a language): a
+    suite run beside 4 busy processes drew one board three times for ten phones, each stream
+    starting its own while the first was still drawing. A drawing that fails is made again,
+    once, by a stream that waited for it."""
+    import threading
+
+    from web.classroom.live import Hub
+
+    drawn, release = [], threading.Event()
+
+    def slow_drawing():
+        drawn.append("board")
+        release.wait(5)
+        if len(drawn) == 1:
+            raise RuntimeError("the first drawing failed")
+        return "<svg>board</svg>"
+
+    hub = Hub(store=None)
+    got, failed = [], []
+
+    def stream():
+        try:
+            got.append(hub.cached(("K7PQMX", 2, "fr"), slow_drawing))
+        except RuntimeError:
+            failed.append(True)
+    threads = [threading.Thread(target=stream) for _ in range(20)]
+    for t in threads:
+        t.start()
+    while not drawn:
+        threading.Event().wait(0.01)
+    threading.Event().wait(0.2)                 # the others have woken, and wait
+    release.set()
+    for t in threads:
+        t.join(10)
+    assert drawn == ["board", "board"] and len(failed) == 1
+    assert got == ["<svg>board</svg>"] * 19
+    assert hub.cached(("K7PQMX", 2, "fr"), slow_drawing) == "<svg>board</svg>"
+    assert drawn == ["board", "board"]
+
+
 def test_students_joining_leave_the_teacher_s_open_forms_alone(app, streams):
     """A student who joins or names themselves changes the count and the names, each in its
     place: the rest of the bar (where the teacher may have a class exercise's form open) is

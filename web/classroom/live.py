@@ -113,6 +113,7 @@ class Hub:
         self._listener_pid = None
         self._stop = threading.Event()
         self._cache: OrderedDict = OrderedDict()
+        self._renders: dict = {}                    # key -> Event: being rendered
         self._seq: dict[str | None, int] = {}       # events dispatched, per class
         self._epoch = 0                             # reconnections to the store
         self._states: dict[tuple, tuple] = {}       # (class, what) -> (seq, read after it)
@@ -237,16 +238,34 @@ class Hub:
 
     def cached(self, key, render):
         """``render()`` once per ``key`` (a class's board at a version, in a language): the
-        streams of a class share one rendering of each board."""
-        with self._lock:
-            if key in self._cache:
-                self._cache.move_to_end(key)
-                return self._cache[key]
-        html = render()
-        with self._lock:
-            self._cache[key] = html
-            while len(self._cache) > 256:
-                self._cache.popitem(last=False)
+        streams of a class share one rendering of each board. One rendering at a time per
+        key, as ``latest`` reads: the streams woken with it wait for it (on a busy machine a
+        rendering outlasts the interpreter's switch interval, and the ten phones of a worker
+        woken by one change drew the same board three times)."""
+        while True:
+            with self._lock:
+                if key in self._cache:
+                    self._cache.move_to_end(key)
+                    return self._cache[key]
+                flight = self._renders.get(key)
+                mine = flight is None
+                if mine:
+                    flight = self._renders[key] = threading.Event()
+            if mine:
+                break
+            if not flight.wait(READ_WAIT):
+                return render()              # a rendering stuck elsewhere: this stream's own
+        try:
+            html = render()
+            with self._lock:
+                self._cache[key] = html
+                while len(self._cache) > 256:
+                    self._cache.popitem(last=False)
+        finally:
+            with self._lock:
+                if self._renders.get(key) is flight:
+                    del self._renders[key]
+            flight.set()                     # the waiters find it (or, if it failed, render)
         return html
 
     def stop(self) -> None:
