@@ -377,6 +377,23 @@ def test_the_streams_of_a_worker_read_a_change_once_between_them():
     assert hub.latest("K7PQMX", read) == "K7PQMX after 3 reads"
 
 
+def twenty_streams_at_once(stream, started, release):
+    """``stream()`` in twenty threads at once, as twenty streams woken by one change; the
+    first to start its work (``started`` then holds something) is held until the others
+    have woken too, then ``release`` lets it finish."""
+    import threading
+
+    threads = [threading.Thread(target=stream) for _ in range(20)]
+    for t in threads:
+        t.start()
+    while not started:
+        threading.Event().wait(0.01)
+    threading.Event().wait(0.2)                 # the others have woken, and wait
+    release.set()
+    for t in threads:
+        t.join(10)
+
+
 def test_streams_that_wake_while_a_read_runs_wait_for_it_rather_than_read_too():
     """Under gevent a read yields, and the other streams woken by the same move run
     meanwhile: they must wait for that read, not start 99 more."""
@@ -394,16 +411,7 @@ def test_streams_that_wake_while_a_read_runs_wait_for_it_rather_than_read_too():
     hub = Hub(store=None)
     hub.dispatch("K7PQMX", "board")
     got = []
-    threads = [threading.Thread(target=lambda: got.append(hub.latest("K7PQMX", slow_read)))
-               for _ in range(20)]
-    for t in threads:
-        t.start()
-    while not reads:
-        threading.Event().wait(0.01)
-    threading.Event().wait(0.2)                 # the others have woken, and wait
-    release.set()
-    for t in threads:
-        t.join(5)
+    twenty_streams_at_once(lambda: got.append(hub.latest("K7PQMX", slow_read)), reads, release)
     assert reads == ["K7PQMX"] and got == ["K7PQMX read"] * 20
     # each kind of read is shared apart: the phones' read is not the state's
     assert hub.latest("K7PQMX", lambda code: "phones", what="phones") == "phones"
@@ -435,15 +443,7 @@ def test_streams_woken_while_a_board_is_drawn_wait_for_that_drawing():
             got.append(hub.cached(("K7PQMX", 2, "fr"), slow_drawing))
         except RuntimeError:
             failed.append(True)
-    threads = [threading.Thread(target=stream) for _ in range(20)]
-    for t in threads:
-        t.start()
-    while not drawn:
-        threading.Event().wait(0.01)
-    threading.Event().wait(0.2)                 # the others have woken, and wait
-    release.set()
-    for t in threads:
-        t.join(10)
+    twenty_streams_at_once(stream, drawn, release)
     assert drawn == ["board", "board"] and len(failed) == 1
     assert got == ["<svg>board</svg>"] * 19
     assert hub.cached(("K7PQMX", 2, "fr"), slow_drawing) == "<svg>board</svg>"
