@@ -370,3 +370,20 @@ def test_a_class_started_without_javascript_at_a_tree_s_step_stays_at_its_step(c
         teacher.locator('#tree-panel [data-key="step"]').click()
         expect(teacher).to_have_url(re.compile(rf"step={step}\b"))
     a_class_started_here_is_at_step_2(teacher, contexts, live_server)
+
+
+def test_the_vote_s_buttons_line_up_with_the_bar_s_on_the_teacher_s_phone(contexts, live_server):
+    """The teacher's bar on a phone, a vote open then closed: "Close the vote" sat 16 px in
+    from the bar's other buttons (its form closed the paragraph meant to hold it, and an empty
+    paragraph and a gap came before it). Every button of the vote starts where "Join screen"
+    does, on its row's left."""
+    teacher = contexts(PHONE, is_mobile=True, has_touch=True)
+    start_class(teacher, live_server + "/nim?mode=human-human&lang=fr")
+    teacher.locator("[data-close-lobby]").click()
+    teacher.get_by_role("button", name="Ouvrir un vote").click()
+    expect(teacher.get_by_role("button", name="Clore le vote")).to_be_visible()
+    left = box(teacher, ".class-bar [data-open-lobby]")["x"]
+    assert box(teacher, '.class-bar [data-key="class-vote"]')["x"] == pytest.approx(left, abs=1)
+    teacher.get_by_role("button", name="Clore le vote").click()
+    expect(teacher.get_by_role("button", name="Montrer les décomptes")).to_be_visible()
+    assert box(teacher, ".class-bar .vote-actions button")["x"] == pytest.approx(left, abs=1)
