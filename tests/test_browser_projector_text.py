@@ -190,3 +190,36 @@ def test_a_class_s_vote_and_tree_share_the_projector_s_first_screen(browser, liv
     page.close()
     assert seen == [True, True, True], seen
     assert not small, small[:8]
+
+
+NIM_MINIMAX_CARD = ("/nim?card=fig-2-1&n=5&mode=ai-human&level=custom&heur=course&order=reverse"
+                    "&moves=1&tree=1&algo=minimax&depth=5&td=5&step=0&notation=course&proj=1&lang=fr")
+
+
+def test_a_vote_s_counts_beside_a_tree_leave_the_board_and_its_current_node_on_screen(
+        browser, live_server, artifacts):
+    """The vote's counts shown beside a stepped tree (closed, then "Montrer les décomptes"):
+    the chart across the bar's width made the bar ~630 px, and the board and the tree's
+    current node went below the 1080 px screen. The chart, the vote's heading, the board and
+    the current node are in the window together, every label 18 px and more."""
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    page.goto(live_server + NIM_MINIMAX_CARD)
+    page.get_by_text("Mode classe").first.click()
+    page.get_by_role("button", name="Commencer").click()
+    for step in range(1, 3):                     # to a node one level under the root
+        page.keyboard.press(" ")
+        expect(page).to_have_url(re.compile(rf"step={step}\b"))
+    page.keyboard.press("v")
+    expect(page.locator(".class-bar .vote-title")).to_have_text("Vote ouvert")
+    page.keyboard.press("v")
+    expect(page.locator(".class-bar .vote-title")).to_contain_text("Vote clos")
+    page.get_by_role("button", name="Montrer les décomptes").click()
+    expect(page.locator(".class-bar .vote-chart")).to_be_visible()
+    page.screenshot(path=str(artifacts / "projector-class-counts-and-tree.png"))
+    seen = page.evaluate(IN_WINDOW, [".class-bar .vote-title", ".class-bar .vote-chart",
+                                     "#game .heap", "#tree-panel .tnode.current"])
+    small = page.evaluate(SMALL_TEXT, SMALLEST)
+    page.close()
+    assert seen == [True] * 4, seen
+    assert not small, small[:8]
+
