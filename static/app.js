@@ -558,12 +558,35 @@
   // tree scrolls down to the current node), or the vote opened with v stays out of sight.
   // Not for a question, whose column stays in view by itself beside the tree's current node,
   // and never for the stream's updates (ballots arriving).
+  // The tree's current node, step by step, stays in the window when it was there before any
+  // redraw of the bar (the teacher's or the stream's): the bar above it changes height (a vote
+  // opened with v, its counts shown) and bringing the bar into view pushed a deep node below
+  // the screen until the next step. A node the teacher had scrolled away from stays away.
+  var nodeSeen = null;
+  function noteNodeSeen(event) {
+    var t = event.target;
+    if (!(t instanceof Element) || !t.closest(".class-bar")) return;
+    var node = document.querySelector("#tree-panel .tnode.current");
+    var r = node && node.getBoundingClientRect();
+    nodeSeen = r && r.height && r.top >= 0 && r.bottom <= window.innerHeight ? node : null;
+  }
+  document.addEventListener("htmx:beforeSwap", noteNodeSeen);
+  document.addEventListener("htmx:sseBeforeMessage", noteNodeSeen);
   document.addEventListener("htmx:afterSettle", function (event) {
     var live = event.target;
-    if (!event.detail.requestConfig || !(live instanceof Element) || !live.matches(".class-bar .class-live")) return;
-    if (live.querySelector(".class-question")) return;
-    var top = live.closest(".class-bar").getBoundingClientRect().top;
-    if (top < 0) { window.scrollBy(0, top - MARGIN); }
+    if (!(live instanceof Element) || !live.closest(".class-bar")) return;
+    var node = nodeSeen, d = 0;
+    nodeSeen = null;
+    if (event.detail.requestConfig && live.matches(".class-bar .class-live") && !live.querySelector(".class-question")) {
+      var top = live.closest(".class-bar").getBoundingClientRect().top;
+      if (top < 0) { d = top - MARGIN; }
+    }
+    if (node && node.isConnected) {              // the node first, the bar as far as it allows
+      var r = node.getBoundingClientRect();
+      if (r.bottom - d > window.innerHeight - MARGIN) { d = r.bottom - window.innerHeight + MARGIN; }
+      if (r.top - d < MARGIN) { d = r.top - MARGIN; }
+    }
+    if (Math.abs(d) >= 1) { window.scrollBy(0, d); }
   });
 
   // A class exercise's verdict, after the student's check: brought into view.

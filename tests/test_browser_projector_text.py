@@ -194,6 +194,7 @@ def test_a_class_s_vote_and_tree_share_the_projector_s_first_screen(browser, liv
 
 NIM_MINIMAX_CARD = ("/nim?card=fig-2-1&n=5&mode=ai-human&level=custom&heur=course&order=reverse"
                     "&moves=1&tree=1&algo=minimax&depth=5&td=5&step=0&notation=course&proj=1&lang=fr")
+DEEP_STEP = 21          # the step after it enters a node four levels under the root
 
 
 def test_a_vote_s_counts_beside_a_tree_leave_the_board_and_its_current_node_on_screen(
@@ -223,3 +224,22 @@ def test_a_vote_s_counts_beside_a_tree_leave_the_board_and_its_current_node_on_s
     assert seen == [True] * 4, seen
     assert not small, small[:8]
 
+
+def test_a_deep_step_s_current_node_stays_on_screen_when_v_opens_a_vote(
+        browser, live_server, artifacts):
+    """Step by step deep in Nim's minimax tree, then v: the vote's bar came back into view
+    above the tree (a457192) and pushed the current node below the screen until the next
+    step. The node stays in the window, and a ballot's redraw of the bar scrolls nothing."""
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    page.goto(live_server + NIM_MINIMAX_CARD.replace("step=0", f"step={DEEP_STEP}"))
+    page.get_by_text("Mode classe").first.click()
+    page.get_by_role("button", name="Commencer").click()
+    page.keyboard.press(" ")                     # one step, as the teacher: the page follows
+    expect(page).to_have_url(re.compile(rf"step={DEEP_STEP + 1}\b"))
+    expect(page.locator("#tree-panel .tnode.current")).to_be_in_viewport(ratio=1)
+    page.keyboard.press("v")
+    expect(page.locator(".class-bar .vote-title")).to_have_text("Vote ouvert")
+    page.screenshot(path=str(artifacts / "projector-class-deep-step-vote.png"))
+    seen = page.evaluate(IN_WINDOW, ["#tree-panel .tnode.current"])
+    page.close()
+    assert seen == [True], seen
