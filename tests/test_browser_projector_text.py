@@ -229,7 +229,7 @@ def test_a_deep_step_s_current_node_stays_on_screen_when_v_opens_a_vote(
         browser, live_server, artifacts):
     """Step by step deep in Nim's minimax tree, then v: the vote's bar came back into view
     above the tree (a457192) and pushed the current node below the screen until the next
-    step. The node stays in the window, and a ballot's redraw of the bar scrolls nothing."""
+    step. The node stays in the window."""
     page = browser.new_page(viewport={"width": 1920, "height": 1080})
     page.goto(live_server + NIM_MINIMAX_CARD.replace("step=0", f"step={DEEP_STEP}"))
     page.get_by_text("Mode classe").first.click()
