@@ -562,21 +562,24 @@
   // redraw of the bar (the teacher's or the stream's): the bar above it changes height (a vote
   // opened with v, its counts shown) and bringing the bar into view pushed a deep node below
   // the screen until the next step. A node the teacher had scrolled away from stays away.
+  // Whether it is in view is noted when the page is still (loaded, scrolled, a swap settled),
+  // not as a swap begins: the teacher's change and the stream's redraw of it come close
+  // together, and the second began after the first had pushed the node out.
   var nodeSeen = null;
-  function noteNodeSeen(event) {
-    var t = event.target;
-    if (!(t instanceof Element) || !t.closest(".class-bar")) return;
+  function noteNodeSeen() {
     var node = document.querySelector("#tree-panel .tnode.current");
     var r = node && node.getBoundingClientRect();
     nodeSeen = r && r.height && r.top >= 0 && r.bottom <= window.innerHeight ? node : null;
   }
-  document.addEventListener("htmx:beforeSwap", noteNodeSeen);
-  document.addEventListener("htmx:sseBeforeMessage", noteNodeSeen);
+  document.addEventListener("DOMContentLoaded", noteNodeSeen);
+  window.addEventListener("scroll", noteNodeSeen, { passive: true });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (!(event.target instanceof Element) || !event.target.closest(".class-bar")) { noteNodeSeen(); }
+  });
   document.addEventListener("htmx:afterSettle", function (event) {
     var live = event.target;
     if (!(live instanceof Element) || !live.closest(".class-bar")) return;
     var node = nodeSeen, d = 0;
-    nodeSeen = null;
     if (event.detail.requestConfig && live.matches(".class-bar .class-live") && !live.querySelector(".class-question")) {
       var top = live.closest(".class-bar").getBoundingClientRect().top;
       if (top < 0) { d = top - MARGIN; }
@@ -587,6 +590,7 @@
       if (r.top - d < MARGIN) { d = r.top - MARGIN; }
     }
     if (Math.abs(d) >= 1) { window.scrollBy(0, d); }
+    noteNodeSeen();
   });
 
   // A class exercise's verdict, after the student's check: brought into view.
