@@ -593,6 +593,23 @@
     noteNodeSeen();
   });
 
+  // While the bar's heading (the vote open, closed, a question, an exercise) is scrolled out
+  // of the window, kept so by a deep step's node above, a pill in the screen's corner says it,
+  // and a click on it goes up to the bar: v, p, r act where the teacher cannot see them.
+  function notePill() {
+    var pill = document.querySelector("[data-bar-pill]");
+    if (!pill) return;
+    var h = document.querySelector(".class-bar .class-live h2");
+    var r = h && !h.hasAttribute("data-no-pill") && h.getBoundingClientRect();
+    var out = !!(r && r.height && (r.bottom < 0 || r.top > window.innerHeight));
+    if (out) { pill.textContent = h.textContent.replace(/\s+/g, " ").trim(); }
+    pill.hidden = !out;
+  }
+  document.addEventListener("DOMContentLoaded", notePill);
+  window.addEventListener("scroll", notePill, { passive: true });
+  window.addEventListener("resize", notePill);
+  document.addEventListener("htmx:afterSettle", notePill);
+
   // A class exercise's verdict, after the student's check: brought into view.
   document.addEventListener("htmx:afterSettle", function (event) {
     var elt = event.detail.requestConfig && event.detail.requestConfig.elt;

@@ -229,7 +229,9 @@ def test_a_deep_step_s_current_node_stays_on_screen_when_v_opens_a_vote(
         browser, live_server, artifacts):
     """Step by step deep in Nim's minimax tree, then v: the vote's bar came back into view
     above the tree (a457192) and pushed the current node below the screen until the next
-    step. The node stays in the window, the vote opened and closed."""
+    step. The node stays in the window, the vote opened and closed; the bar's heading, out
+    of the window then, is said by a pill in the screen's corner (18 px and more), which
+    goes up to the bar."""
     page = browser.new_page(viewport={"width": 1920, "height": 1080})
     page.goto(live_server + NIM_MINIMAX_CARD.replace("step=0", f"step={DEEP_STEP}"))
     page.get_by_text("Mode classe").first.click()
@@ -239,13 +241,21 @@ def test_a_deep_step_s_current_node_stays_on_screen_when_v_opens_a_vote(
     expect(page.locator("#tree-panel .tnode.current")).to_be_in_viewport(ratio=1)
     page.keyboard.press("v")
     expect(page.locator(".class-bar .vote-title")).to_have_text("Vote ouvert")
+    pill = page.locator("[data-bar-pill]")
+    expect(pill).to_have_text("Vote ouvert")
     page.screenshot(path=str(artifacts / "projector-class-deep-step-vote.png"))
-    seen = page.evaluate(IN_WINDOW, ["#tree-panel .tnode.current"])
+    seen = page.evaluate(IN_WINDOW, ["#tree-panel .tnode.current", "[data-bar-pill]"])
+    small = page.evaluate(SMALL_TEXT, SMALLEST)
     # closed with v: the bar grows (how many answered, the peer instruction's buttons), and
     # the stream's redraw of it comes close behind the teacher's own
     page.keyboard.press("v")
     expect(page.locator(".class-bar .vote-title")).to_contain_text("Vote clos")
     page.wait_for_load_state("networkidle")
     seen += page.evaluate(IN_WINDOW, ["#tree-panel .tnode.current"])
+    expect(pill).to_contain_text("Vote clos")
+    pill.click()                                 # up to the bar: its heading in the window
+    expect(page.locator(".class-bar .vote-title")).to_be_in_viewport(ratio=1)
+    expect(pill).to_be_hidden()
     page.close()
-    assert seen == [True, True], seen
+    assert seen == [True, True, True], seen
+    assert not small, small[:8]
