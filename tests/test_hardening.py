@@ -42,6 +42,29 @@ def test_the_heaviest_requests_stay_bounded_in_size(client, url):
     assert len(r.data) < 200_000, len(r.data)
 
 
+def test_a_stylesheet_goes_over_the_wire_without_its_comments_and_nothing_else_lost(client):
+    """static/app.css says why its rules are there in comments (a third of it): the browser
+    gets the rules alone, gzip or not, and a conditional request still gets its 304."""
+    import re
+    source = (ROOT / "static" / "app.css").read_text()
+    assert "/*" in source
+    rules = re.sub(r"/\*.*?\*/", "", source, flags=re.S)
+    for headers in ({}, {"Accept-Encoding": "gzip"}):
+        r = client.get("/static/app.css", headers=headers)
+        body = r.data
+        if r.headers.get("Content-Encoding") == "gzip":
+            import gzip
+            body = gzip.decompress(body)
+        assert r.status_code == 200 and body.decode() == rules
+        assert int(r.headers["Content-Length"]) == len(r.data)
+        r.close()
+    plain = client.get("/static/app.css")
+    plain.close()
+    again = client.get("/static/app.css", headers={"If-None-Match": plain.headers["ETag"]})
+    again.close()
+    assert again.status_code == 304
+
+
 def test_the_page_weight_script_meets_its_goals():
     # <= 60 KB the first load of each page, <= 8 KB a click without the tree (gzip)
     out = subprocess.run([sys.executable, "bench/page_weight.py"], cwd=ROOT,
